@@ -1,0 +1,72 @@
+"""Cards as small integers, and their text form: rank `A23456789TJQK` + suit `cdhs`.
+
+A card is ``suit * 13 + rank - 1`` (clubs, diamonds, hearts, spades), the index of the
+card in the unshuffled deck of the deal algorithm. Integers keep the engine's hot path fast.
+"""
+
+from typing import Final
+
+from .errors import NotationError, shorten
+
+Card = int
+
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "cdhs"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+RANK_NAMES: Final = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+KING: Final = 13
+ALL_CARDS: Final = tuple(range(52))
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (1 = Ace .. 13 = King) and ``suit`` (0 = clubs .. 3 = spades)."""
+    if not 1 <= rank <= 13 or not 0 <= suit <= 3:
+        raise NotationError(f"no card has rank {rank} and suit {suit}")
+    return suit * 13 + rank - 1
+
+
+def rank_of(card: Card) -> int:
+    """1 for an Ace up to 13 for a King."""
+    return card % 13 + 1
+
+
+def suit_of(card: Card) -> int:
+    """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+    return card // 13
+
+
+def is_red(card: Card) -> bool:
+    return card // 13 in (1, 2)
+
+
+CARD_TEXT: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in ALL_CARDS)
+_BY_TEXT: Final = {text: card for card, text in enumerate(CARD_TEXT)}
+
+
+def card_text(card: Card) -> str:
+    """``Ah``, ``Tc``, ``Ks``."""
+    return CARD_TEXT[card]
+
+
+def card_name(card: Card) -> str:
+    """``nine of hearts``: for screen readers and messages."""
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def parse_card(text: str) -> Card:
+    """Read ``Ah``-style text; raise NotationError with the reason otherwise."""
+    if not isinstance(text, str):
+        raise NotationError(f"a card is text like 'Ah', not {type(text).__name__}")
+    card = _BY_TEXT.get(text)
+    if card is not None:
+        return card
+    if not text:
+        raise NotationError("empty card: a card is a rank (A23456789TJQK) and a suit (cdhs), like 'Ah'")
+    if len(text) != 2:
+        raise NotationError(f"{shorten(text)} is not a card: a card is two characters, like 'Ah' or 'Tc'")
+    if text[0] not in RANKS:
+        raise NotationError(f"{shorten(text)} is not a card: the rank must be one of {RANKS}")
+    raise NotationError(f"{shorten(text)} is not a card: the suit must be one of {SUITS}")

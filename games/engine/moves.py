@@ -1,0 +1,79 @@
+"""Moves as small integers, and their text form ``<card>><dest>`` (``9h>4``, ``Ac>F``, ``3:9h>4``).
+
+A move is ``card << 3 | dest`` where dest 0..6 is a column (shown as 1..7) and 7 is the
+card's foundation. The optional ``3:`` prefix names the source column; the card alone
+already identifies the source, so the prefix is only checked, never needed.
+"""
+
+from typing import Final, NamedTuple
+
+from .cards import CARD_TEXT, Card, parse_card
+from .errors import NotationError, shorten
+
+Move = int
+FOUNDATION: Final = 7
+MAX_MOVE_TEXT: Final = 6  # "3:9h>4"
+
+
+def make_move(card: Card, dest: int) -> Move:
+    """The move of ``card`` to column ``dest`` (0..6) or to its foundation (FOUNDATION)."""
+    return card << 3 | dest
+
+
+def move_card(move: Move) -> Card:
+    return move >> 3
+
+
+def move_dest(move: Move) -> int:
+    return move & 7
+
+
+def move_text(move: Move) -> str:
+    """``9h>4`` for the nine of hearts onto column 4, ``Ac>F`` for the ace of clubs home."""
+    dest = move & 7
+    return CARD_TEXT[move >> 3] + (">F" if dest == FOUNDATION else f">{dest + 1}")
+
+
+class ParsedMove(NamedTuple):
+    move: Move
+    source: int | None  # the column named by a ``3:`` prefix (0..6), if any
+
+
+_BY_TEXT: Final = {move_text(m): m for m in range(52 * 8)}
+
+
+def parse_move(text: str) -> ParsedMove:
+    """Read a move's text; raise NotationError saying exactly what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move is text like '9h>4', not {type(text).__name__}")
+    move = _BY_TEXT.get(text)
+    if move is not None:
+        return ParsedMove(move, None)
+    if not text:
+        raise NotationError("empty move: write it as <card>><column 1-7 or F>, like '9h>4' or 'Ac>F'")
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(
+            f"move {shorten(text)} is too long: a move is at most {MAX_MOVE_TEXT} characters, like '3:9h>4'"
+        )
+    source: int | None = None
+    body = text
+    if ":" in text:
+        prefix, _, body = text.partition(":")
+        if len(prefix) != 1 or prefix not in "1234567":
+            raise NotationError(f"move {shorten(text)}: the source column before ':' must be 1-7")
+        source = int(prefix) - 1
+    card_part, arrow, dest_part = body.partition(">")
+    if not arrow:
+        raise NotationError(f"move {shorten(text)} has no '>': write it like '9h>4' or 'Ac>F'")
+    parse_card(card_part)  # raises with the card's own reason
+    if not dest_part:
+        raise NotationError(f"move {shorten(text)} has no destination after '>': a column 1-7 or F")
+    move = _BY_TEXT.get(body)
+    if move is None:
+        raise NotationError(
+            f"move {shorten(text)}: unknown destination {shorten(dest_part)}, expected a column 1-7 or F"
+        )
+    return ParsedMove(move, source)
+
+
+__all__ = ["FOUNDATION", "Move", "ParsedMove", "make_move", "move_card", "move_dest", "move_text", "parse_move"]

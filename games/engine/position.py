@@ -1,0 +1,465 @@
+"""A Yukon position: the tableau, the foundations, the score, legal moves, play and undo.
+
+Cards and moves are small integers (see ``cards`` and ``moves``). The position indexes
+where every card lies (column, height, face up or not), so finding the legal moves looks
+at the seven exposed cards and the few cards that fit on them instead of scanning every
+face-up card.
+
+Scoring: 5 points for each card turned face up, 10 for each card sent home (625 at most).
+With the ``foundation_takeback`` option a card taken back from a foundation costs its 10.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .cards import CARD_TEXT, RANKS, SUIT_NAMES, SUITS, Card, card_text, parse_card
+from .deal import FACE_DOWN, deal_columns
+from .errors import EngineError, IllegalMoveError, NotationError, shorten
+from .moves import FOUNDATION, Move, move_text, parse_move
+from .variants import KINGS, Variant, get_variant
+
+COLUMNS: Final = 7
+HOME: Final = 7  # col_of value of a card on its foundation
+POINTS_TURN: Final = 5
+POINTS_HOME: Final = 10
+MAX_SCORE: Final = 21 * POINTS_TURN + 52 * POINTS_HOME
+_MAX_TEXT: Final = 400
+
+
+class Position:
+    """A mutable position. ``play``/``play_text`` check a move; ``push`` trusts its caller."""
+
+    __slots__ = ("_history", "col_of", "cols", "down", "found", "movable", "moves", "pos_of", "score", "variant")
+
+    variant: Variant
+    cols: list[list[Card]]  # bottom card first
+    down: list[int]  # how many cards at the bottom of each column are face down
+    found: list[int]  # cards home per suit (clubs, diamonds, hearts, spades)
+    col_of: list[int]  # column of each card, HOME for a card on its foundation
+    pos_of: list[int]  # height of each card in its column
+    movable: list[bool]  # face up in the tableau
+    score: int
+    moves: int
+    _history: list[tuple[Move, int, Card]]  # (move, source column, card turned or -1)
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        columns: list[list[Card]],
+        face_down: list[int],
+        foundations: list[int],
+        score: int = 0,
+        moves: int = 0,
+    ) -> None:
+        """Build a position from its parts, checking that they make one whole deck."""
+        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        _check_parts(columns, face_down, foundations, score, moves)
+        self.cols = [list(col) for col in columns]
+        self.down = list(face_down)
+        self.found = list(foundations)
+        self.score = score
+        self.moves = moves
+        self._history = []
+        self._index()
+
+    def _index(self) -> None:
+        self.col_of = [HOME] * 52
+        self.pos_of = [0] * 52
+        self.movable = [False] * 52
+        for k, col in enumerate(self.cols):
+            for i, card in enumerate(col):
+                self.col_of[card] = k
+                self.pos_of[card] = i
+                self.movable[card] = i >= self.down[k]
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, number: int, variant: Variant | str = "yukon") -> Position:
+        """The starting position of deal ``number``."""
+        return cls(variant, deal_columns(number), list(FACE_DOWN), [0, 0, 0, 0])
+
+    def copy(self) -> Position:
+        """An independent copy (without the undo history)."""
+        other = Position.__new__(Position)
+        other.variant = self.variant
+        other.cols = [col[:] for col in self.cols]
+        other.down = self.down[:]
+        other.found = self.found[:]
+        other.col_of = self.col_of[:]
+        other.pos_of = self.pos_of[:]
+        other.movable = self.movable[:]
+        other.score = self.score
+        other.moves = self.moves
+        other._history = []
+        return other
+
+    # ----- rules --------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: cards home, piles onto exposed cards, Kings into empty columns.
+
+        A King that already lies at the bottom of its column is not offered an empty
+        column: moving a whole column to another place changes nothing.
+        """
+        cols = self.cols
+        col_of = self.col_of
+        movable = self.movable
+        found = self.found
+        children = self.variant.children
+        moves: list[Move] = []
+        empty: list[int] = []
+        for k in range(COLUMNS):
+            col = cols[k]
+            if col:
+                top = col[-1]
+                if found[top // 13] == top % 13:
+                    moves.append(top << 3 | FOUNDATION)
+                for child in children[top]:
+                    if movable[child] and col_of[child] != k:
+                        moves.append(child << 3 | k)
+            else:
+                empty.append(k)
+        if empty:
+            pos_of = self.pos_of
+            for king in KINGS:
+                if movable[king] and pos_of[king]:
+                    moves.extend(king << 3 | k for k in empty)
+        if self.variant.runs_only:
+            moves = [m for m in moves if self._moves_a_run(m)]
+        if self.variant.foundation_takeback:
+            moves.extend(self._takeback_moves())
+        return moves
+
+    def _moves_a_run(self, move: Move) -> bool:
+        card = move >> 3
+        k = self.col_of[card]
+        return k == HOME or self.variant.is_run(self.cols[k][self.pos_of[card] :])
+
+    def _takeback_moves(self) -> list[Move]:
+        moves = []
+        parents = self.variant.parents
+        for suit, count in enumerate(self.found):
+            if not count:
+                continue
+            card = suit * 13 + count - 1
+            for k, col in enumerate(self.cols):
+                if (col[-1] in parents[card]) if col else count == 13:
+                    moves.append(card << 3 | k)
+        return moves
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, or None when it is legal."""
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < 52 * 8:
+            return f"{move!r} is not a move"
+        card, dest = move >> 3, move & 7
+        name = CARD_TEXT[card]
+        suit, rank = card // 13, card % 13 + 1
+        k = self.col_of[card]
+        if k == HOME:
+            if not self.variant.foundation_takeback:
+                return f"{name} is on its foundation, and a card on a foundation stays there"
+            if self.found[suit] != rank:
+                return f"{name} is not the top card of its foundation"
+            if dest == FOUNDATION:
+                return f"{name} is already home"
+        elif not self.movable[card]:
+            return f"{name} is face down"
+        if dest == FOUNDATION:
+            above = len(self.cols[k]) - 1 - self.pos_of[card]
+            if above:
+                return f"only an exposed card goes home, and {name} has {above} card{'s'[:above > 1]} on it"
+            if self.found[suit] != rank - 1:
+                needed = CARD_TEXT[suit * 13 + self.found[suit]]
+                return f"{name} cannot go home yet: the {SUIT_NAMES[suit]} foundation needs the {needed} first"
+            return None
+        if dest == k:
+            return f"{name} is already in column {k + 1}"
+        target = self.cols[dest]
+        if not target:
+            if rank != 13:
+                return f"only a King may move into an empty column, and {name} is not one"
+            if k != HOME and self.pos_of[card] == 0:
+                return f"{name} already lies at the bottom of column {k + 1}; moving the whole column changes nothing"
+        elif target[-1] not in self.variant.parents[card]:
+            return f"{name} cannot go on {CARD_TEXT[target[-1]]}: {self.variant.build_rule}"
+        if k != HOME and self.variant.runs_only and not self._moves_a_run(move):
+            return f"{name} cannot take the cards on it along: in {self.variant.title} only an ordered run moves"
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.illegal_reason(move) is None
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move's text for this position; a ``3:`` source prefix must name the card's column."""
+        move, source = parse_move(text)
+        if source is not None and self.col_of[move >> 3] != source:
+            raise IllegalMoveError(f"{CARD_TEXT[move >> 3]} is not a face-up card of column {source + 1}")
+        return move
+
+    def play(self, move: Move) -> Card | None:
+        """Check and make ``move``; return the card it turned face up, if any.
+
+        An illegal move raises IllegalMoveError and leaves the position unchanged.
+        """
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        turned = self.push(move)
+        return None if turned < 0 else turned
+
+    def play_text(self, text: str) -> tuple[Move, Card | None]:
+        """Parse, check and make a move given as text; return it and the card it turned."""
+        move = self.parse_move(text)
+        return move, self.play(move)
+
+    def push(self, move: Move) -> Card:
+        """Make a move known to be legal (from ``legal_moves``); return the turned card or -1."""
+        card = move >> 3
+        dest = move & 7
+        col_of = self.col_of
+        pos_of = self.pos_of
+        k = col_of[card]
+        if k == HOME:  # a takeback, only with the foundation_takeback option
+            self.found[card // 13] -= 1
+            target = self.cols[dest]
+            pos_of[card] = len(target)
+            target.append(card)
+            col_of[card] = dest
+            self.movable[card] = True
+            self.score -= POINTS_HOME
+            self.moves += 1
+            self._history.append((move, HOME, -1))
+            return -1
+        src = self.cols[k]
+        if dest == FOUNDATION:
+            src.pop()
+            self.found[card // 13] += 1
+            col_of[card] = HOME
+            self.movable[card] = False
+            self.score += POINTS_HOME
+        else:
+            target = self.cols[dest]
+            height = pos_of[card]
+            base = len(target)
+            if height == len(src) - 1:
+                src.pop()
+                target.append(card)
+                col_of[card] = dest
+                pos_of[card] = base
+            else:
+                group = src[height:]
+                del src[height:]
+                for c in group:
+                    col_of[c] = dest
+                    pos_of[c] = base
+                    base += 1
+                target += group
+        turned = -1
+        if src and len(src) == self.down[k]:
+            self.down[k] -= 1
+            turned = src[-1]
+            self.movable[turned] = True
+            self.score += POINTS_TURN
+        self.moves += 1
+        self._history.append((move, k, turned))
+        return turned
+
+    def undo(self) -> Move:
+        """Take back the last move made on this object (practice mode); return it."""
+        if not self._history:
+            raise EngineError("there is no move to undo")
+        move, k, turned = self._history.pop()
+        card, dest = move >> 3, move & 7
+        col_of = self.col_of
+        pos_of = self.pos_of
+        if k == HOME:
+            self.cols[dest].pop()
+            self.found[card // 13] += 1
+            col_of[card] = HOME
+            self.movable[card] = False
+            self.score += POINTS_HOME
+            self.moves -= 1
+            return move
+        if turned >= 0:
+            self.down[k] += 1
+            self.movable[turned] = False
+            self.score -= POINTS_TURN
+        src = self.cols[k]
+        if dest == FOUNDATION:
+            self.found[card // 13] -= 1
+            pos_of[card] = len(src)
+            src.append(card)
+            col_of[card] = k
+            self.movable[card] = True
+            self.score -= POINTS_HOME
+        else:
+            target = self.cols[dest]
+            height = pos_of[card]
+            group = target[height:]
+            del target[height:]
+            base = len(src)
+            for c in group:
+                col_of[c] = k
+                pos_of[c] = base
+                base += 1
+            src += group
+        self.moves -= 1
+        return move
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    # ----- state --------------------------------------------------------------------
+
+    def is_won(self) -> bool:
+        return self.found == [13, 13, 13, 13]
+
+    def is_stuck(self) -> bool:
+        """Not won, and no legal move is left."""
+        return not self.is_won() and not self.legal_moves()
+
+    @property
+    def status(self) -> str:
+        """``won``, ``stuck`` (no legal move left) or ``playing``."""
+        if self.is_won():
+            return "won"
+        return "playing" if self.legal_moves() else "stuck"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.to_text() == other.to_text()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Position.from_text({self.to_text()!r})"
+
+    # ----- views --------------------------------------------------------------------
+
+    def masked(self) -> dict[str, Any]:
+        """The only view of a position ever sent to a client: face-down cards are counts."""
+        return {
+            "variant": self.variant.key,
+            "columns": [
+                {"down": down, "up": [CARD_TEXT[c] for c in col[down:]]}
+                for col, down in zip(self.cols, self.down, strict=True)
+            ],
+            "foundations": dict(zip(SUITS, self.found, strict=True)),
+            "score": self.score,
+            "moves": self.moves,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every card, face-down ones included: for the CLI, staff and the solver, never players."""
+        return {
+            "variant": self.variant.key,
+            "columns": [[CARD_TEXT[c] for c in col] for col in self.cols],
+            "face_down": list(self.down),
+            "foundations": dict(zip(SUITS, self.found, strict=True)),
+            "score": self.score,
+            "moves": self.moves,
+        }
+
+    def to_text(self) -> str:
+        """The exact, compact text form: ``variant columns foundations score moves``.
+
+        Columns are separated by ``/``; in each, the face-down cards (bottom first), a
+        ``.``, then the face-up cards. Foundations are four characters, the top rank of
+        clubs, diamonds, hearts and spades, ``-`` where none is home. For example
+        ``yukon .4d/2c.9h8sKs/... -A-- 15 3``.
+        """
+        columns = "/".join(
+            "".join(CARD_TEXT[c] for c in col[:down]) + "." + "".join(CARD_TEXT[c] for c in col[down:])
+            for col, down in zip(self.cols, self.down, strict=True)
+        )
+        foundations = "".join(RANKS[n - 1] if n else "-" for n in self.found)
+        return f"{self.variant.key} {columns} {foundations} {self.score} {self.moves}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Read the text form written by ``to_text``; raise NotationError on anything else."""
+        if not isinstance(text, str):
+            raise NotationError(f"a position is text, not {type(text).__name__}")
+        if len(text) > _MAX_TEXT:
+            raise NotationError(f"position text is too long ({len(text)} characters)")
+        fields = text.split()
+        if len(fields) != 5:
+            raise NotationError(
+                f"position {shorten(text)} has {len(fields)} fields; expected 5: variant columns foundations score moves"
+            )
+        variant_name, columns_text, found_text, score_text, moves_text = fields
+        variant = get_variant(variant_name)
+        column_texts = columns_text.split("/")
+        if len(column_texts) != COLUMNS:
+            raise NotationError(f"a position has 7 columns separated by '/', not {len(column_texts)}")
+        columns: list[list[Card]] = []
+        face_down: list[int] = []
+        for k, col_text in enumerate(column_texts):
+            hidden, dot, shown = col_text.partition(".")
+            if not dot:
+                raise NotationError(f"column {k + 1} {shorten(col_text)} has no '.' between face-down and face-up cards")
+            hidden_cards = _read_cards(hidden, k)
+            columns.append(hidden_cards + _read_cards(shown, k))
+            face_down.append(len(hidden_cards))
+        if len(found_text) != 4:
+            raise NotationError(f"foundations {shorten(found_text)} must be 4 characters (clubs, diamonds, hearts, spades)")
+        foundations = []
+        for ch in found_text:
+            if ch == "-":
+                foundations.append(0)
+            elif ch in RANKS:
+                foundations.append(RANKS.index(ch) + 1)
+            else:
+                raise NotationError(f"foundations {shorten(found_text)}: {ch!r} is not a rank or '-'")
+        for name, value in (("score", score_text), ("moves", moves_text)):
+            if not value.isdigit() or not value.isascii():
+                raise NotationError(f"{name} {shorten(value)} is not a whole number")
+        return cls(variant, columns, face_down, foundations, int(score_text), int(moves_text))
+
+
+def _read_cards(text: str, column: int) -> list[Card]:
+    if len(text) % 2:
+        raise NotationError(f"column {column + 1}: {shorten(text)} is not a list of two-character cards")
+    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def _check_parts(
+    columns: list[list[Card]], face_down: list[int], foundations: list[int], score: int, moves: int
+) -> None:
+    if len(columns) != COLUMNS or len(face_down) != COLUMNS:
+        raise EngineError("a position has exactly 7 columns")
+    if len(foundations) != 4 or any(not isinstance(n, int) or not 0 <= n <= 13 for n in foundations):
+        raise EngineError("a position has 4 foundations holding 0 to 13 cards each")
+    seen = [False] * 52
+    for suit, count in enumerate(foundations):
+        for card in range(suit * 13, suit * 13 + count):
+            seen[card] = True
+    for k, (col, down) in enumerate(zip(columns, face_down, strict=True)):
+        if not isinstance(down, int) or not 0 <= down <= len(col):
+            raise EngineError(f"column {k + 1} cannot have {down} face-down cards")
+        if col and down == len(col):
+            raise EngineError(f"column {k + 1} has a face-down card with nothing on it; it would have turned")
+        for card in col:
+            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+                raise EngineError(f"column {k + 1} holds {card!r}, which is not a card")
+            if seen[card]:
+                raise EngineError(f"{card_text(card)} appears twice")
+            seen[card] = True
+    if not all(seen):
+        missing = ", ".join(CARD_TEXT[c] for c in range(52) if not seen[c])
+        raise EngineError(f"a position holds all 52 cards; missing: {missing}")
+    for name, value in (("score", score), ("moves", moves)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise EngineError(f"{name} must be a whole number >= 0")
+
+
+def deal_position(number: int, variant: Variant | str = "yukon") -> Position:
+    """The starting position of deal ``number`` in ``variant``."""
+    return Position.deal(number, variant)
+
+
+__all__ = ["MAX_SCORE", "Position", "deal_position", "move_text", "parse_card"]
