@@ -7,7 +7,13 @@ a ``Position`` knows the legal moves, plays and undoes them and keeps the score;
 
 from .cards import Card, card_name, card_text, parse_card
 from .deal import DEAL_ALGORITHM_VERSION, MAX_DEAL_NUMBER, check_deal_number, deal_columns
-from .errors import DealNumberError, EngineError, IllegalMoveError, NotationError, UnknownVariantError
+from .errors import (
+    DealNumberError,
+    EngineError,
+    IllegalMoveError,
+    NotationError,
+    UnknownVariantError,
+)
 from .moves import FOUNDATION, Move, make_move, move_card, move_dest, move_text, parse_move
 from .position import MAX_SCORE, Position, deal_position
 from .replay import ReplayError, ReplayResult, replay

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 
 from .cards import CARD_TEXT
-from .errors import EngineError
+from .deal import MAX_DEAL_NUMBER
+from .errors import EngineError, shorten
 from .moves import move_text
 from .position import Position
 from .replay import replay
@@ -25,10 +26,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _deal_number(text: str) -> int:
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    # Plain ASCII digits only: int() would also take "1_000", " 7" or non-ASCII digits.
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{shorten(text)} is not a whole number >= 0")
+    if len(text.lstrip("0")) > len(str(MAX_DEAL_NUMBER)):  # keeps int() off huge strings
+        raise argparse.ArgumentTypeError(f"{shorten(text)} is out of range: 0 <= N < 2**64")
+    return int(text)
 
 
 def _parser() -> argparse.ArgumentParser:

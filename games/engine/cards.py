@@ -64,9 +64,13 @@ def parse_card(text: str) -> Card:
     if card is not None:
         return card
     if not text:
-        raise NotationError("empty card: a card is a rank (A23456789TJQK) and a suit (cdhs), like 'Ah'")
+        raise NotationError(
+            "empty card: a card is a rank (A23456789TJQK) and a suit (cdhs), like 'Ah'"
+        )
     if len(text) != 2:
-        raise NotationError(f"{shorten(text)} is not a card: a card is two characters, like 'Ah' or 'Tc'")
+        raise NotationError(
+            f"{shorten(text)} is not a card: a card is two characters, like 'Ah' or 'Tc'"
+        )
     if text[0] not in RANKS:
         raise NotationError(f"{shorten(text)} is not a card: the rank must be one of {RANKS}")
     raise NotationError(f"{shorten(text)} is not a card: the suit must be one of {SUITS}")

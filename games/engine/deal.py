@@ -22,7 +22,9 @@ def check_deal_number(number: object) -> int:
     if isinstance(number, bool) or not isinstance(number, int):
         raise DealNumberError(f"a deal number is a whole number, not {type(number).__name__}")
     if not 0 <= number <= MAX_DEAL_NUMBER:
-        raise DealNumberError(f"deal number {number} is out of range: 0 <= N < 2**64")
+        # Never format a huge int in full: past 4300 digits str() itself raises ValueError.
+        shown = str(number) if number.bit_length() <= 128 else f"of {number.bit_length()} bits"
+        raise DealNumberError(f"deal number {shown} is out of range: 0 <= N < 2**64")
     return number
 
 

@@ -50,10 +50,13 @@ def parse_move(text: str) -> ParsedMove:
     if move is not None:
         return ParsedMove(move, None)
     if not text:
-        raise NotationError("empty move: write it as <card>><column 1-7 or F>, like '9h>4' or 'Ac>F'")
+        raise NotationError(
+            "empty move: write it as <card>><column 1-7 or F>, like '9h>4' or 'Ac>F'"
+        )
     if len(text) > MAX_MOVE_TEXT:
         raise NotationError(
-            f"move {shorten(text)} is too long: a move is at most {MAX_MOVE_TEXT} characters, like '3:9h>4'"
+            f"move {shorten(text)} is too long: "
+            f"a move is at most {MAX_MOVE_TEXT} characters, like '3:9h>4'"
         )
     source: int | None = None
     body = text
@@ -71,9 +74,19 @@ def parse_move(text: str) -> ParsedMove:
     move = _BY_TEXT.get(body)
     if move is None:
         raise NotationError(
-            f"move {shorten(text)}: unknown destination {shorten(dest_part)}, expected a column 1-7 or F"
+            f"move {shorten(text)}: unknown destination {shorten(dest_part)}, "
+            "expected a column 1-7 or F"
         )
     return ParsedMove(move, source)
 
 
-__all__ = ["FOUNDATION", "Move", "ParsedMove", "make_move", "move_card", "move_dest", "move_text", "parse_move"]
+__all__ = [
+    "FOUNDATION",
+    "Move",
+    "ParsedMove",
+    "make_move",
+    "move_card",
+    "move_dest",
+    "move_text",
+    "parse_move",
+]

@@ -30,7 +30,18 @@ _MAX_TEXT: Final = 400
 class Position:
     """A mutable position. ``play``/``play_text`` check a move; ``push`` trusts its caller."""
 
-    __slots__ = ("_history", "col_of", "cols", "down", "found", "movable", "moves", "pos_of", "score", "variant")
+    __slots__ = (
+        "_history",
+        "col_of",
+        "cols",
+        "down",
+        "found",
+        "movable",
+        "moves",
+        "pos_of",
+        "score",
+        "variant",
+    )
 
     variant: Variant
     cols: list[list[Card]]  # bottom card first
@@ -49,6 +60,7 @@ class Position:
         columns: list[list[Card]],
         face_down: list[int],
         foundations: list[int],
+        *,
         score: int = 0,
         moves: int = 0,
     ) -> None:
@@ -169,10 +181,14 @@ class Position:
         if dest == FOUNDATION:
             above = len(self.cols[k]) - 1 - self.pos_of[card]
             if above:
-                return f"only an exposed card goes home, and {name} has {above} card{'s'[:above > 1]} on it"
+                plural = "s" if above > 1 else ""
+                return f"only an exposed card goes home, and {name} has {above} card{plural} on it"
             if self.found[suit] != rank - 1:
                 needed = CARD_TEXT[suit * 13 + self.found[suit]]
-                return f"{name} cannot go home yet: the {SUIT_NAMES[suit]} foundation needs the {needed} first"
+                return (
+                    f"{name} cannot go home yet: "
+                    f"the {SUIT_NAMES[suit]} foundation needs the {needed} first"
+                )
             return None
         if dest == k:
             return f"{name} is already in column {k + 1}"
@@ -181,21 +197,32 @@ class Position:
             if rank != 13:
                 return f"only a King may move into an empty column, and {name} is not one"
             if k != HOME and self.pos_of[card] == 0:
-                return f"{name} already lies at the bottom of column {k + 1}; moving the whole column changes nothing"
+                return (
+                    f"{name} already lies at the bottom of column {k + 1}; "
+                    "moving the whole column changes nothing"
+                )
         elif target[-1] not in self.variant.parents[card]:
             return f"{name} cannot go on {CARD_TEXT[target[-1]]}: {self.variant.build_rule}"
         if k != HOME and self.variant.runs_only and not self._moves_a_run(move):
-            return f"{name} cannot take the cards on it along: in {self.variant.title} only an ordered run moves"
+            return (
+                f"{name} cannot take the cards on it along: "
+                f"in {self.variant.title} only an ordered run moves"
+            )
         return None
 
     def is_legal(self, move: Move) -> bool:
         return self.illegal_reason(move) is None
 
     def parse_move(self, text: str) -> Move:
-        """Read a move's text for this position; a ``3:`` source prefix must name the card's column."""
+        """Read a move's text for this position.
+
+        A ``3:`` source prefix must name the card's column.
+        """
         move, source = parse_move(text)
         if source is not None and self.col_of[move >> 3] != source:
-            raise IllegalMoveError(f"{CARD_TEXT[move >> 3]} is not a face-up card of column {source + 1}")
+            raise IllegalMoveError(
+                f"{CARD_TEXT[move >> 3]} is not a face-up card of column {source + 1}"
+            )
         return move
 
     def play(self, move: Move) -> Card | None:
@@ -373,7 +400,9 @@ class Position:
         ``yukon .4d/2c.9h8sKs/... -A-- 15 3``.
         """
         columns = "/".join(
-            "".join(CARD_TEXT[c] for c in col[:down]) + "." + "".join(CARD_TEXT[c] for c in col[down:])
+            "".join(CARD_TEXT[c] for c in col[:down])
+            + "."
+            + "".join(CARD_TEXT[c] for c in col[down:])
             for col, down in zip(self.cols, self.down, strict=True)
         )
         foundations = "".join(RANKS[n - 1] if n else "-" for n in self.found)
@@ -389,24 +418,33 @@ class Position:
         fields = text.split()
         if len(fields) != 5:
             raise NotationError(
-                f"position {shorten(text)} has {len(fields)} fields; expected 5: variant columns foundations score moves"
+                f"position {shorten(text)} has {len(fields)} fields; "
+                "expected 5: variant columns foundations score moves"
             )
         variant_name, columns_text, found_text, score_text, moves_text = fields
         variant = get_variant(variant_name)
         column_texts = columns_text.split("/")
         if len(column_texts) != COLUMNS:
-            raise NotationError(f"a position has 7 columns separated by '/', not {len(column_texts)}")
+            raise NotationError(
+                f"a position has 7 columns separated by '/', not {len(column_texts)}"
+            )
         columns: list[list[Card]] = []
         face_down: list[int] = []
         for k, col_text in enumerate(column_texts):
             hidden, dot, shown = col_text.partition(".")
             if not dot:
-                raise NotationError(f"column {k + 1} {shorten(col_text)} has no '.' between face-down and face-up cards")
+                raise NotationError(
+                    f"column {k + 1} {shorten(col_text)} has no '.' "
+                    "between face-down and face-up cards"
+                )
             hidden_cards = _read_cards(hidden, k)
             columns.append(hidden_cards + _read_cards(shown, k))
             face_down.append(len(hidden_cards))
         if len(found_text) != 4:
-            raise NotationError(f"foundations {shorten(found_text)} must be 4 characters (clubs, diamonds, hearts, spades)")
+            raise NotationError(
+                f"foundations {shorten(found_text)} must be 4 characters "
+                "(clubs, diamonds, hearts, spades)"
+            )
         foundations = []
         for ch in found_text:
             if ch == "-":
@@ -414,16 +452,32 @@ class Position:
             elif ch in RANKS:
                 foundations.append(RANKS.index(ch) + 1)
             else:
-                raise NotationError(f"foundations {shorten(found_text)}: {ch!r} is not a rank or '-'")
+                raise NotationError(
+                    f"foundations {shorten(found_text)}: {ch!r} is not a rank or '-'"
+                )
         for name, value in (("score", score_text), ("moves", moves_text)):
             if not value.isdigit() or not value.isascii():
                 raise NotationError(f"{name} {shorten(value)} is not a whole number")
-        return cls(variant, columns, face_down, foundations, int(score_text), int(moves_text))
+        try:
+            return cls(
+                variant,
+                columns,
+                face_down,
+                foundations,
+                score=int(score_text),
+                moves=int(moves_text),
+            )
+        except NotationError:
+            raise
+        except EngineError as exc:  # well-formed text that is not a position (a card twice...)
+            raise NotationError(f"not a valid position: {exc}") from exc
 
 
 def _read_cards(text: str, column: int) -> list[Card]:
     if len(text) % 2:
-        raise NotationError(f"column {column + 1}: {shorten(text)} is not a list of two-character cards")
+        raise NotationError(
+            f"column {column + 1}: {shorten(text)} is not a list of two-character cards"
+        )
     return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
@@ -432,7 +486,9 @@ def _check_parts(
 ) -> None:
     if len(columns) != COLUMNS or len(face_down) != COLUMNS:
         raise EngineError("a position has exactly 7 columns")
-    if len(foundations) != 4 or any(not isinstance(n, int) or not 0 <= n <= 13 for n in foundations):
+    if len(foundations) != 4 or any(
+        not isinstance(n, int) or not 0 <= n <= 13 for n in foundations
+    ):
         raise EngineError("a position has 4 foundations holding 0 to 13 cards each")
     seen = [False] * 52
     for suit, count in enumerate(foundations):
@@ -442,7 +498,9 @@ def _check_parts(
         if not isinstance(down, int) or not 0 <= down <= len(col):
             raise EngineError(f"column {k + 1} cannot have {down} face-down cards")
         if col and down == len(col):
-            raise EngineError(f"column {k + 1} has a face-down card with nothing on it; it would have turned")
+            raise EngineError(
+                f"column {k + 1} has a face-down card with nothing on it; it would have turned"
+            )
         for card in col:
             if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
                 raise EngineError(f"column {k + 1} holds {card!r}, which is not a card")

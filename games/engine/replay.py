@@ -49,7 +49,8 @@ def replay(deal_number: int, variant: Variant | str, moves: Iterable[str]) -> Re
         try:
             _, turned = position.play_text(text)
         except EngineError as exc:
-            result.error = ReplayError(index, text if isinstance(text, str) else repr(text), str(exc))
+            shown = text if isinstance(text, str) else repr(text)
+            result.error = ReplayError(index, shown, str(exc))
             break
         result.turned.append(turned)
     return result

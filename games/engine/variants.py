@@ -85,7 +85,9 @@ def get_variant(name: str, *, foundation_takeback: bool = False) -> Variant:
         raise UnknownVariantError(f"a variant is a name, not {type(name).__name__}")
     base, plus, option = name.partition("+")
     if plus and option != "takeback":
-        raise UnknownVariantError(f"unknown variant option {shorten(option)}: the only one is 'takeback'")
+        raise UnknownVariantError(
+            f"unknown variant option {shorten(option)}: the only one is 'takeback'"
+        )
     variant = VARIANTS.get(base)
     if variant is None:
         raise UnknownVariantError(

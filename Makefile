@@ -1,0 +1,57 @@
+# Yukon Daily: `make run` serves the site, `make test` runs every check.
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# The pure-Python packages (those that have an __init__.py yet), checked strictly.
+PURE_DIRS := $(patsubst %/,%,$(dir $(wildcard games/engine/__init__.py games/solver/__init__.py)))
+# The Django code and the top-level tests: normal mypy with the django-stubs plugin.
+TYPED_DJANGO := yukon_site games leaderboards frontend $(wildcard tests/*.py)
+PYTEST_ARGS ?=
+
+.PHONY: help run test lint install clean
+
+help:
+	@echo "make run    - install into .venv if needed, migrate, serve http://127.0.0.1:8000/"
+	@echo "make test   - lint (ruff, mypy) and the whole pytest suite with throwaway services"
+	@echo "make lint   - ruff (with the engine import ban) and mypy only"
+	@echo "make clean  - remove .venv, caches, build output and the dev database"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when pyproject.toml (or the C extension build) changed since the last install.
+$(STAMP): pyproject.toml $(wildcard setup.py games/solver/*.c) | $(PY)
+	@echo "Installing dependencies into $(VENV) ..."
+	@{ $(PY) -m pip install --disable-pip-version-check --upgrade pip && \
+	   $(PY) -m pip install --disable-pip-version-check -e '.[dev]'; } \
+	   > $(VENV)/install.log 2>&1 || { tail -n 40 $(VENV)/install.log; echo "pip install failed (full log: $(VENV)/install.log)"; exit 1; }
+	@touch $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+ifneq ($(PURE_DIRS),)
+	$(VENV)/bin/ruff check --config tools/ruff-engine.toml $(PURE_DIRS)
+	$(VENV)/bin/mypy --strict $(PURE_DIRS)
+endif
+	$(VENV)/bin/mypy $(TYPED_DJANGO)
+	$(VENV)/bin/mypy --strict scripts/test-services
+
+test: lint
+	@mkdir -p test-artifacts
+	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
+	exit $$rc
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
+		staticfiles test-artifacts db.sqlite3
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

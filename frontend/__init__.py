@@ -1,0 +1,1 @@
+"""Frontend: the browser client (templates, ES modules, CSS)."""

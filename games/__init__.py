@@ -1,0 +1,1 @@
+"""Games: deals, daily challenges, games and their move logs."""

@@ -1,0 +1,1 @@
+"""Leaderboards: rankings of verified results."""

@@ -1,0 +1,73 @@
+"""Shared pytest set-up: service markers and the CI rule that nothing may be skipped.
+
+Tests that need a real service carry a marker (declared in pyproject.toml):
+``postgres`` needs DATABASE_URL=postgres://..., ``redis`` needs REDIS_URL, ``celery``
+needs REDIS_URL (a real worker), ``e2e`` needs a Chromium binary. Locally, a test whose
+service is missing is skipped with the reason. Under CI (CI=true) any skipped test makes
+the run fail, so a missing service can never pass as green.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def missing_service(marker: str) -> str | None:
+    """Why the service a marker names is unavailable, or None when it is there."""
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if marker == "postgres" and not database_url.startswith(("postgres://", "postgresql://")):
+        return "needs PostgreSQL: DATABASE_URL is not a postgres:// URL"
+    if marker in {"redis", "celery"} and not redis_url:
+        return f"needs Redis ({marker}): REDIS_URL is not set"
+    if marker == "e2e" and not any(shutil.which(name) for name in CHROMIUM_NAMES):
+        return "needs a Chromium browser on PATH"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for marker in ("postgres", "redis", "celery", "e2e"):
+            if item.get_closest_marker(marker) is None:
+                continue
+            reason = missing_service(marker)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
+
+
+class _SkipCounter:
+    def __init__(self) -> None:
+        self.skipped: list[str] = []
+
+
+_SKIPS = _SkipCounter()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _SKIPS.skipped.append(report.nodeid)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not running_in_ci():
+        return
+    if _SKIPS.skipped and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if running_in_ci() and _SKIPS.skipped:
+        terminalreporter.write_sep("=", "CI=true: skipped tests fail the run", red=True)
+        for nodeid in _SKIPS.skipped:
+            terminalreporter.write_line(f"SKIPPED IN CI: {nodeid}", red=True)
