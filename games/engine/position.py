@@ -65,7 +65,8 @@ class Position:
         moves: int = 0,
     ) -> None:
         """Build a position from its parts, checking that they make one whole deck."""
-        self.variant = get_variant(variant) if isinstance(variant, str) else variant
+        # Anything but a Variant goes through get_variant, which rejects non-names clearly.
+        self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
         _check_parts(columns, face_down, foundations, score, moves)
         self.cols = [list(col) for col in columns]
         self.down = list(face_down)
@@ -456,8 +457,8 @@ class Position:
                     f"foundations {shorten(found_text)}: {ch!r} is not a rank or '-'"
                 )
         for name, value in (("score", score_text), ("moves", moves_text)):
-            if not value.isdigit() or not value.isascii():
-                raise NotationError(f"{name} {shorten(value)} is not a whole number")
+            if not value.isdigit() or not value.isascii() or (value[0] == "0" and value != "0"):
+                raise NotationError(f"{name} {shorten(value)} is not a plain whole number")
         try:
             return cls(
                 variant,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .errors import EngineError
+from .moves import MAX_MOVE_TEXT
 from .position import Position
 from .variants import Variant
 
@@ -49,7 +50,7 @@ def replay(deal_number: int, variant: Variant | str, moves: Iterable[str]) -> Re
         try:
             _, turned = position.play_text(text)
         except EngineError as exc:
-            shown = text if isinstance(text, str) else repr(text)
+            shown = text[:MAX_MOVE_TEXT * 4] if isinstance(text, str) else repr(text)[:24]
             result.error = ReplayError(index, shown, str(exc))
             break
         result.turned.append(turned)

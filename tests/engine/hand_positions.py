@@ -1,0 +1,237 @@
+"""Positions whose legal moves were counted by hand, to pin the rules (like chess perft).
+
+Each entry is a position in the engine's text form and the exact sorted list of its legal
+moves, with the reasoning written out. Nobody copied these lists from the engine: when
+the engine disagrees, one of the two is wrong and has to be argued out. They are also
+exported to ``vectors/positions.json`` by ``make_vectors.py``.
+
+Text form reminder: ``variant col1/col2/.../col7 FOUNDATIONS score moves``; a column is
+its face-down cards, a ``.``, then its face-up cards, bottom card first; the foundations
+are the top rank of clubs, diamonds, hearts, spades (``-`` for none home). Scores below
+follow 5 per turned card (21 minus the face-down ones) + 10 per card home.
+
+Four layouts are reused across variants:
+
+Y1, foundations ``TT88``: Ac..Tc, Ad..Td, Ah..8h, As..8s home; 16 cards out::
+
+    1: (empty)
+    2: [Jd] Kh 9s Qc        <- a King buried under two unrelated cards
+    3: Ks                   <- a King already at the bottom of its column
+    4: [Qd] Th
+    5: [Kd] Jc Qh
+    6: Ts 9h
+    7: [Kc] Qs Jh Js
+
+Y2, foundations ``KK-9``: all clubs and diamonds and As..9s home; all 13 hearts and
+Ts Js Qs Ks out::
+
+    1: [2h] Ah              <- an Ace on top: nothing may land on it
+    2: [3h] Ks
+    3: (empty)
+    4: [4h 5h] Qh Js 9h
+    5: [6h] Ts
+    6: [7h 8h] Jh Th
+    7: [Kh] Qs
+
+A1, foundations ``KK-9``, same 17 cards::
+
+    1: Ah
+    2: [3h] Kh 2h
+    3: (empty)
+    4: [4h 5h] Js 9h Qs
+    5: [6h] Ts
+    6: [7h 8h] Qh Th
+    7: Ks Jh
+
+M2, foundations ``KK-9``, same 17 cards::
+
+    1: (empty)
+    2: [3h] Kh Qs Jh        <- an ordered alternating run under a King
+    3: [2h] Ah
+    4: [4h 5h] Qh Js        <- an ordered run
+    5: [6h] Ts Th           <- NOT a run (two tens)
+    6: [7h 8h] 9h
+    7: Ks
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class HandPosition(NamedTuple):
+    name: str
+    text: str
+    legal: list[str]  # sorted move texts, counted by hand
+    why: str  # one line; the full reasoning is in the comment above each entry
+
+
+Y1 = "./Jd.Kh9sQc/.Ks/Qd.Th/Kd.JcQh/.Ts9h/Kc.QsJhJs TT88 445 80"
+Y2 = "2h.Ah/3h.Ks/./4h5h.QhJs9h/6h.Ts/7h8h.JhTh/Kh.Qs KK-9 415 80"
+A1 = ".Ah/3h.Kh2h/./4h5h.Js9hQs/6h.Ts/7h8h.QhTh/.KsJh KK-9 425 80"
+M2 = "./3h.KhQsJh/2h.Ah/4h5h.QhJs/6h.TsTh/7h8h.9h/.Ks KK-9 420 80"
+DEAL0 = (
+    ".8s/Jh.9c2s2dQd6s/Tc3d.AcJc7c9h8c/QsKh5h.2c3h5cAh6c/4sTd5d8h.8dAdQhTsQc"
+    "/Jd3s4d2h9d.3cKdAs7s9s/7dJs6hKs4c7h.5s6d4hKcTh ---- 0 0"
+)
+
+HAND_POSITIONS: list[HandPosition] = [
+    # Deal 0, Yukon, as dealt. Tops: 8s 6s 8c 6c Qc 9s Th; no Ace on top, so nothing
+    # goes home. A red 7 for 8s or 8c: 7d and 7h are both face down. A red 5 for 6s or
+    # 6c: 5h, 5d face down. A red J for Qc: Jh, Jd face down. A red 8 for 9s: 8h is
+    # face down, 8d is face up in column 5 -> 8d>6 (Qh Ts Qc ride along). A black 9
+    # for Th: 9c face up in column 2 -> 9c>7, 9s on top of column 6 -> 9s>7. No empty
+    # column. Total 3.
+    HandPosition(
+        "yukon-deal-0-start",
+        "yukon " + DEAL0,
+        ["8d>6", "9c>7", "9s>7"],
+        "deal 0 as dealt: three moves",
+    ),
+    # Y1 in Yukon. Tops: Qc(2) Ks(3) Th(4) Qh(5) 9h(6) Js(7), column 1 empty.
+    # Home: clubs need Jc (under Qh), diamonds Jd (face down), hearts 9h (top of 6)
+    # -> 9h>F; spades need 9s, face up but under Qc: a group never goes home, so no.
+    # On Qc, a red J: Jd face down, Jh face up in 7 -> Jh>2 (Js rides along).
+    # On Ks, a red Q: Qd face down, Qh top of 5 -> Qh>3.
+    # On Th, a black 9: 9c home, 9s face up in 2 -> 9s>4 (Qc rides: no order needed).
+    # On Qh, a black J: Jc is in column 5 itself; Js top of 7 -> Js>5.
+    # On 9h, a black 8: both home. On Js, a red T: Td home, Th top of 4 -> Th>7.
+    # Empty column 1 takes a face-up King that is not already at the bottom of its
+    # column: Kh (on face-down Jd, carrying 9s Qc) -> Kh>1; Ks lies at the bottom of
+    # column 3 (moving it would change nothing); Kd, Kc are face down.
+    # Ts (under 9h), Jc (under Qh), Qs (under Jh) have no exposed parent. Total 7.
+    HandPosition(
+        "yukon-buried-king-unordered-group",
+        "yukon " + Y1,
+        ["9h>F", "9s>4", "Jh>2", "Js>5", "Kh>1", "Qh>3", "Th>7"],
+        "buried King to empty column, unordered passengers, no group home",
+    ),
+    # Y1 with foundation takeback: the seven above, plus the top card of each
+    # foundation onto an exposed card: Tc onto a red J (none exposed), Td onto a black
+    # J -> Td>7 (on Js), 8h onto a black 9 (9s not exposed), 8s onto a red 9 -> 8s>6
+    # (on 9h). No foundation holds a King, so none goes to column 1. Total 9.
+    HandPosition(
+        "yukon-takeback",
+        "yukon+takeback " + Y1,
+        ["8s>6", "9h>F", "9s>4", "Jh>2", "Js>5", "Kh>1", "Qh>3", "Td>7", "Th>7"],
+        "foundation takeback adds Td>7 and 8s>6",
+    ),
+    # Y1 in Russian (same suit, down). Home: 9h>F as in Yukon.
+    # On Qc: Jc (column 5, under Qh) -> Jc>2. On Ks: Qs (column 7) -> Qs>3.
+    # On Th: 9h (top of 6) -> 9h>4. On Qh: Jh (column 7) -> Jh>5.
+    # On 9h: 8h is home. On Js: Ts (bottom of 6, carrying 9h) -> Ts>7.
+    # Column 1: Kh -> Kh>1 (Ks at the bottom of 3 is not offered). Total 7.
+    HandPosition(
+        "russian-y1",
+        "russian " + Y1,
+        ["9h>4", "9h>F", "Jc>2", "Jh>5", "Kh>1", "Qs>3", "Ts>7"],
+        "Russian builds in suit",
+    ),
+    # Y1 in Alaska (same suit, up or down). Home: 9h>F.
+    # On Qc (J or K of clubs): Jc -> Jc>2; Kc face down.
+    # On Ks (Q of spades): Qs -> Qs>3.
+    # On Th (9 or J of hearts): 9h -> 9h>4, Jh -> Jh>4.
+    # On Qh (J or K of hearts): Jh -> Jh>5, Kh (with 9s Qc) -> Kh>5.
+    # On 9h (8 or T of hearts): 8h home, Th (top of 4) -> Th>6.
+    # On Js (T or Q of spades): Ts -> Ts>7; Qs is in column 7 itself.
+    # Column 1: Kh>1. Total 1+1+1+2+2+1+1+1 = 10.
+    HandPosition(
+        "alaska-y1",
+        "alaska " + Y1,
+        ["9h>4", "9h>F", "Jc>2", "Jh>4", "Jh>5", "Kh>1", "Kh>5", "Qs>3", "Th>6", "Ts>7"],
+        "Alaska builds in suit, up or down",
+    ),
+    # Y1 in Moosehide: of Yukon's seven, only moves whose pile is an ordered
+    # alternating run survive. Jh>2 carries Js (J on J): no. 9s>4 carries Qc: no.
+    # Kh>1 carries 9s Qc: no. Qh>3, Js>5, Th>7 move one card, 9h>F goes home: yes.
+    # Total 4.
+    HandPosition(
+        "moosehide-rejects-unordered-piles",
+        "moosehide " + Y1,
+        ["9h>F", "Js>5", "Qh>3", "Th>7"],
+        "only ordered runs move",
+    ),
+    # Moosehide with takeback: the 4 above + Td>7 and 8s>6 (single cards). Total 6.
+    HandPosition(
+        "moosehide-takeback",
+        "moosehide+takeback " + Y1,
+        ["8s>6", "9h>F", "Js>5", "Qh>3", "Td>7", "Th>7"],
+        "takeback in Moosehide",
+    ),
+    # Y2 in Yukon. Tops: Ah(1) Ks(2) 9h(4) Ts(5) Th(6) Qs(7), column 3 empty.
+    # Home: hearts need Ah -> Ah>F; spades need Ts -> Ts>F. Nothing else on top fits.
+    # On Ah: nothing, ever (nothing ranks below an Ace; Ks does not wrap around).
+    # On Ks: a red Q: Qh (column 4, carrying Js 9h) -> Qh>2.
+    # On 9h: black 8s are home. On Ts: red 9: 9h -> 9h>5. On Th: black 9s are home.
+    # On Qs: red J: Jh (column 6, carrying Th) -> Jh>7.
+    # Column 3: Ks (on face-down 3h) -> Ks>3; Kh is face down. Total 6.
+    HandPosition(
+        "yukon-nothing-on-an-ace",
+        "yukon " + Y2,
+        ["9h>5", "Ah>F", "Jh>7", "Ks>3", "Qh>2", "Ts>F"],
+        "nothing goes on an Ace; every move that uncovers a card turns it",
+    ),
+    # Y2 with takeback: + Kc>3 and Kd>3 (a King from a foundation into the empty
+    # column), 9s onto a red T: Th on top of 6 -> 9s>6. Hearts foundation is empty.
+    # Total 9.
+    HandPosition(
+        "yukon-takeback-kings",
+        "yukon+takeback " + Y2,
+        ["9h>5", "9s>6", "Ah>F", "Jh>7", "Kc>3", "Kd>3", "Ks>3", "Qh>2", "Ts>F"],
+        "a King taken back may enter an empty column",
+    ),
+    # Y2 in Moosehide: Qh>2 carries Js 9h (9 on J is no run): no. Jh>7 carries Th
+    # (two reds, T on J same colour): no. Ah>F, Ts>F, 9h>5, Ks>3 (single cards): yes.
+    # Total 4.
+    HandPosition(
+        "moosehide-y2",
+        "moosehide " + Y2,
+        ["9h>5", "Ah>F", "Ks>3", "Ts>F"],
+        "unordered piles stay put",
+    ),
+    # A1 in Alaska. Tops: Ah(1) 2h(2) Qs(4) Ts(5) Th(6) Jh(7), column 3 empty.
+    # Home: Ah>F, Ts>F (2h waits for Ah).
+    # On Ah: the 2h (building up) -> 2h>1; Kh never (no wrap-around).
+    # On 2h: Ah (building down) -> Ah>2; 3h is face down.
+    # On Qs: Js is in column 4 itself; Ks (bottom of 7, carrying Jh) -> Ks>4 (up).
+    # On Ts: 9s home; Js (carrying 9h Qs) -> Js>5 (up).
+    # On Th: 9h (carrying Qs) -> 9h>6; Jh -> Jh>6.
+    # On Jh: Th -> Th>7; Qh (carrying Th) -> Qh>7.
+    # Column 3: Kh (on face-down 3h, carrying 2h) -> Kh>3; Ks is at the bottom of 7.
+    # Total 2+1+1+1+1+2+2+1 = 11.
+    HandPosition(
+        "alaska-up-and-down",
+        "alaska " + A1,
+        ["2h>1", "9h>6", "Ah>2", "Ah>F", "Jh>6", "Js>5", "Kh>3", "Ks>4", "Qh>7", "Th>7", "Ts>F"],
+        "Alaska: a 2 on its Ace, a King on its Queen, no wrap-around",
+    ),
+    # A1 in Yukon: Ah>F, Ts>F. Nothing on Ah (2h is face up but a 2 never goes on an
+    # Ace in Yukon, and neither does Kh). On 2h: black Aces are home. On Qs: red J:
+    # Jh (top of 7) -> Jh>4. On Ts: red 9: 9h (with Qs) -> 9h>5. On Th: black 9s home.
+    # On Jh: black T: Ts (top of 5, on face-down 6h) -> Ts>7. Column 3: Kh -> Kh>3.
+    # Total 6.
+    HandPosition(
+        "yukon-a1",
+        "yukon " + A1,
+        ["9h>5", "Ah>F", "Jh>4", "Kh>3", "Ts>7", "Ts>F"],
+        "in Yukon nothing goes on an Ace",
+    ),
+    # M2 in Moosehide. Tops: Jh(2) Ah(3) Js(4) Th(5) 9h(6) Ks(7), column 1 empty.
+    # Home: Ah>F; Ts is under Th. Yukon would allow Ts>2 (on Jh), Th>4 (on Js),
+    # Qh>7 (on Ks) and Kh>1. Moosehide: Ts>2 carries Th (T on T): no. Th>4: one card.
+    # Qh>7 carries Js (black J on red Q): an ordered run, yes. Kh>1 carries Qs Jh
+    # (K, Q, J alternating): yes. Total 4.
+    HandPosition(
+        "moosehide-ordered-runs",
+        "moosehide " + M2,
+        ["Ah>F", "Kh>1", "Qh>7", "Th>4"],
+        "ordered runs move, a King run takes the empty column",
+    ),
+    # M2 in Yukon: the same plus Ts>2 (Th rides along unordered). Total 5.
+    HandPosition(
+        "yukon-m2",
+        "yukon " + M2,
+        ["Ah>F", "Kh>1", "Qh>7", "Th>4", "Ts>2"],
+        "Yukon moves the unordered pile too",
+    ),
+]

@@ -1,0 +1,157 @@
+"""Write the shared engine vectors: ``python -m tests.engine.make_vectors`` (from the repo root).
+
+The committed JSON files under ``tests/engine/vectors/`` are the reference, not this
+script: ``test_vectors.py`` checks the engine against them, and the browser client's tests
+will check its mirror of the rules against the same files. Re-run this only on purpose
+(a new vector, or a deliberate rules change with a new deal-algorithm version) and review
+the diff. Formats are described in docs/engine.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from games.engine import (
+    DEAL_ALGORITHM_VERSION,
+    MAX_DEAL_NUMBER,
+    Position,
+    card_text,
+    move_text,
+    replay,
+)
+from games.engine.deal import shuffled_deck
+from tests.engine.hand_positions import HAND_POSITIONS
+
+VECTORS = Path(__file__).resolve().parent / "vectors"
+DEALS = [0, 1, 2, 42, MAX_DEAL_NUMBER]
+KNOWN_WINS = ["0", "1", "42", "68", "1000", "123456789"]
+PLAYOUT_VARIANTS = ["yukon", "russian", "alaska", "moosehide", "yukon+takeback", "alaska+takeback"]
+
+
+def deal_vectors() -> dict[str, Any]:
+    deals = []
+    for number in DEALS:
+        position = Position.deal(number)
+        deals.append(
+            {
+                "number": str(number),
+                "deck": [card_text(c) for c in shuffled_deck(number)],
+                "columns": [[card_text(c) for c in col] for col in position.cols],
+                "face_down": position.down,
+                "text": position.to_text(),
+            }
+        )
+    return {
+        "about": "Deal number -> layout (SplitMix64 + Fisher-Yates, ARCHITECTURE.md). "
+        "Numbers are decimal strings: 2**64-1 does not fit a JavaScript number.",
+        "algorithm_version": DEAL_ALGORITHM_VERSION,
+        "deals": deals,
+        "bad_numbers": ["18446744073709551616", "-1"],
+    }
+
+
+def random_playout(rng: random.Random, number: int, variant: str, length: int) -> list[str]:
+    """Random legal moves, mostly preferring ones that send a card home or turn one up."""
+    position = Position.deal(number, variant)
+    texts = []
+    for _ in range(length):
+        legal = sorted(position.legal_moves())
+        if not legal:
+            break
+        useful = [m for m in legal if m & 7 == 7 or _turns_a_card(position, m)]
+        move = rng.choice(useful if useful and rng.random() < 0.7 else legal)
+        position.play(move)
+        texts.append(move_text(move))
+    return texts
+
+
+def _turns_a_card(position: Position, move: int) -> bool:
+    card = move >> 3
+    k = position.col_of[card]
+    return k < 7 and position.pos_of[card] == position.down[k] > 0
+
+
+def position_vectors() -> dict[str, Any]:
+    entries: list[dict[str, Any]] = [
+        {"name": hand.name, "source": "hand", "text": hand.text, "legal": hand.legal}
+        for hand in HAND_POSITIONS
+    ]
+
+    def add(name: str, position: Position) -> None:
+        legal = sorted(move_text(m) for m in position.legal_moves())
+        entries.append(
+            {"name": name, "source": "playout", "text": position.to_text(), "legal": legal}
+        )
+
+    rng = random.Random(2024)
+    for variant in PLAYOUT_VARIANTS:
+        add(f"{variant}-deal-0-start", Position.deal(0, variant))
+        for _ in range(3):
+            number = rng.randrange(MAX_DEAL_NUMBER + 1)
+            texts = random_playout(rng, number, variant, 80)
+            plies = sorted(rng.sample(range(1, len(texts) + 1), min(3, len(texts))))
+            for ply in plies:
+                position = replay(number, variant, texts[:ply]).position
+                add(f"{variant}-deal-{number}-after-{ply}", position)
+    return {
+        "about": "Positions in the engine's text form with their legal moves, sorted. "
+        "'hand' entries were counted by hand (tests/engine/hand_positions.py).",
+        "positions": entries,
+    }
+
+
+def game_entry(name: str, number: int, variant: str, texts: list[str]) -> dict[str, Any]:
+    result = replay(number, variant, texts)
+    entry: dict[str, Any] = {
+        "name": name,
+        "deal": str(number),
+        "variant": variant,
+        "moves": texts,
+        "score": result.score,
+        "won": result.won,
+        "status": result.position.status,
+        "turned": [None if c is None else card_text(c) for c in result.turned],
+        "final": result.position.to_text(),
+    }
+    if result.error is not None:
+        entry["error"] = {"index": result.error.index, "move": result.error.move}
+    return entry
+
+
+def game_vectors() -> dict[str, Any]:
+    known = json.loads((VECTORS / "known-deals.json").read_text())["winning_lines"]
+    games = [
+        game_entry(f"known-win-{deal}", int(deal), "yukon", known[deal]) for deal in KNOWN_WINS
+    ]
+    rng = random.Random(68)
+    for variant in PLAYOUT_VARIANTS:
+        for _ in range(2):
+            number = rng.randrange(1000)
+            texts = random_playout(rng, number, variant, 200)
+            games.append(game_entry(f"random-{variant}-{number}", number, variant, texts))
+    games.append(game_entry("illegal-card-on-card", 0, "yukon", ["8d>6", "9c>7", "Qc>1"]))
+    games.append(game_entry("bad-notation", 0, "yukon", ["8d>6", "Zz"]))
+    games.append(game_entry("face-down-card", 0, "russian", ["Jh>F"]))
+    games.append(game_entry("foundation-stays", 0, "yukon", [*known["0"][:4], "As>2"]))
+    return {
+        "about": "Whole games replayed from a deal number. 'final' is the position after "
+        "the last legal move; 'error' (index, move) marks the first move the rules reject.",
+        "games": games,
+    }
+
+
+def write(name: str, data: dict[str, Any]) -> None:
+    (VECTORS / name).write_text(json.dumps(data, indent=1) + "\n")
+
+
+def main() -> None:
+    write("deals.json", deal_vectors())
+    write("positions.json", position_vectors())
+    write("games.json", game_vectors())
+
+
+if __name__ == "__main__":
+    main()
