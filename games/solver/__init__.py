@@ -1,0 +1,243 @@
+"""The Yukon Daily solver: proves deals winnable (with the line) or unwinnable.
+
+The search runs in C (``games.solver._csolver``, a depth-first search over a transposition
+table, with the GIL released); this layer picks the budgets, runs a portfolio of searches
+and replays every winning line through ``games.engine`` before returning it.
+
+    >>> result = solve(1)                        # deal 1, Yukon, 10 s at most
+    >>> result.verdict
+    'solved'
+
+Verdicts: ``solved`` (``moves`` is a verified winning line from the given position),
+``unwinnable`` (a search whose every pruning rule is proven sound exhausted the space)
+and ``unknown`` (the budget ran out first; ``reason`` says which). See docs/solver.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from games.engine import EngineError, Position, move_text
+
+from . import _csolver
+
+__all__ = [
+    "ALL_RULES",
+    "DEFAULT_MEMORY_MB",
+    "DEFAULT_SECONDS",
+    "VARIANT_CODES",
+    "SolveResult",
+    "SolverError",
+    "Verdict",
+    "luby",
+    "solve",
+    "verify_line",
+]
+
+log = logging.getLogger("games.solver")
+
+Verdict = Literal["solved", "unwinnable", "unknown"]
+
+DEFAULT_SECONDS: Final = 10.0
+DEFAULT_MEMORY_MB: Final = 768
+VARIANT_CODES: Final = {"yukon": 0, "russian": 1, "alaska": 2, "moosehide": 3}
+# Every rule in ALL_RULES has a soundness argument in docs/solver.md and a test in
+# tests/solver/test_soundness.py.
+ALL_RULES: Final = _csolver.F_ALL
+FIRST_NODES: Final = 20_000  # the first, deterministic run
+LUBY_UNIT: Final = 20_000  # positions per Luby unit in the restarts
+RESTART_SHARE: Final = 0.3  # share of the budget given to the restarts
+RESTART_MAX_SECONDS: Final = 3.0
+
+
+class SolverError(ValueError):
+    """A position or a budget the solver cannot work with."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    verdict: Verdict
+    moves: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    reason: str = ""  # for "unknown": "nodes", "seconds", "memory" or "verification"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "verdict": self.verdict,
+            "moves": list(self.moves),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def luby(i: int) -> int:
+    """The i-th term (1-based) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ..."""
+    if i < 1:
+        raise ValueError("the Luby sequence starts at 1")
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+def _start_position(position: Position | int | str, variant: str) -> Position:
+    if isinstance(position, Position):
+        return position.copy()
+    if isinstance(position, bool):
+        raise SolverError("a deal number is an int, not a bool")
+    if isinstance(position, int):
+        return Position.deal(position, variant)
+    if isinstance(position, str):
+        return Position.from_text(position)
+    raise SolverError(
+        f"solve() takes a Position, a deal number or a position text, not {type(position).__name__}"
+    )
+
+
+def verify_line(start: Position, moves: list[str]) -> str | None:
+    """Replay ``moves`` from a copy of ``start``; None when they win, else what went wrong."""
+    position = start.copy()
+    for index, text in enumerate(moves):
+        try:
+            position.play_text(text)
+        except EngineError as exc:
+            return f"move {index + 1} ({text}) is illegal: {exc}"
+    if not position.is_won():
+        return f"the line ends before the game is won ({sum(position.found)} cards home)"
+    return None
+
+
+class _Budget:
+    """What is left of the caller's seconds and nodes across the runs of the portfolio."""
+
+    def __init__(self, seconds: float | None, nodes: int | None) -> None:
+        self.seconds = seconds
+        self.nodes = nodes
+        self.t0 = time.monotonic()
+        self.used = 0
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def seconds_until(self, limit: float | None) -> float:
+        """Seconds for the next C run, up to ``limit`` since the start (0.0 = no limit)."""
+        if limit is None:
+            return 0.0
+        return max(limit - self.elapsed(), 1e-3)
+
+    def nodes_until(self, limit: int | None, cap: int = 0) -> int:
+        """Nodes for the next C run, up to ``limit`` in all and ``cap`` per run (0 = none)."""
+        if limit is None:
+            return cap
+        left = max(1, limit - self.used)
+        return min(left, cap) if cap else left
+
+    def spent(self, seconds_limit: float | None, nodes_limit: int | None) -> bool:
+        if seconds_limit is not None and self.elapsed() >= seconds_limit:
+            return True
+        return nodes_limit is not None and self.used >= nodes_limit
+
+
+def solve(
+    position: Position | int | str,
+    *,
+    variant: str = "yukon",
+    seconds: float | None = DEFAULT_SECONDS,
+    nodes: int | None = None,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    restarts: bool = True,
+    rules: int = ALL_RULES,
+) -> SolveResult:
+    """Solve a position: a ``Position``, a deal number (of ``variant``) or a position text.
+
+    ``seconds`` and ``nodes`` bound the whole portfolio (at least one must be given);
+    ``memory_mb`` caps the transposition table of each search. ``restarts=False`` runs
+    only the deterministic exhaustive search. ``rules`` (a subset of ``ALL_RULES``)
+    switches pruning rules off for the soundness tests; every rule is proven sound, so
+    any subset gives trustworthy verdicts.
+    """
+    _check_budgets(seconds, nodes, memory_mb, rules)
+    start = _start_position(position, variant)
+    if start.variant.foundation_takeback:
+        raise SolverError("the solver does not play the foundation takeback option")
+    code = VARIANT_CODES[start.variant.name]
+    budget = _Budget(seconds, nodes)
+
+    def run(max_nodes: int, run_seconds: float, seed: int = 0) -> tuple[int, list[int], str]:
+        verdict, line, used, reason = _csolver.solve(
+            code,
+            start.cols,
+            start.down,
+            start.found,
+            flags=rules,
+            max_nodes=max_nodes,
+            seconds=run_seconds,
+            memory_mb=memory_mb,
+            seed=seed,
+            randomize=seed != 0,
+        )
+        budget.used += used
+        return verdict, line, reason
+
+    # A deterministic run, Luby restarts with random tie-breaks, then one long
+    # deterministic search. Any run that exhausts the space proves the loss: the move
+    # order never affects soundness.
+    if restarts:
+        restart_seconds = min(RESTART_MAX_SECONDS, RESTART_SHARE * seconds) if seconds else None
+        restart_nodes = int(RESTART_SHARE * nodes) if nodes else None
+        verdict, line, reason = run(
+            budget.nodes_until(restart_nodes, FIRST_NODES), budget.seconds_until(seconds)
+        )
+        i = 1
+        while verdict == 2 and not budget.spent(restart_seconds, restart_nodes):
+            verdict, line, reason = run(
+                budget.nodes_until(restart_nodes, luby(i) * LUBY_UNIT),
+                budget.seconds_until(restart_seconds),
+                seed=(i * 0x9E3779B97F4A7C15) % (1 << 64),
+            )
+            i += 1
+        if verdict != 2 or budget.spent(seconds, nodes):
+            return _finish(start, budget, verdict, line, reason)
+    verdict, line, reason = run(budget.nodes_until(nodes), budget.seconds_until(seconds))
+    return _finish(start, budget, verdict, line, reason)
+
+
+def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rules: int) -> None:
+    if seconds is None and nodes is None:
+        raise SolverError("give a budget: seconds, nodes or both")
+    if seconds is not None and (isinstance(seconds, bool) or not 0 < seconds <= 1e6):
+        raise SolverError("seconds must be a number > 0 and <= 1e6")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise SolverError("nodes must be a whole number >= 1")
+    if isinstance(memory_mb, bool) or not isinstance(memory_mb, int):
+        raise SolverError("memory_mb must be a whole number")
+    if not 1 <= memory_mb <= 1 << 20:
+        raise SolverError("memory_mb must be from 1 to 1048576")
+    if isinstance(rules, bool) or not isinstance(rules, int) or rules & ~ALL_RULES or rules < 0:
+        raise SolverError("unknown rule flags")
+
+
+def _finish(
+    start: Position, budget: _Budget, verdict: int, line: list[int], reason: str
+) -> SolveResult:
+    elapsed = budget.elapsed()
+    if verdict == 0:
+        texts = [move_text(m) for m in line]
+        problem = verify_line(start, texts)
+        if problem is None:
+            return SolveResult("solved", texts, budget.used, elapsed)
+        log.error(
+            "SOLVER BUG: a 'solved' line does not replay (%s); position %s; line %s",
+            problem,
+            start.to_text(),
+            " ".join(texts),
+        )
+        return SolveResult("unknown", [], budget.used, elapsed, "verification")
+    if verdict == 1:
+        return SolveResult("unwinnable", [], budget.used, elapsed)
+    return SolveResult("unknown", [], budget.used, elapsed, reason or "seconds")

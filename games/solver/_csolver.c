@@ -1,0 +1,779 @@
+/*
+ * _csolver: the depth-first search of the Yukon Daily solver, in C.
+ *
+ * solve() takes a position as plain integers (cards are suit*13 + rank-1, suits
+ * c d h s), searches it with the GIL released and returns (verdict, moves, nodes,
+ * reason); legal_moves() exposes the move generator for tests against the engine. Everything else (deals, text, verification of the
+ * line, the portfolio of searches) lives in Python: see games/solver/ and
+ * docs/solver.md, which also gives the soundness argument of every pruning rule.
+ *
+ * verdict: 0 solved (moves is the line, move = card << 3 | dest, dest 7 = foundation),
+ *          1 exhausted: no win is reachable (every flag is a proven-sound rule, so any
+ *            combination of them gives a sound verdict), 2 budget ran out (reason).
+ *
+ * The transposition table stores a 128-bit Zobrist key of the position. The key is
+ * the XOR of one random 128-bit value per (card, what lies under it) pair and one per
+ * face-down card; with F_CANON the bottom of every column is the same "floor", so the
+ * key ignores the order of the columns, and the foundations follow from the tableau.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+
+#define NCOLS 7
+#define HOME 7
+#define FOUND_DEST 7
+#define MAXMOVES 96
+#define TT_LOAD 0.7 /* fill the table up to this share: linear probing slows past it */
+#define FLOOR 52 /* "below" value of a bottom card; 52 + column without F_CANON */
+
+enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_COUNT = 4 };
+
+/* Pruning rules; each can be switched off for the soundness tests. */
+#define F_AUTO 1      /* safe auto-foundation: a card nothing can ever land on goes home */
+#define F_ONE_EMPTY 2 /* only the first of several empty columns is tried */
+#define F_CANON 4     /* columns are interchangeable in the transposition table */
+#define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON)
+
+enum { R_NONE = 0, R_NODES, R_TIME, R_MEMORY };
+static const char *REASONS[] = {"", "nodes", "seconds", "memory"};
+
+static uint64_t ZA[52][FLOOR + NCOLS], ZB[52][FLOOR + NCOLS], DA[52], DB[52];
+
+typedef struct {
+    uint16_t move;
+    int8_t src;
+    int8_t height;
+    int8_t turned;
+} Undo;
+
+typedef struct {
+    uint16_t moves[MAXMOVES];
+    int n, idx;
+    size_t mark; /* log length when this position was reached */
+} Frame;
+
+typedef struct {
+    int variant, flags, runs_only;
+    uint8_t cols[NCOLS][52];
+    int len[NCOLS], down[NCOLS], found[4];
+    int8_t col_of[52], pos_of[52];
+    uint8_t fits[52][52]; /* fits[c][p]: c may be placed on p */
+    int nchild[52];
+    uint8_t child[52][4];
+    int nhome;
+    uint64_t ha, hb;
+    /* transposition table */
+    uint64_t *tt;
+    size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots;
+    /* budgets */
+    uint64_t nodes, max_nodes;
+    double deadline;
+    int reason;
+    /* ordering */
+    int randomize;
+    uint64_t rng;
+    /* line and undo */
+    Undo *log;
+    size_t log_len, log_cap;
+    Frame *frames;
+    size_t nframes, frames_cap;
+} S;
+
+static uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void init_keys(void) {
+    uint64_t st = 0x59554b4f4e2d534fULL;
+    for (int c = 0; c < 52; c++) {
+        for (int b = 0; b < FLOOR + NCOLS; b++) {
+            ZA[c][b] = splitmix(&st);
+            ZB[c][b] = splitmix(&st);
+        }
+        DA[c] = splitmix(&st);
+        DB[c] = splitmix(&st);
+    }
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline int rank0(int c) { return c % 13; }
+static inline int suit(int c) { return c / 13; }
+static inline int is_red(int c) { return c >= 13 && c < 39; }
+
+static int card_fits(int variant, int c, int p) {
+    int colour_ok, gap = rank0(p) - rank0(c);
+    if (variant == V_YUKON || variant == V_MOOSEHIDE)
+        colour_ok = is_red(c) != is_red(p);
+    else
+        colour_ok = suit(c) == suit(p);
+    return colour_ok && (gap == 1 || (variant == V_ALASKA && gap == -1));
+}
+
+static inline int below_key(S *s, int k, int h) {
+    if (h == 0) return (s->flags & F_CANON) ? FLOOR : FLOOR + k;
+    return s->cols[k][h - 1];
+}
+
+static inline void hash_card(S *s, int c, int below) {
+    s->ha ^= ZA[c][below];
+    s->hb ^= ZB[c][below];
+}
+
+/* ---------------------------------------------------------------- moves */
+
+/* Make a move known to be legal; log it for undo. */
+static int push_move(S *s, int move) {
+    int c = move >> 3, d = move & 7;
+    int k = s->col_of[c], h = s->pos_of[c];
+    Undo u;
+    if (s->log_len == s->log_cap) {
+        size_t cap = s->log_cap ? s->log_cap * 2 : 1024;
+        Undo *nl = realloc(s->log, cap * sizeof(Undo));
+        if (!nl) return -1;
+        s->log = nl;
+        s->log_cap = cap;
+    }
+    hash_card(s, c, below_key(s, k, h));
+    if (d == FOUND_DEST) {
+        s->len[k]--;
+        s->found[suit(c)]++;
+        s->col_of[c] = HOME;
+        s->nhome++;
+    } else {
+        int base = s->len[d];
+        hash_card(s, c, below_key(s, d, base));
+        for (int i = h; i < s->len[k]; i++) {
+            int x = s->cols[k][i];
+            s->cols[d][base] = (uint8_t)x;
+            s->col_of[x] = (int8_t)d;
+            s->pos_of[x] = (int8_t)base;
+            base++;
+        }
+        s->len[d] = base;
+        s->len[k] = h;
+    }
+    u.move = (uint16_t)move;
+    u.src = (int8_t)k;
+    u.height = (int8_t)h;
+    u.turned = 0;
+    if (h > 0 && h == s->down[k]) {
+        int t = s->cols[k][h - 1];
+        s->down[k]--;
+        s->ha ^= DA[t];
+        s->hb ^= DB[t];
+        u.turned = 1;
+    }
+    s->log[s->log_len++] = u;
+    return 0;
+}
+
+static void pop_move(S *s) {
+    Undo u = s->log[--s->log_len];
+    int c = u.move >> 3, d = u.move & 7, k = u.src, h = u.height;
+    if (u.turned) {
+        int t = s->cols[k][h - 1];
+        s->down[k]++;
+        s->ha ^= DA[t];
+        s->hb ^= DB[t];
+    }
+    if (d == FOUND_DEST) {
+        s->cols[k][h] = (uint8_t)c;
+        s->len[k] = h + 1;
+        s->col_of[c] = (int8_t)k;
+        s->pos_of[c] = (int8_t)h;
+        s->found[suit(c)]--;
+        s->nhome--;
+    } else {
+        int from = s->pos_of[c];
+        hash_card(s, c, below_key(s, d, from));
+        int base = h;
+        for (int i = from; i < s->len[d]; i++) {
+            int x = s->cols[d][i];
+            s->cols[k][base] = (uint8_t)x;
+            s->col_of[x] = (int8_t)k;
+            s->pos_of[x] = (int8_t)base;
+            base++;
+        }
+        s->len[k] = base;
+        s->len[d] = from;
+    }
+    hash_card(s, c, below_key(s, k, h));
+}
+
+static int is_run(S *s, int k, int h) {
+    for (int i = h; i + 1 < s->len[k]; i++)
+        if (!s->fits[s->cols[k][i + 1]][s->cols[k][i]]) return 0;
+    return 1;
+}
+
+static inline int face_up_in_tableau(S *s, int c) {
+    int k = s->col_of[c];
+    return k != HOME && s->pos_of[c] >= s->down[k];
+}
+
+/* Safe auto-foundation: the exposed card c may go home and every card that could ever
+ * be placed on it is already home, so nothing can need c in the tableau again. */
+static int safe_home(S *s, int c) {
+    if (s->found[suit(c)] != rank0(c)) return 0;
+    for (int i = 0; i < s->nchild[c]; i++)
+        if (s->col_of[s->child[c][i]] != HOME) return 0;
+    return 1;
+}
+
+/* only_col >= 0: the last move took a pile from that column to another column, so the
+ * foundations did not change and only that column's new top card can have become safe. */
+static int apply_autos(S *s, int only_col) {
+    if (!(s->flags & F_AUTO)) return 0;
+    if (only_col >= 0 && !(s->len[only_col] && safe_home(s, s->cols[only_col][s->len[only_col] - 1]))) return 0;
+    int again = 1;
+    while (again) {
+        again = 0;
+        for (int k = 0; k < NCOLS; k++) {
+            if (s->len[k] && safe_home(s, s->cols[k][s->len[k] - 1])) {
+                if (push_move(s, s->cols[k][s->len[k] - 1] << 3 | FOUND_DEST) < 0) return -1;
+                again = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static inline uint64_t rnd(S *s) { return splitmix(&s->rng); }
+
+static int gen_moves(S *s, uint16_t *out) {
+    int n = 0, empties[NCOLS], ne = 0;
+    int keys[MAXMOVES];
+    for (int k = 0; k < NCOLS; k++) {
+        if (!s->len[k]) {
+            empties[ne++] = k;
+            continue;
+        }
+        int top = s->cols[k][s->len[k] - 1];
+        if (s->found[suit(top)] == rank0(top)) out[n++] = (uint16_t)(top << 3 | FOUND_DEST);
+        for (int i = 0; i < s->nchild[top]; i++) {
+            int ch = s->child[top][i];
+            int kc = s->col_of[ch];
+            if (kc == HOME || kc == k || s->pos_of[ch] < s->down[kc]) continue;
+            if (s->runs_only && !is_run(s, kc, s->pos_of[ch])) continue;
+            out[n++] = (uint16_t)(ch << 3 | k);
+        }
+    }
+    if (ne) {
+        if (s->flags & F_ONE_EMPTY) ne = 1;
+        for (int kg = 12; kg < 52; kg += 13) {
+            int kc = s->col_of[kg];
+            if (kc == HOME || s->pos_of[kg] == 0 || s->pos_of[kg] < s->down[kc]) continue;
+            if (s->runs_only && !is_run(s, kc, s->pos_of[kg])) continue;
+            for (int e = 0; e < ne; e++) out[n++] = (uint16_t)(kg << 3 | empties[e]);
+        }
+    }
+    /* ordering: a higher key is tried first */
+    for (int i = 0; i < n; i++) {
+        int c = out[i] >> 3, d = out[i] & 7;
+        int k = s->col_of[c], h = s->pos_of[c];
+        int turns = h > 0 && h == s->down[k];
+        int key;
+        if (turns)
+            key = 1000 + 10 * s->down[k] + (d == FOUND_DEST ? 5 : 0);
+        else if (d == FOUND_DEST)
+            key = 600;
+        else if (h == 0)
+            key = 300; /* empties a column (a King never moves from the bottom) */
+        else if (s->len[d] == 0)
+            key = 100; /* a King into an empty column, turning nothing */
+        else if (s->fits[c][s->cols[k][h - 1]])
+            key = 0; /* moves a pile between two parents */
+        else
+            key = 200; /* frees a face-up card that sat on a non-parent */
+        key <<= 8;
+        if (s->randomize) key += (int)(rnd(s) & 255);
+        keys[i] = key;
+    }
+    /* insertion sort, descending, stable */
+    for (int i = 1; i < n; i++) {
+        int kk = keys[i];
+        uint16_t mv = out[i];
+        int j = i - 1;
+        while (j >= 0 && keys[j] < kk) {
+            keys[j + 1] = keys[j];
+            out[j + 1] = out[j];
+            j--;
+        }
+        keys[j + 1] = kk;
+        out[j + 1] = mv;
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------- table */
+
+/* The table is zeroed memory from mmap, with transparent huge pages where the kernel
+ * allows them (random access over hundreds of MB otherwise misses the TLB each time). */
+static uint64_t *alloc_table(size_t slots) {
+    size_t bytes = slots * 16;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= (2u << 20)) (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return (uint64_t *)p;
+}
+
+static void free_table(uint64_t *tt, size_t slots) {
+    if (tt) munmap(tt, slots * 16);
+}
+
+static int tt_setup(S *s, size_t slots) {
+    s->tt = alloc_table(slots);
+    if (!s->tt) return -1;
+    s->tt_slots = slots;
+    s->tt_mask = slots - 1;
+    s->tt_limit = (size_t)((double)slots * TT_LOAD);
+    s->tt_count = 0;
+    return 0;
+}
+
+static void tt_put(uint64_t *tt, size_t mask, uint64_t a, uint64_t b) {
+    size_t i = (size_t)(b & mask);
+    while (tt[2 * i] || tt[2 * i + 1]) i = (i + 1) & mask;
+    tt[2 * i] = a;
+    tt[2 * i + 1] = b;
+}
+
+/* Double the table (up to the memory cap): only the memory a search needs is touched. */
+static int tt_grow(S *s) {
+    size_t old_slots = s->tt_slots, count = s->tt_count;
+    uint64_t *old = s->tt;
+    if (old_slots * 2 > s->tt_max_slots) return -1;
+    if (tt_setup(s, old_slots * 2) < 0) {
+        s->tt = old;
+        s->tt_slots = old_slots;
+        return -1;
+    }
+    for (size_t i = 0; i < old_slots; i++) {
+        if (old[2 * i] || old[2 * i + 1]) tt_put(s->tt, s->tt_mask, old[2 * i], old[2 * i + 1]);
+        if ((i & 0xFFFFF) == 0xFFFFF && s->deadline > 0 && now() >= s->deadline) {
+            /* out of time while rehashing a large table: keep the old one and stop */
+            free_table(s->tt, s->tt_slots);
+            s->tt = old;
+            s->tt_slots = old_slots;
+            s->tt_mask = old_slots - 1;
+            s->tt_limit = (size_t)((double)old_slots * TT_LOAD);
+            s->tt_count = count;
+            s->reason = R_TIME;
+            return -2;
+        }
+    }
+    s->tt_count = count;
+    free_table(old, old_slots);
+    return 0;
+}
+
+/* 1: inserted (new), 0: already there, -1: table full (at the memory cap), -2: out of
+ * time while growing the table (s->reason is set) */
+static int tt_insert(S *s) {
+    uint64_t a = s->ha, b = s->hb;
+    if (!a && !b) a = 1;
+    size_t i = (size_t)(b & s->tt_mask);
+    while (s->tt[2 * i] || s->tt[2 * i + 1]) {
+        if (s->tt[2 * i] == a && s->tt[2 * i + 1] == b) return 0;
+        i = (i + 1) & s->tt_mask;
+    }
+    if (s->tt_count >= s->tt_limit) {
+        int g = tt_grow(s);
+        if (g < 0) return g;
+        i = (size_t)(b & s->tt_mask);
+        while (s->tt[2 * i] || s->tt[2 * i + 1]) i = (i + 1) & s->tt_mask;
+    }
+    s->tt[2 * i] = a;
+    s->tt[2 * i + 1] = b;
+    s->tt_count++;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- search */
+
+static int push_frame(S *s) {
+    if (s->nframes == s->frames_cap) {
+        size_t cap = s->frames_cap ? s->frames_cap * 2 : 256;
+        Frame *nf = realloc(s->frames, cap * sizeof(Frame));
+        if (!nf) return -1;
+        s->frames = nf;
+        s->frames_cap = cap;
+    }
+    Frame *f = &s->frames[s->nframes++];
+    f->n = gen_moves(s, f->moves);
+    /* Prefetch the table slot of every child (its key before any auto-foundation
+     * move): the table is far larger than the cache, and by the time the child is
+     * tried its slot is usually there. */
+    for (int i = 0; i < f->n; i++) {
+        int c = f->moves[i] >> 3, d = f->moves[i] & 7;
+        int k = s->col_of[c], h = s->pos_of[c];
+        uint64_t b = s->hb ^ ZB[c][below_key(s, k, h)];
+        if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
+        if (h > 0 && h == s->down[k]) b ^= DB[s->cols[k][h - 1]];
+        __builtin_prefetch(&s->tt[2 * (size_t)(b & s->tt_mask)]);
+    }
+    f->idx = 0;
+    f->mark = s->log_len;
+    return 0;
+}
+
+static int budget_out(S *s) {
+    if (s->max_nodes && s->nodes >= s->max_nodes) {
+        s->reason = R_NODES;
+        return 1;
+    }
+    if ((s->nodes & 1023) == 0 && s->deadline > 0 && now() >= s->deadline) {
+        s->reason = R_TIME;
+        return 1;
+    }
+    return 0;
+}
+
+/* 0 solved, 1 exhausted, 2 budget out (s->reason) */
+static int search(S *s) {
+    if (apply_autos(s, -1) < 0) { s->reason = R_MEMORY; return 2; }
+    if (s->nhome == 52) return 0;
+    int r0 = tt_insert(s);
+    if (r0 < 0) {
+        if (r0 == -1) s->reason = R_MEMORY;
+        return 2;
+    }
+    s->nodes++;
+    if (push_frame(s) < 0) { s->reason = R_MEMORY; return 2; }
+    while (s->nframes) {
+        Frame *f = &s->frames[s->nframes - 1];
+        if (f->idx >= f->n) {
+            while (s->log_len > f->mark) pop_move(s);
+            s->nframes--;
+            if (s->nframes) {
+                /* undo the move that led here */
+                Frame *parent = &s->frames[s->nframes - 1];
+                while (s->log_len > parent->mark) pop_move(s);
+            }
+            continue;
+        }
+        int move = f->moves[f->idx++];
+        size_t mark = s->log_len;
+        int src = (move & 7) == FOUND_DEST ? -1 : s->col_of[move >> 3];
+        if (push_move(s, move) < 0 || apply_autos(s, src) < 0) { s->reason = R_MEMORY; return 2; }
+        if (s->nhome == 52) return 0;
+        int r = tt_insert(s);
+        if (r < 0) {
+            if (r == -1) s->reason = R_MEMORY;
+            return 2;
+        }
+        if (r == 0) {
+            while (s->log_len > mark) pop_move(s);
+            continue;
+        }
+        s->nodes++;
+        if (budget_out(s)) return 2;
+        if (push_frame(s) < 0) { s->reason = R_MEMORY; return 2; }
+        s->frames[s->nframes - 1].mark = s->log_len;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- Python glue */
+
+static int read_int(PyObject *o, long lo, long hi, const char *what, long *out) {
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
+        return -1;
+    }
+    int overflow = 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be in %ld..%ld", what, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int read_u64(PyObject *o, const char *what, unsigned long long *out) {
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
+        return -1;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1; /* OverflowError for < 0 or >= 2**64 */
+    *out = v;
+    return 0;
+}
+
+static int read_position(S *s, PyObject *columns, PyObject *down, PyObject *found) {
+    int seen[52] = {0};
+    PyObject *cf = PySequence_Fast(columns, "columns must be a sequence of 7 sequences");
+    if (!cf) return -1;
+    if (PySequence_Fast_GET_SIZE(cf) != NCOLS) {
+        Py_DECREF(cf);
+        PyErr_SetString(PyExc_ValueError, "columns must hold exactly 7 columns");
+        return -1;
+    }
+    for (int k = 0; k < NCOLS; k++) {
+        PyObject *col = PySequence_Fast(PySequence_Fast_GET_ITEM(cf, k), "a column must be a sequence of cards");
+        if (!col) { Py_DECREF(cf); return -1; }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(col);
+        if (n > 52) {
+            Py_DECREF(col); Py_DECREF(cf);
+            PyErr_SetString(PyExc_ValueError, "a column holds at most 52 cards");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long v;
+            if (read_int(PySequence_Fast_GET_ITEM(col, i), 0, 51, "a card", &v) < 0) {
+                Py_DECREF(col); Py_DECREF(cf);
+                return -1;
+            }
+            if (seen[v]) {
+                Py_DECREF(col); Py_DECREF(cf);
+                PyErr_Format(PyExc_ValueError, "card %ld appears twice", v);
+                return -1;
+            }
+            seen[v] = 1;
+            s->cols[k][i] = (uint8_t)v;
+            s->col_of[v] = (int8_t)k;
+            s->pos_of[v] = (int8_t)i;
+        }
+        s->len[k] = (int)n;
+        Py_DECREF(col);
+    }
+    Py_DECREF(cf);
+    PyObject *df = PySequence_Fast(down, "down must be a sequence of 7 ints");
+    if (!df) return -1;
+    if (PySequence_Fast_GET_SIZE(df) != NCOLS) {
+        Py_DECREF(df);
+        PyErr_SetString(PyExc_ValueError, "down must hold 7 counts");
+        return -1;
+    }
+    for (int k = 0; k < NCOLS; k++) {
+        long v;
+        if (read_int(PySequence_Fast_GET_ITEM(df, k), 0, 52, "a face-down count", &v) < 0) { Py_DECREF(df); return -1; }
+        if (v > s->len[k] || (s->len[k] && v == s->len[k])) {
+            Py_DECREF(df);
+            PyErr_Format(PyExc_ValueError, "column %d cannot have %ld face-down cards", k + 1, v);
+            return -1;
+        }
+        s->down[k] = (int)v;
+    }
+    Py_DECREF(df);
+    PyObject *ff = PySequence_Fast(found, "found must be a sequence of 4 ints");
+    if (!ff) return -1;
+    if (PySequence_Fast_GET_SIZE(ff) != 4) {
+        Py_DECREF(ff);
+        PyErr_SetString(PyExc_ValueError, "found must hold 4 counts");
+        return -1;
+    }
+    s->nhome = 0;
+    for (int u = 0; u < 4; u++) {
+        long v;
+        if (read_int(PySequence_Fast_GET_ITEM(ff, u), 0, 13, "a foundation count", &v) < 0) { Py_DECREF(ff); return -1; }
+        s->found[u] = (int)v;
+        s->nhome += (int)v;
+        for (int r = 0; r < v; r++) {
+            int c = u * 13 + r;
+            if (seen[c]) {
+                Py_DECREF(ff);
+                PyErr_Format(PyExc_ValueError, "card %d is both home and in the tableau", c);
+                return -1;
+            }
+            seen[c] = 1;
+            s->col_of[c] = HOME;
+            s->pos_of[c] = 0;
+        }
+    }
+    Py_DECREF(ff);
+    for (int c = 0; c < 52; c++) {
+        if (!seen[c]) {
+            PyErr_Format(PyExc_ValueError, "card %d is missing: a position holds all 52 cards", c);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void setup_rules(S *s) {
+    for (int c = 0; c < 52; c++) {
+        s->nchild[c] = 0;
+        for (int p = 0; p < 52; p++) s->fits[c][p] = (uint8_t)card_fits(s->variant, c, p);
+    }
+    for (int p = 0; p < 52; p++)
+        for (int c = 0; c < 52; c++)
+            if (s->fits[c][p]) s->child[p][s->nchild[p]++] = (uint8_t)c;
+    s->ha = s->hb = 0;
+    for (int k = 0; k < NCOLS; k++) {
+        for (int h = 0; h < s->len[k]; h++) {
+            int c = s->cols[k][h];
+            hash_card(s, c, below_key(s, k, h));
+            if (h < s->down[k]) {
+                s->ha ^= DA[c];
+                s->hb ^= DB[c];
+            }
+        }
+    }
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "max_nodes", "seconds",
+                             "memory_mb", "seed", "randomize", NULL};
+    int variant, flags = F_ALL, randomize = 0;
+    unsigned long long max_nodes = 0, seed = 0;
+    PyObject *max_nodes_obj = NULL, *seed_obj = NULL;
+    double seconds = 0.0;
+    Py_ssize_t memory_mb = 256;
+    PyObject *columns, *down, *found;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|iOdnOp", kwlist, &variant, &columns, &down, &found,
+                                     &flags, &max_nodes_obj, &seconds, &memory_mb, &seed_obj, &randomize))
+        return NULL;
+    if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
+    if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
+    if (variant < 0 || variant >= V_COUNT) {
+        PyErr_SetString(PyExc_ValueError, "variant must be 0 (yukon), 1 (russian), 2 (alaska) or 3 (moosehide)");
+        return NULL;
+    }
+    if (flags < 0 || flags > F_ALL) {
+        PyErr_SetString(PyExc_ValueError, "unknown flags");
+        return NULL;
+    }
+    if (!(seconds >= 0.0) || seconds > 1e7) {
+        PyErr_SetString(PyExc_ValueError, "seconds must be between 0 (no limit) and 1e7");
+        return NULL;
+    }
+    if (memory_mb < 1 || memory_mb > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "memory_mb must be between 1 and 1048576");
+        return NULL;
+    }
+    S *s = calloc(1, sizeof(S));
+    if (!s) return PyErr_NoMemory();
+    s->variant = variant;
+    s->flags = flags;
+    s->runs_only = variant == V_MOOSEHIDE;
+    s->randomize = randomize;
+    s->rng = seed;
+    s->max_nodes = max_nodes;
+    if (read_position(s, columns, down, found) < 0) {
+        free(s);
+        return NULL;
+    }
+    setup_rules(s);
+    /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
+     * small (or at the size the node budget needs) and doubles up to the memory cap */
+    size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
+    /* a doubling holds the old and the new table at once: 1.5 x the final size */
+    while (slots * 2 * 24 <= cap_bytes) slots *= 2;
+    s->tt_max_slots = slots;
+    size_t want = 1024;
+    double need = max_nodes ? (double)max_nodes + 64 : (double)(1 << 19);
+    while (want < slots && (double)want * TT_LOAD < need) want *= 2;
+    if (tt_setup(s, want) < 0) {
+        free(s);
+        return PyErr_NoMemory();
+    }
+    int verdict;
+    double t0 = now();
+    Py_BEGIN_ALLOW_THREADS
+    s->deadline = seconds > 0 ? t0 + seconds : 0;
+    verdict = search(s);
+    Py_END_ALLOW_THREADS
+    PyObject *moves = NULL, *result = NULL;
+    if (verdict == 0) {
+        moves = PyList_New((Py_ssize_t)s->log_len);
+        if (moves) {
+            for (size_t i = 0; i < s->log_len; i++) {
+                PyObject *m = PyLong_FromLong(s->log[i].move);
+                if (!m) { Py_CLEAR(moves); break; }
+                PyList_SET_ITEM(moves, (Py_ssize_t)i, m);
+            }
+        }
+    } else {
+        moves = PyList_New(0);
+    }
+    if (moves)
+        result = Py_BuildValue("(iNKs)", verdict, moves, (unsigned long long)s->nodes,
+                               verdict == 2 ? REASONS[s->reason] : "");
+    free_table(s->tt, s->tt_slots);
+    free(s->log);
+    free(s->frames);
+    free(s);
+    return result;
+}
+
+/* legal_moves(variant, columns, down, found) -> list of moves: the search's move
+ * generator with every empty column offered, for testing it against the engine. */
+static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
+    int variant;
+    PyObject *columns, *down, *found;
+    uint16_t moves[MAXMOVES];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iOOO", &variant, &columns, &down, &found)) return NULL;
+    if (variant < 0 || variant >= V_COUNT) {
+        PyErr_SetString(PyExc_ValueError, "variant must be 0 (yukon), 1 (russian), 2 (alaska) or 3 (moosehide)");
+        return NULL;
+    }
+    S *s = calloc(1, sizeof(S));
+    if (!s) return PyErr_NoMemory();
+    s->variant = variant;
+    s->flags = F_CANON;
+    s->runs_only = variant == V_MOOSEHIDE;
+    if (read_position(s, columns, down, found) < 0) {
+        free(s);
+        return NULL;
+    }
+    setup_rules(s);
+    int n = gen_moves(s, moves);
+    free(s);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *m = PyLong_FromLong(moves[i]);
+        if (!m) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, m);
+    }
+    return list;
+}
+
+static PyMethodDef methods[] = {
+    {"legal_moves", py_legal_moves, METH_VARARGS,
+     "legal_moves(variant, columns, down, found) -> list of moves (every empty column offered)"},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(variant, columns, down, found, flags=F_ALL, max_nodes=0, seconds=0.0, memory_mb=256, seed=0, "
+     "randomize=False) -> (verdict, moves, nodes, reason)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csolver", "Depth-first search core of the Yukon solver.",
+                                    -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__csolver(void) {
+    init_keys();
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
+        PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

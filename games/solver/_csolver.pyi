@@ -1,0 +1,28 @@
+"""Type stub of the C core (games/solver/_csolver.c)."""
+
+from collections.abc import Sequence
+from typing import Final
+
+F_AUTO: Final[int]
+F_ONE_EMPTY: Final[int]
+F_CANON: Final[int]
+F_ALL: Final[int]
+
+def solve(
+    variant: int,
+    columns: Sequence[Sequence[int]],
+    down: Sequence[int],
+    found: Sequence[int],
+    flags: int = ...,
+    max_nodes: int = ...,
+    seconds: float = ...,
+    memory_mb: int = ...,
+    seed: int = ...,
+    randomize: bool = ...,
+) -> tuple[int, list[int], int, str]: ...
+def legal_moves(
+    variant: int,
+    columns: Sequence[Sequence[int]],
+    down: Sequence[int],
+    found: Sequence[int],
+) -> list[int]: ...

@@ -1,0 +1,68 @@
+"""Deterministic small endgames (12 to 20 cards left) for the soundness tests.
+
+Two kinds: random layouts of the top cards of each suit (often lost, some won), and
+positions from real play: a point of a winning line where 12 to 20 cards are left,
+then a few random legal moves (so some are lost, some won).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import Position
+from games.solver import solve
+
+
+def random_endgame(rng: random.Random, variant: str = "yukon") -> Position:
+    left = rng.randint(12, 20)
+    while True:
+        found = [rng.randint(4, 13) for _ in range(4)]
+        if sum(13 - f for f in found) == left:
+            break
+    cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
+    rng.shuffle(cards)
+    cols: list[list[int]] = [[] for _ in range(7)]
+    used = rng.randint(3, 7)
+    for card in cards:
+        cols[rng.randrange(used)].append(card)
+    down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
+    return Position(variant, cols, down, found)
+
+
+def played_endgames(
+    deal: int, count: int, rng: random.Random, variant: str = "yukon"
+) -> list[Position]:
+    result = solve(deal, variant=variant, nodes=200_000, restarts=False)
+    if result.verdict != "solved":
+        return []
+    start = Position.deal(deal, variant)
+    line = result.moves
+    points = []
+    pos = start.copy()
+    for text in line:
+        pos.play_text(text)
+        left = 52 - sum(pos.found)
+        if 12 <= left <= 20:
+            points.append(pos.copy())
+    out = []
+    for _ in range(count):
+        pos = rng.choice(points).copy()
+        for _ in range(rng.randint(1, 6)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        out.append(Position.from_text(pos.to_text()))
+    return out
+
+
+def endgames(
+    seed: int = 2024, randoms: int = 300, played: int = 200, variant: str = "yukon"
+) -> list[Position]:
+    rng = random.Random(seed)
+    games = [random_endgame(rng, variant) for _ in range(randoms)]
+    deals = [1, 2, 4, 7, 12, 14, 15, 16, 19, 21]
+    per = played // len(deals)
+    for deal in deals:
+        games.extend(played_endgames(deal, per, rng, variant))
+    return games

@@ -1,0 +1,161 @@
+"""The C entry point takes any input without crashing: a clean exception or a result."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.engine import Position
+from games.solver import _csolver
+
+GOOD = Position.deal(5)
+COLS: list[Any] = [list(c) for c in GOOD.cols]
+DOWN: list[Any] = list(GOOD.down)
+FOUND: list[Any] = list(GOOD.found)
+ERRORS = (ValueError, TypeError, OverflowError)
+
+
+def call(*args: Any, **kwargs: Any) -> None:
+    kwargs.setdefault("max_nodes", 2000)
+    try:
+        result = _csolver.solve(*args, **kwargs)
+    except ERRORS:
+        return
+    verdict, moves, nodes, reason = result
+    assert verdict in (0, 1, 2)
+    assert all(isinstance(m, int) and 0 <= m < 52 * 8 for m in moves)
+    assert nodes >= 0
+    assert isinstance(reason, str)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (0, COLS[:6], DOWN, FOUND),
+        (0, [*COLS, []], DOWN, FOUND),
+        (0, COLS, DOWN[:6], FOUND),
+        (0, COLS, DOWN, FOUND[:3]),
+        (0, COLS, DOWN, [*FOUND, 0]),
+        (0, None, DOWN, FOUND),
+        (0, 7, DOWN, FOUND),
+        (0, "abcdefg", DOWN, FOUND),
+        (0, [[0]] * 7, DOWN, FOUND),
+        (0, [[*COLS[0], 99], *COLS[1:]], DOWN, FOUND),
+        (0, [[-1], *COLS[1:]], DOWN, FOUND),
+        (0, [[2**70], *COLS[1:]], DOWN, FOUND),
+        (0, [[True], *COLS[1:]], DOWN, FOUND),
+        (0, [[1.0], *COLS[1:]], DOWN, FOUND),
+        (0, [list(range(53)), [], [], [], [], [], []], [0] * 7, [0] * 4),
+        (0, COLS, [1, 1, 2, 3, 4, 5, 6], FOUND),
+        (0, COLS, [0, 1, 2, 3, 4, 5, 99], FOUND),
+        (0, COLS, [0, 1, 2, 3, 4, 5, -1], FOUND),
+        (0, COLS, DOWN, [14, 0, 0, 0]),
+        (0, COLS, DOWN, [1, 0, 0, 0]),
+        (0, [c[:-1] for c in COLS], DOWN, FOUND),
+        (4, COLS, DOWN, FOUND),
+        (-1, COLS, DOWN, FOUND),
+        ("yukon", COLS, DOWN, FOUND),
+    ],
+)
+def test_malformed_inputs_raise_cleanly(args: tuple[Any, ...]) -> None:
+    with pytest.raises(ERRORS):
+        _csolver.solve(*args)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"flags": -1},
+        {"flags": 1 << 20},
+        {"seconds": -1.0},
+        {"seconds": float("nan")},
+        {"seconds": float("inf")},
+        {"memory_mb": 0},
+        {"memory_mb": 2**40},
+        {"max_nodes": "many"},
+        {"seed": -1},
+        {"bogus": 1},
+    ],
+)
+def test_malformed_options_raise_cleanly(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ERRORS):
+        _csolver.solve(0, COLS, DOWN, FOUND, **kwargs)
+
+
+def test_random_garbage_never_crashes() -> None:
+    rng = random.Random(99)
+    pool: list[Any] = [0, 1, 51, 52, -1, 13, 2**63, None, "x", 1.5, [], [1], (2, 3)]
+    for _ in range(3000):
+        cols = [
+            [
+                rng.choice(pool) if rng.random() < 0.05 else rng.randrange(-2, 55)
+                for _ in range(rng.randrange(0, 12))
+            ]
+            for _ in range(rng.choice([6, 7, 7, 7, 8]))
+        ]
+        down = [rng.randrange(-1, 5) for _ in range(7)]
+        found = [rng.randrange(-1, 15) for _ in range(4)]
+        call(rng.randrange(-1, 5), cols, down, found)
+
+
+def test_random_valid_positions_solve_cleanly() -> None:
+    rng = random.Random(7)
+    for _ in range(400):
+        found = [rng.randint(0, 13) for _ in range(4)]
+        cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
+        rng.shuffle(cards)
+        cols: list[list[int]] = [[] for _ in range(7)]
+        for card in cards:
+            cols[rng.randrange(7)].append(card)
+        down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
+        variant = rng.randrange(4)
+        flags = rng.randrange(_csolver.F_ALL + 1)
+        call(
+            variant,
+            cols,
+            down,
+            found,
+            flags=flags,
+            max_nodes=rng.choice([1, 50, 3000]),
+            seed=rng.getrandbits(64),
+            randomize=rng.random() < 0.5,
+        )
+
+
+def test_sequences_of_any_kind_are_read() -> None:
+    verdict, *_ = _csolver.solve(
+        0, tuple(tuple(c) for c in COLS), tuple(DOWN), tuple(FOUND), max_nodes=100
+    )
+    assert verdict in (0, 1, 2)
+
+
+def test_the_sanitizer_build_is_the_one_loaded() -> None:
+    # scripts/solver-sanitize-test sets YUKON_SANITIZED=1: the module must then be the
+    # ASan build from its temporary directory, or the run would prove nothing. (No skip
+    # otherwise: CI fails on skipped tests.)
+    import os
+
+    assert _csolver.__file__ is not None
+    if os.environ.get("YUKON_SANITIZED") == "1":
+        with open("/proc/self/maps") as maps:
+            assert "libasan" in maps.read()
+        assert _csolver.__file__.startswith(os.environ["PYTHONPATH"])
+
+
+def test_legal_moves_entry_point_takes_garbage_cleanly() -> None:
+    rng = random.Random(3)
+    with pytest.raises(ERRORS):
+        _csolver.legal_moves(9, COLS, DOWN, FOUND)
+    with pytest.raises(ERRORS):
+        _csolver.legal_moves(0, COLS[:3], DOWN, FOUND)
+    for _ in range(2000):
+        cols = [[rng.randrange(-2, 55) for _ in range(rng.randrange(0, 10))] for _ in range(7)]
+        down = [rng.randrange(-1, 4) for _ in range(7)]
+        found = [rng.randrange(-1, 15) for _ in range(4)]
+        try:
+            moves = _csolver.legal_moves(rng.randrange(4), cols, down, found)
+        except ERRORS:
+            continue
+        assert all(0 <= m < 52 * 8 for m in moves)

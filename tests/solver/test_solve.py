@@ -1,0 +1,262 @@
+"""The solver's verdicts: solved lines replay, lost positions are proven lost, budgets hold."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from games.engine import Position, replay
+from games.solver import SolverError, SolveResult, luby, solve, verify_line
+
+from .reference import reference_verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Cheap known-unwinnable deals (proven by two independent exhaustive searches).
+CHEAP_UNWINNABLE = [24, 62, 64, 116, 120, 153, 156, 199]
+
+
+@pytest.mark.parametrize("deal", [0, 1, 2, 3, 4, 6, 7, 10, 12, 14, 15, 16, 42, 1000, 123456789])
+def test_solved_lines_replay_to_a_win(deal: int) -> None:
+    result = solve(deal, seconds=5)
+    assert result.verdict == "solved"
+    assert replay(deal, "yukon", result.moves).won
+
+
+@pytest.mark.parametrize("variant", ["yukon", "russian", "alaska", "moosehide"])
+def test_verdicts_agree_with_a_plain_search_on_the_engine(variant: str) -> None:
+    # Small search spaces only: the referee is pure Python. Russian and Moosehide
+    # deals are mostly lost (Moosehide moves only ordered runs of a Yukon deal).
+    compared = 0
+    for deal in range(1, 30):
+        start = Position.deal(deal, variant)
+        expected = reference_verdict(start, limit=2000)
+        if expected == "unknown":
+            continue
+        compared += 1
+        result = solve(start, seconds=2)
+        assert result.verdict == expected, (variant, deal)
+        if expected == "solved":
+            assert replay(deal, variant, result.moves).won
+    assert compared >= 5
+
+
+@pytest.mark.parametrize("variant", ["russian", "alaska", "moosehide"])
+def test_other_variants_settle_and_replay(variant: str) -> None:
+    for deal in range(1, 9):
+        result = solve(deal, variant=variant, seconds=0.5)
+        if result.verdict == "solved":
+            assert replay(deal, variant, result.moves).won
+
+
+def test_deal_68_is_solved() -> None:
+    # KPatience calls it unsolvable: it always sends Aces and 2s home, which is unsound.
+    result = solve(68, seconds=30, restarts=False)
+    assert result.verdict == "solved", result
+    assert replay(68, "yukon", result.moves).won
+
+
+@pytest.mark.parametrize("deal", CHEAP_UNWINNABLE)
+def test_known_unwinnable_deals_are_proven(deal: int) -> None:
+    # Proofs come from the exhaustive search alone: skip the restarts.
+    result = solve(deal, seconds=30, restarts=False)
+    assert result.verdict == "unwinnable", result
+
+
+# A red 7 whose two black 8s are both home while it covers its own Ace.
+LOST = [
+    "yukon Ah.7h/.KhQhJhTh9h8h/.6h5h4h3h2h/./././. KK-K 0 0",
+    "yukon 4dAh.7h/.9c6dQd6hKh/.Tc7dKd8h9s/.Jc8d2h9hTs/.Qc9d3hThJs/.KcTd4hJhQs/.5dJd5hQhKs"
+    " 83-8 0 0",
+]
+
+
+@pytest.mark.parametrize("text", LOST)
+def test_hand_made_lost_positions_are_unwinnable(text: str) -> None:
+    assert solve(text, seconds=5).verdict == "unwinnable"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("yukon ./././././.Ks/. KKKQ 0 0", ["Ks>F"]),
+        ("yukon ./././.Kd/././. KQKK 0 0", ["Kd>F"]),
+        ("russian ./././././.Kc/. QKKK 0 0", ["Kc>F"]),
+    ],
+)
+def test_one_move_from_a_win(text: str, line: list[str]) -> None:
+    result = solve(text, seconds=1)
+    assert result.verdict == "solved"
+    assert result.moves == line
+
+
+def test_a_won_position_is_solved_with_no_move() -> None:
+    result = solve("yukon ././././././. KKKK 0 0", seconds=1)
+    assert result == SolveResult("solved", [], result.nodes, result.seconds)
+
+
+# The two hand-made counterexamples of SOLVER-NOTES.md: unsound shortcuts lose them.
+COUNTEREXAMPLES = [
+    # forcing a foundation move because it turns a card (5h home) loses it
+    "yukon Kc.5h/5d3s.4s/.KhQhJhTh9h8h7h6h/.KsQsJsTs9s8s7s6s5s/.KdQdJdTd9d8d7d6d/./. Q442 0 0",
+    # forcing 4s onto 5h because it turns Kc (its twin 4c is home) loses it
+    "yukon Kc.4s/6s3s.5h/.KhQhJhTh9h8h7h6h/.KsQsJsTs9s8s7s/.5s/./. QK42 0 0",
+]
+
+
+@pytest.mark.parametrize("text", COUNTEREXAMPLES)
+def test_counterexamples_to_unsound_shortcuts_are_solved(text: str) -> None:
+    result = solve(text, seconds=2)
+    assert result.verdict == "solved"
+    start = Position.from_text(text)
+    assert verify_line(start, result.moves) is None
+
+
+@pytest.mark.parametrize("deal", [5, 27])
+def test_a_short_budget_is_honoured_on_a_hard_deal(deal: int) -> None:
+    t = time.monotonic()
+    result = solve(deal, seconds=0.2)
+    assert time.monotonic() - t < 0.5
+    assert result.verdict == "unknown"
+    assert result.reason == "seconds"
+
+
+def test_a_node_budget_is_honoured() -> None:
+    result = solve(5, seconds=None, nodes=50_000)
+    assert result.verdict == "unknown"
+    assert result.nodes <= 50_000 + 10
+
+
+def test_a_small_memory_cap_stops_the_search_cleanly() -> None:
+    result = solve(27, seconds=5, memory_mb=1, restarts=False)
+    assert result.verdict == "unknown"
+    assert result.reason == "memory"
+
+
+def test_a_line_that_does_not_replay_never_escapes(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from games.solver import _csolver
+
+    def lying_solve(*args: object, **kwargs: object) -> tuple[int, list[int], int, str]:
+        return 0, [(0 << 3) | 7, (13 << 3) | 7], 1, ""  # Ac home, Ad home: not a win
+
+    monkeypatch.setattr(_csolver, "solve", lying_solve)
+    with caplog.at_level(logging.ERROR, logger="games.solver"):
+        result = solve(1, seconds=1)
+    assert result.verdict == "unknown"
+    assert result.reason == "verification"
+    assert result.moves == []
+    assert "SOLVER BUG" in caplog.text
+
+
+def test_a_position_object_is_not_changed() -> None:
+    start = Position.deal(3)
+    before = start.to_text()
+    assert solve(start, seconds=2).verdict == "solved"
+    assert start.to_text() == before
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"seconds": None, "nodes": None},
+        {"seconds": 0},
+        {"seconds": -1},
+        {"nodes": 0},
+        {"memory_mb": 0},
+        {"rules": 1 << 10},
+    ],
+)
+def test_bad_budgets_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises(SolverError):
+        solve(1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_positions_are_refused() -> None:
+    with pytest.raises(ValueError):
+        solve("yukon nonsense", seconds=1)
+    with pytest.raises(ValueError):
+        solve(1, variant="spider", seconds=1)
+    with pytest.raises(SolverError):
+        solve(1.5, seconds=1)  # type: ignore[arg-type]
+    with pytest.raises(SolverError):
+        solve("yukon+takeback ./././././.Ks/. KKKQ 0 0", seconds=1)
+
+
+def test_luby_sequence() -> None:
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_cli_prints_json() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "games.solver", "1", "--seconds", "2"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    data = json.loads(out.stdout)
+    assert set(data) == {"verdict", "moves", "nodes", "seconds"}
+    assert data["verdict"] == "solved"
+    assert replay(1, "yukon", data["moves"]).won
+
+
+def test_cli_position_and_errors() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "games.solver", "--position", LOST[0], "--seconds", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert json.loads(out.stdout)["verdict"] == "unwinnable"
+    bad = subprocess.run(
+        [sys.executable, "-m", "games.solver", "--position", "yukon ./. ---- 0 0"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert bad.returncode == 2
+    assert "error" in bad.stderr
+
+
+def test_the_gil_is_released_during_search() -> None:
+    import threading
+
+    ticks = 0
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    solve(5, seconds=0.3, restarts=False)
+    stop.set()
+    thread.join()
+    assert ticks > 50
+
+
+def test_solves_run_side_by_side_in_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    deals = [1, 2, 4, 24, 7, 62]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(lambda n: solve(n, seconds=5), deals))
+    for deal, result in zip(deals, results, strict=True):
+        if deal in CHEAP_UNWINNABLE:
+            assert result.verdict == "unwinnable"
+        else:
+            assert result.verdict == "solved"
+            assert replay(deal, "yukon", result.moves).won
