@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # The pure-Python packages (those that have an __init__.py yet), checked strictly.
 PURE_DIRS := $(patsubst %/,%,$(dir $(wildcard games/engine/__init__.py games/solver/__init__.py)))
 # The Django code and the top-level tests: normal mypy with the django-stubs plugin.
-TYPED_DJANGO := yukon_site games leaderboards frontend $(wildcard tests/*.py)
+TYPED_DJANGO := yukon_site accounts games leaderboards frontend $(wildcard tests/*.py)
 PYTEST_ARGS ?=
 
 .PHONY: help run test lint install clean
@@ -34,6 +34,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py prepare_daily
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 lint: $(STAMP)
@@ -47,6 +48,7 @@ endif
 
 test: lint
 	@mkdir -p test-artifacts
+	node --test tests/frontend/
 	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
 	exit $$rc

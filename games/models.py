@@ -1,1 +1,247 @@
-"""Database models for games."""
+"""Deals, daily challenges, games and their append-only move logs.
+
+PostgreSQL is the truth. A game keeps a snapshot of its position (the engine's exact text
+form) so that a move costs one parse, not a replay; the log stays the authority, and
+``verify_game`` replays it from the deal once the game is over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position
+from games.fields import UInt64Field
+
+UNDO = "undo"  # the log entry of a practice undo; it pops the move before it
+MAX_MOVE_TEXT = 8
+
+
+def utc_today() -> dt.date:
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+class Verdict(models.TextChoices):
+    SOLVED = "solved"
+    UNWINNABLE = "unwinnable"
+    UNKNOWN = "unknown"
+
+
+class Tier(models.TextChoices):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+class Mode(models.TextChoices):
+    DAILY = "daily"  # ranked: one attempt per player per challenge
+    PRACTICE = "practice"
+
+
+class Status(models.TextChoices):
+    PLAYING = "playing"
+    WON = "won"
+    STUCK = "stuck"  # no legal move left
+    RESIGNED = "resigned"
+    ABANDONED = "abandoned"  # a daily game left unfinished when its day closed
+
+
+class Verification(models.TextChoices):
+    PENDING = "pending"
+    VERIFIED = "verified"
+    REJECTED = "rejected"
+
+
+VARIANT_CHOICES = [(name, name.title()) for name in VARIANT_NAMES]
+
+
+class Deal(models.Model):
+    """A deal number in one variant under one deal algorithm, with what the solver found."""
+
+    number = UInt64Field()
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES, default="yukon")
+    algorithm_version = models.PositiveSmallIntegerField(default=DEAL_ALGORITHM_VERSION)
+    # Filled by the solver: null until it has looked at the deal.
+    # NULL means "not looked at yet", which no verdict string should stand for.
+    verdict = models.CharField(  # noqa: DJ001
+        max_length=12, choices=Verdict.choices, null=True, blank=True
+    )
+    solution = models.JSONField(null=True, blank=True, help_text="Winning line: move texts.")
+    solve_nodes = models.BigIntegerField(null=True, blank=True)
+    solve_seconds = models.FloatField(null=True, blank=True)
+    # Difficulty: how often the strategy bot wins it (0..1), measured by the daily issue.
+    bot_win_rate = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["number", "variant", "algorithm_version"], name="games_deal_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.variant} #{self.number} (v{self.algorithm_version})"
+
+    def start_position(self) -> Position:
+        return Position.deal(self.number, self.variant)
+
+
+class DailyChallenge(models.Model):
+    """The deal everyone plays on ``date`` in one tier; its number stays secret until then."""
+
+    date = models.DateField()
+    tier = models.CharField(max_length=8, choices=Tier.choices)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="challenges")
+    bot_win_rate = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["date", "tier"], name="games_challenge_one_per_tier"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.tier}"
+
+    def is_closed(self, today: dt.date | None = None) -> bool:
+        """The day is over (UTC): the deal number and every replay become public."""
+        return self.date < (today or utc_today())
+
+    @property
+    def closes_at(self) -> dt.datetime:
+        return dt.datetime.combine(self.date + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+
+
+class Game(models.Model):
+    """One player's game of one deal. Only games.services changes it."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="games",
+    )
+    session_key = models.CharField(
+        max_length=40, blank=True, default="", help_text="The guest's session (practice only)."
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    challenge = models.ForeignKey(
+        DailyChallenge,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+        db_index=False,  # games_game_challenge_status leads with it
+    )
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    verification = models.CharField(
+        max_length=8, choices=Verification.choices, default=Verification.PENDING
+    )
+    rejection_reason = models.TextField(blank=True, default="")
+    score = models.PositiveIntegerField(default=0)
+    ply = models.PositiveIntegerField(default=0, help_text="Entries in the move log.")
+    moves = models.PositiveIntegerField(default=0, help_text="Effective moves (after undos).")
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    elapsed_ms = models.BigIntegerField(null=True, blank=True, help_text="Server time to finish.")
+    verified_at = models.DateTimeField(null=True, blank=True)
+    used_undo = models.BooleanField(default=False)
+    hints_used = models.PositiveIntegerField(default=0)
+    # The engine's text form of the current position, face-down cards included: server only.
+    position = models.TextField()
+    # Set by moderation: the game vanishes from every board.
+    disqualified = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "challenge"],
+                condition=Q(mode="daily"),
+                name="games_game_one_ranked_attempt",
+            ),
+            models.CheckConstraint(
+                condition=(Q(mode="daily") & Q(challenge__isnull=False) & Q(player__isnull=False))
+                | (Q(mode="practice") & Q(challenge__isnull=True)),
+                name="games_game_mode_matches_challenge",
+            ),
+        ]
+        indexes = [
+            # GET /api/daily/ (played and won per challenge), and every lookup by challenge.
+            models.Index(fields=["challenge", "status"], name="games_game_challenge_status"),
+            # The sweeper: daily games still in play (a small set) whose day has closed.
+            models.Index(
+                fields=["challenge"],
+                condition=Q(mode="daily", status="playing"),
+                name="games_game_daily_playing",
+            ),
+            # The sweeper: finished games still waiting for verification.
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(verification="pending") & ~Q(status="playing"),
+                name="games_game_unverified",
+            ),
+            # Claiming a guest's games at log-in.
+            models.Index(
+                fields=["session_key"],
+                condition=Q(player__isnull=True),
+                name="games_game_guest_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.mode}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != Status.PLAYING
+
+    @property
+    def tier(self) -> str | None:
+        return self.challenge.tier if self.challenge_id and self.challenge else None
+
+    def is_public(self, today: dt.date | None = None) -> bool:
+        """May everyone see this game's deal and log? Practice: always; daily: once closed."""
+        if self.mode == Mode.PRACTICE:
+            return True
+        assert self.challenge is not None
+        return self.challenge.is_closed(today)
+
+    def current_position(self) -> Position:
+        return Position.from_text(self.position)
+
+    @property
+    def can_undo(self) -> bool:
+        return self.mode == Mode.PRACTICE and self.status == Status.PLAYING and self.moves > 0
+
+
+class Move(models.Model):
+    """One entry of a game's log. Append-only: rows are inserted, never updated."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False)
+    ply = models.PositiveIntegerField()
+    text = models.CharField(max_length=MAX_MOVE_TEXT)
+    turned = models.CharField(max_length=2, blank=True, default="")
+    at_ms = models.BigIntegerField(help_text="Server milliseconds since the game started.")
+
+    class Meta:
+        constraints = [
+            # Also the index of every log read: (game, ply) in order.
+            models.UniqueConstraint(fields=["game", "ply"], name="games_move_one_per_ply"),
+        ]
+        ordering = ["game", "ply"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.ply} {self.text}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError("the move log is append-only: a stored move is never changed")
+        super().save(*args, **kwargs)

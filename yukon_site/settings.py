@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -36,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "accounts",
     "games",
     "leaderboards",
     "frontend",
@@ -76,7 +78,14 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# Keep connections between requests: opening one costs more than a whole move.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Decided before the first migration: players have a unique display name (leaderboards).
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 
@@ -95,6 +104,14 @@ else:
         }
     }
 
+# Sessions live in the database; with Redis they are read through the cache (cached_db):
+# one query less per request, about 15% of a move (docs/api.md). Never cached_db with the
+# local-memory cache: a logout in one worker process would not reach the others.
+SESSION_ENGINE = env.str(
+    "SESSION_ENGINE",
+    default="django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db"),
+)
+
 # Celery: without Redis, tasks run in-process so `make run` needs no broker.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
@@ -103,10 +120,49 @@ CELERY_TASK_EAGER_PROPAGATES = not REDIS_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A message a worker took but never acknowledged (the worker died) goes back to the queue
+# after visibility_timeout seconds, which must exceed the longest task (prepare_daily:
+# about a minute); workers look for such messages every CELERY_RESTORE_INTERVAL seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
+}
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BEAT_SCHEDULE = {
+    # Finished games whose verify_game message was lost get queued again.
+    "sweep-unverified-games": {
+        "task": "games.sweep_unverified_games",
+        "schedule": 300.0,
+    },
+    # Boards that missed an update while Redis was away are rebuilt from PostgreSQL.
+    "rebuild-stale-boards": {
+        "task": "leaderboards.rebuild_stale_boards",
+        "schedule": 300.0,
+    },
+    # Tomorrow's challenges are prepared well before midnight UTC ...
+    "prepare-tomorrow": {
+        "task": "games.prepare_daily",
+        "schedule": crontab(hour=22, minute=0),
+    },
+    # ... and a sweeper makes sure today (and, late in the day, tomorrow) is never missing.
+    "sweep-daily": {
+        "task": "games.sweep_daily",
+        "schedule": env.float("DAILY_SWEEP_SECONDS", default=900.0),
+    },
+}
+
+# The daily challenge (games/daily.py, docs/daily.md): solver budget per candidate (a node
+# budget, so that every machine picks the same deals; seconds only as a safety cap), bot
+# playouts that rate a candidate's difficulty, candidates tried per tier before giving up.
+DAILY_SOLVE_NODES = env.int("DAILY_SOLVE_NODES", default=4_000_000)
+DAILY_SOLVE_SECONDS = env.float("DAILY_SOLVE_SECONDS", default=20.0)
+DAILY_BOT_PLAYOUTS = env.int("DAILY_BOT_PLAYOUTS", default=200)
+DAILY_MAX_ATTEMPTS = env.int("DAILY_MAX_ATTEMPTS", default=60)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -146,6 +202,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -153,6 +210,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Daily Yukon Solitaire: challenges, games, moves and leaderboards.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "TierEnum": "games.models.Tier",
+        "GameStatusEnum": "games.models.Status",
+        "MoveStatusEnum": "games.api.serializers.MOVE_STATUSES",
+        "VerificationEnum": "games.models.Verification",
+        "ModeEnum": "games.models.Mode",
+    },
 }
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")

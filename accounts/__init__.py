@@ -1,0 +1,1 @@
+"""Player accounts: the custom user model with a public display name, auth API and pages."""

@@ -1,0 +1,1 @@
+"""The games API: DRF serializers for validation and shapes, thin views over services."""

@@ -1,0 +1,37 @@
+"""The base of every API view: CSRF for every unsafe request, and who is asking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from games.services import Actor
+
+
+class GameAPIView(APIView):
+    """APIView that checks CSRF for guests too (DRF checks it for logged-in users only).
+
+    Guests own practice games through their session cookie, and log-in itself must not
+    be forgeable, so every unsafe request carries the ``X-CSRFToken`` header.
+    """
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if request.method not in SAFE_METHODS and not request.user.is_authenticated:
+            SessionAuthentication().enforce_csrf(request)
+
+
+def actor_of(request: Request, *, create_session: bool = False) -> Actor:
+    """The Actor behind a request; a guest's session is created when they start a game."""
+    user = request.user
+    if user.is_authenticated:
+        return Actor(user_id=user.pk, is_staff=user.is_staff)
+    session = request._request.session
+    if create_session and not session.session_key:
+        session["guest"] = True  # non-empty, so the middleware sends the cookie
+        session.save()
+    return Actor(user_id=None, session_key=session.session_key or "")

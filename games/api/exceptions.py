@@ -1,0 +1,60 @@
+"""The API's exception handler: every error is JSON ``{"detail": "...", ...}``, never a 500.
+
+DRF validation errors keep their per-field messages under ``errors`` and get a one-line
+``detail``; GameError from the services carries its own status and extra fields.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import DataError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.engine import EngineError
+from games.errors import GameError
+
+logger = logging.getLogger(__name__)
+
+
+def _flatten(errors: Any, prefix: str = "") -> list[str]:
+    if isinstance(errors, dict):
+        lines = []
+        for key, value in errors.items():
+            name = "" if key in ("non_field_errors", "detail") else str(key)
+            lines += _flatten(value, f"{prefix}.{name}" if prefix and name else prefix or name)
+        return lines
+    if isinstance(errors, list):
+        return [line for item in errors for line in _flatten(item, prefix)]
+    return [f"{prefix}: {errors}" if prefix else str(errors)]
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, GameError):
+        return Response({"detail": exc.detail, **exc.extra}, status=exc.http_status)
+    if isinstance(exc, exceptions.ValidationError):
+        lines = _flatten(exc.detail)
+        return Response(
+            {"detail": "; ".join(lines) or "invalid input", "errors": exc.detail},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, EngineError):  # the engine's reasons are written for people
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, DataError):
+        logger.info("rejected input the database cannot hold: %s", exc)
+        return Response(
+            {"detail": "a value is out of range"}, status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, UnicodeDecodeError):
+        return Response(
+            {"detail": "the request body is not valid UTF-8"}, status=status.HTTP_400_BAD_REQUEST
+        )
+    handled = exception_handler(exc, context)
+    if handled is not None and not (
+        isinstance(handled.data, dict) and set(handled.data) == {"detail"}
+    ):
+        handled.data = {"detail": "; ".join(_flatten(handled.data)), "errors": handled.data}
+    return handled

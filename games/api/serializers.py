@@ -1,0 +1,232 @@
+"""Serializers: input validation (readable 400s) and the shapes of every response.
+
+Nothing here ever reads a face-down card: positions go out only through
+``Position.masked()``, and a daily deal's number only once its day has closed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
+from games.models import DailyChallenge, Game, Move, Tier
+
+MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
+MAX_PLY = 100_000  # far beyond any real game; bigger numbers are refused before the engine
+MOVE_TEXT_MAX = 16  # the longest move text is 6 characters ("3:9h>4"); anything longer is junk
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0},
+            {"type": "string", "pattern": "^[0-9]{1,20}$"},
+        ],
+        "description": "Deal number 0 .. 2**64-1, as a JSON integer or a decimal string.",
+    }
+)
+class DealNumberField(serializers.Field):
+    """A deal number 0 .. 2**64-1, read from a JSON integer or a decimal string.
+
+    Responses write it as a string: numbers past 2**53 do not survive JavaScript.
+    """
+
+    default_error_messages = {
+        "invalid": "A deal number is a whole number from 0 to 18446744073709551615.",
+    }
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool):
+            self.fail("invalid")
+        if isinstance(data, str) and data.isascii() and data.isdigit() and len(data) <= 20:
+            data = int(data)
+        if not isinstance(data, int) or not 0 <= data <= MAX_DEAL_NUMBER:
+            self.fail("invalid")
+        return int(data)
+
+    def to_representation(self, value: int) -> str:
+        return str(value)
+
+
+class StartGameSerializer(serializers.Serializer):
+    daily = serializers.ChoiceField(
+        choices=Tier.choices, required=False, help_text="Start (or resume) today's ranked game."
+    )
+    deal = DealNumberField(required=False, help_text="Start a practice game of this deal.")
+    variant = serializers.ChoiceField(
+        choices=list(VARIANT_NAMES), default="yukon", help_text="Practice only."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("daily" in attrs) == ("deal" in attrs):
+            raise serializers.ValidationError(
+                'send either {"daily": "easy|medium|hard"} or {"deal": N, "variant": "yukon"}'
+            )
+        return attrs
+
+
+class PlySerializer(serializers.Serializer):
+    ply = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_PLY,
+        help_text="The game's current ply (log length): the index this entry will take.",
+    )
+
+
+class MoveInputSerializer(PlySerializer):
+    move = serializers.CharField(
+        max_length=MOVE_TEXT_MAX,
+        trim_whitespace=True,
+        help_text="Move text: '9h>4', 'Ac>F', optionally with the source column '3:9h>4'.",
+    )
+
+
+class MoveResultSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="Log length after the move: the next move's ply.")
+    turned = serializers.CharField(allow_null=True, help_text="The card turned face up, if any.")
+    score = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=MOVE_STATUSES)
+    moves = serializers.IntegerField(help_text="Moves that stand (after undos).")
+
+
+class MaskedColumnSerializer(serializers.Serializer):
+    down = serializers.IntegerField(help_text="Face-down cards at the bottom: a count only.")
+    up = serializers.ListField(
+        child=serializers.CharField(), help_text="Face-up cards, bottom first."
+    )
+
+
+class MaskedPositionSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    columns = MaskedColumnSerializer(many=True)
+    foundations = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Cards home per suit: c, d, h, s."
+    )
+    score = serializers.IntegerField()
+    moves = serializers.IntegerField()
+
+
+def public_deal_number(game: Game, today: dt.date | None = None) -> int | None:
+    return game.deal.number if game.is_public(today) else None
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game as its player sees it: the masked position, never the snapshot."""
+
+    variant = serializers.CharField(source="deal.variant", read_only=True)
+    tier = serializers.SerializerMethodField()
+    date = serializers.SerializerMethodField()
+    deal = serializers.SerializerMethodField()
+    position = serializers.SerializerMethodField()
+    can_undo = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields: tuple[str, ...] = (
+            "id",
+            "mode",
+            "variant",
+            "tier",
+            "date",
+            "deal",
+            "status",
+            "verification",
+            "score",
+            "ply",
+            "moves",
+            "elapsed_ms",
+            "used_undo",
+            "hints_used",
+            "can_undo",
+            "started_at",
+            "finished_at",
+            "position",
+        )
+        read_only_fields: tuple[str, ...] = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=Tier.choices, allow_null=True))
+    def get_tier(self, game: Game) -> str | None:
+        return game.challenge.tier if game.challenge else None
+
+    @extend_schema_field(serializers.DateField(allow_null=True))
+    def get_date(self, game: Game) -> dt.date | None:
+        return game.challenge.date if game.challenge else None
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="Deal number (a decimal string): practice games, or daily after close.",
+        )
+    )
+    def get_deal(self, game: Game) -> str | None:
+        number = public_deal_number(game)
+        return None if number is None else str(number)
+
+    @extend_schema_field(MaskedPositionSerializer)
+    def get_position(self, game: Game) -> dict[str, Any]:
+        return game.current_position().masked()
+
+
+class LogEntrySerializer(serializers.ModelSerializer):
+    move = serializers.CharField(source="text", help_text="Move text, or 'undo'.")
+    turned = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Move
+        fields = ("ply", "move", "turned", "at_ms")
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_turned(self, entry: Move) -> str | None:
+        return entry.turned or None
+
+
+class ReplaySerializer(GameSerializer):
+    """A finished (or public) game with its whole log and the masked starting position."""
+
+    start = serializers.SerializerMethodField()
+    log = LogEntrySerializer(many=True, read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = (*GameSerializer.Meta.fields, "start", "log")
+        read_only_fields = fields
+
+    @extend_schema_field(MaskedPositionSerializer)
+    def get_start(self, game: Game) -> dict[str, Any]:
+        return game.deal.start_position().masked()
+
+
+class OwnGameSummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Game
+        fields = ("id", "status", "verification", "score", "moves", "elapsed_ms")
+        read_only_fields = fields
+
+
+class DailyChallengeSerializer(serializers.ModelSerializer):
+    """Today's challenge in one tier: never its deal number before the day closes."""
+
+    played = serializers.IntegerField(read_only=True)
+    won = serializers.IntegerField(read_only=True)
+    closes_at = serializers.DateTimeField(read_only=True)
+    game = serializers.SerializerMethodField(help_text="Your ranked game, if you started one.")
+
+    class Meta:
+        model = DailyChallenge
+        fields = ("date", "tier", "bot_win_rate", "played", "won", "closes_at", "game")
+        read_only_fields = fields
+
+    @extend_schema_field(OwnGameSummarySerializer(allow_null=True))
+    def get_game(self, challenge: DailyChallenge) -> dict[str, Any] | None:
+        games: dict[int, Game] = self.context.get("own_games", {})
+        game = games.get(challenge.pk)
+        return OwnGameSummarySerializer(game).data if game else None
+
+
+class DailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    challenges = DailyChallengeSerializer(many=True)

@@ -1,0 +1,22 @@
+"""Routes of the JSON API (mounted at /api/)."""
+
+from django.urls import path
+
+from accounts import api as auth_api
+from games.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("daily/", views.DailyView.as_view(), name="daily"),
+    path("games/", views.GameListView.as_view(), name="games"),
+    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<int:game_id>/moves/", views.MoveView.as_view(), name="moves"),
+    path("games/<int:game_id>/undo/", views.UndoView.as_view(), name="undo"),
+    path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="resign"),
+    path("games/<int:game_id>/replay/", views.ReplayView.as_view(), name="replay"),
+    path("auth/signup/", auth_api.SignupView.as_view(), name="signup"),
+    path("auth/login/", auth_api.LoginView.as_view(), name="login"),
+    path("auth/logout/", auth_api.LogoutView.as_view(), name="logout"),
+    path("auth/me/", auth_api.MeView.as_view(), name="me"),
+]

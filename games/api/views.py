@@ -1,0 +1,195 @@
+"""Thin API views: parse with a serializer, call one service, shape the answer."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import services
+from games.api.base import GameAPIView, actor_of
+from games.api.serializers import (
+    DailySerializer,
+    GameSerializer,
+    MoveInputSerializer,
+    MoveResultSerializer,
+    PlySerializer,
+    ReplaySerializer,
+    StartGameSerializer,
+)
+from games.models import DailyChallenge, Game, Mode, Status, utc_today
+
+ERROR = inline_serializer(
+    "Error",
+    {
+        "detail": serializers.CharField(help_text="What went wrong, in words."),
+        "errors": serializers.JSONField(required=False, help_text="Per-field messages (400)."),
+    },
+)
+CONFLICT = inline_serializer(
+    "Conflict",
+    {
+        "detail": serializers.CharField(),
+        "ply": serializers.IntegerField(required=False, help_text="The game's current ply."),
+        "status": serializers.CharField(required=False),
+    },
+)
+NOT_FOUND = OpenApiResponse(ERROR, description="No such game, or not yours to see.")
+FORBIDDEN = OpenApiResponse(ERROR, description="Login required, CSRF failure, or not allowed.")
+BAD_REQUEST = OpenApiResponse(ERROR, description="Invalid input or an illegal move.")
+
+
+class DailyView(GameAPIView):
+    @extend_schema(
+        responses={200: DailySerializer},
+        summary="Today's challenges: tiers, played and won so far, your game if any",
+        tags=["daily"],
+    )
+    def get(self, request: Request) -> Response:
+        today = utc_today()
+        won = Count("games", filter=Q(games__status=Status.WON))
+        challenges = list(
+            DailyChallenge.objects.filter(date=today)
+            .annotate(played=Count("games"), won=won)
+            .order_by("tier")
+        )
+        own_games: dict[int, Game] = {}
+        if request.user.is_authenticated and challenges:
+            own_games = {
+                game.challenge_id: game
+                for game in Game.objects.filter(
+                    player=request.user, challenge__in=challenges, mode=Mode.DAILY
+                )
+                if game.challenge_id is not None
+            }
+        order = {"easy": 0, "medium": 1, "hard": 2}
+        challenges.sort(key=lambda c: order.get(c.tier, 3))
+        data = DailySerializer(
+            {"date": today, "challenges": challenges}, context={"own_games": own_games}
+        ).data
+        return Response(data)
+
+
+class GameListView(GameAPIView):
+    @extend_schema(
+        request=StartGameSerializer,
+        responses={
+            201: GameSerializer,
+            200: OpenApiResponse(GameSerializer, description="Your existing ranked game."),
+            400: BAD_REQUEST,
+            403: FORBIDDEN,
+            404: OpenApiResponse(ERROR, description="Today's challenge is not ready yet."),
+        },
+        summary="Start a game: today's ranked challenge or a practice deal",
+        tags=["games"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = StartGameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if "daily" in data:
+            game, created = services.start_daily_game(actor_of(request), data["daily"])
+        else:
+            actor = actor_of(request, create_session=True)
+            game, created = services.start_practice_game(actor, data["deal"], data["variant"]), True
+        return Response(
+            GameSerializer(game).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class GameDetailView(GameAPIView):
+    @extend_schema(
+        responses={200: GameSerializer, 404: NOT_FOUND},
+        summary="A game: masked position, score, status, ply",
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = services.get_game_for(actor_of(request), game_id)
+        return Response(GameSerializer(game).data)
+
+
+class MoveView(GameAPIView):
+    @extend_schema(
+        request=MoveInputSerializer,
+        responses={
+            200: MoveResultSerializer,
+            400: BAD_REQUEST,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: OpenApiResponse(CONFLICT, description="Stale or repeated ply, or game over."),
+        },
+        summary="Play a move (checked by the server, then logged)",
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        serializer = MoveInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = services.play_move(
+            actor_of(request),
+            game_id,
+            serializer.validated_data["ply"],
+            serializer.validated_data["move"],
+        )
+        return Response(
+            {
+                "ply": result.ply,
+                "turned": result.turned,
+                "score": result.score,
+                "status": result.status,
+                "moves": result.moves,
+            }
+        )
+
+
+class UndoView(GameAPIView):
+    @extend_schema(
+        request=PlySerializer,
+        responses={
+            200: GameSerializer,
+            400: BAD_REQUEST,
+            403: OpenApiResponse(ERROR, description="Ranked games cannot undo."),
+            404: NOT_FOUND,
+            409: OpenApiResponse(CONFLICT, description="Stale ply, nothing to undo, game over."),
+        },
+        summary="Take back the last move (practice only)",
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        serializer = PlySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        game = services.undo_move(actor_of(request), game_id, serializer.validated_data["ply"])
+        return Response(GameSerializer(game).data)
+
+
+class ResignView(GameAPIView):
+    @extend_schema(
+        request=None,
+        responses={
+            200: GameSerializer,
+            404: NOT_FOUND,
+            409: OpenApiResponse(CONFLICT, description="The game is already over."),
+        },
+        summary="Resign a game in progress",
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.resign_game(actor_of(request), game_id)
+        return Response(GameSerializer(game).data)
+
+
+class ReplayView(GameAPIView):
+    @extend_schema(
+        responses={
+            200: ReplaySerializer,
+            404: NOT_FOUND,
+            409: OpenApiResponse(CONFLICT, description="Your game is still in progress."),
+        },
+        summary="A game's move log: your finished game, or any daily once its day closed",
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = services.get_replay_for(actor_of(request), game_id)
+        return Response(ReplaySerializer(game).data)

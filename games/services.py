@@ -1,0 +1,542 @@
+"""Every change to a game lives here: start, move, undo, resign, verify, sweep.
+
+Views parse input and call one of these; Celery tasks call ``verify_game``. Each write
+runs in one transaction with the game row locked (``select_for_update``), so concurrent
+requests for the same game are serialised and a move is acknowledged only once committed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games.engine import (
+    DEAL_ALGORITHM_VERSION,
+    FOUNDATION,
+    EngineError,
+    IllegalMoveError,
+    Position,
+    card_text,
+    move_text,
+    parse_card,
+    parse_move,
+)
+from games.errors import Conflict, Forbidden, IllegalMove, LoginRequired, NotFound
+from games.models import (
+    UNDO,
+    DailyChallenge,
+    Deal,
+    Game,
+    Mode,
+    Move,
+    Status,
+    Tier,
+    Verification,
+    utc_today,
+)
+from games.signals import game_verified
+
+logger = logging.getLogger(__name__)
+
+FACE_DOWN_REASON = "that card is face down: only a face-up card can move"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking: a logged-in player (``user_id``) or a guest (``session_key``)."""
+
+    user_id: int | None
+    session_key: str = ""
+    is_staff: bool = False
+
+    def owns(self, game: Game) -> bool:
+        if game.player_id is not None:
+            return game.player_id == self.user_id
+        return bool(self.session_key) and game.session_key == self.session_key
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    ply: int  # log entries after the move: the ply the next move must carry
+    turned: str | None  # the card the move turned face up
+    score: int
+    status: str
+    moves: int
+
+
+def _ms_between(start: dt.datetime, end: dt.datetime) -> int:
+    return max(0, (end - start) // dt.timedelta(milliseconds=1))
+
+
+def _queue_verification(game_id: int) -> None:
+    from games.tasks import verify_game  # tasks import services: keep the cycle lazy
+
+    # robust: a broker outage must not fail a committed move; the sweeper re-queues.
+    transaction.on_commit(lambda: verify_game.delay(game_id), robust=True)
+
+
+# ----- start ---------------------------------------------------------------------------
+
+
+def start_daily_game(
+    actor: Actor, tier: str, *, today: dt.date | None = None
+) -> tuple[Game, bool]:
+    """The player's one ranked attempt at today's challenge: (game, created).
+
+    A second start returns the same game; two racing starts still make one (the unique
+    constraint decides, the loser reads the winner's row).
+    """
+    if actor.user_id is None:
+        raise LoginRequired("log in to play the daily challenge; practice games are open to all")
+    if tier not in Tier.values:
+        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+    today = today or utc_today()
+    challenge = (
+        DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
+    )
+    if challenge is None:
+        raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
+    existing = _ranked_game(actor.user_id, challenge)
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                player_id=actor.user_id,
+                deal=challenge.deal,
+                challenge=challenge,
+                mode=Mode.DAILY,
+                position=challenge.deal.start_position().to_text(),
+            )
+    except IntegrityError:
+        existing = _ranked_game(actor.user_id, challenge)
+        if existing is None:
+            raise
+        return existing, False
+    return game, True
+
+
+def _ranked_game(user_id: int, challenge: DailyChallenge) -> Game | None:
+    return (
+        Game.objects.select_related("deal", "challenge")
+        .filter(player_id=user_id, challenge=challenge, mode=Mode.DAILY)
+        .first()
+    )
+
+
+def start_practice_game(actor: Actor, number: int, variant: str = "yukon") -> Game:
+    """A new practice game of deal ``number``: guests too (bound to their session)."""
+    if actor.user_id is None and not actor.session_key:
+        raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
+    deal, _ = Deal.objects.get_or_create(
+        number=number, variant=variant, algorithm_version=DEAL_ALGORITHM_VERSION
+    )
+    return Game.objects.create(
+        player_id=actor.user_id,
+        session_key="" if actor.user_id is not None else actor.session_key,
+        deal=deal,
+        mode=Mode.PRACTICE,
+        position=deal.start_position().to_text(),
+    )
+
+
+def claim_guest_games(user: Any, session_key: str) -> int:
+    """At log-in, the guest's practice games (bound to the old session) become the player's."""
+    return Game.objects.filter(
+        player__isnull=True, session_key=session_key, mode=Mode.PRACTICE
+    ).update(player=user, session_key="")
+
+
+# ----- reading -------------------------------------------------------------------------
+
+
+def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
+    """A game the actor may look at: their own, staff, or a finished public one; else 404."""
+    game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("no such game")
+    if actor.owns(game) or actor.is_staff:
+        return game
+    if game.mode == Mode.DAILY and game.is_public(today):
+        return game
+    raise NotFound("no such game")
+
+
+def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
+    """A game whose log the actor may see: own finished, or any daily once its day closed."""
+    game = get_game_for(actor, game_id, today=today)
+    if game.mode == Mode.DAILY and game.is_public(today):
+        return game
+    if game.is_over and (actor.owns(game) or actor.is_staff):
+        return game
+    if actor.owns(game):
+        raise Conflict("the replay opens when the game is over", status=game.status)
+    raise NotFound("no such game")
+
+
+# ----- moves ---------------------------------------------------------------------------
+
+
+def _locked_game(actor: Actor, game_id: int) -> Game:
+    try:
+        game = Game.objects.select_for_update(no_key=True).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("no such game") from None
+    if not actor.owns(game):
+        raise NotFound("no such game")
+    return game
+
+
+_LOCK_FIELDS = (
+    "id", "player_id", "session_key", "status", "ply", "moves", "started_at", "position"
+)
+
+
+def _locked_game_for_move(actor: Actor, game_id: int) -> Game:
+    """``_locked_game`` for the hot path: one plain SELECT ... FOR NO KEY UPDATE.
+
+    It loads only what a move needs; the ORM's query compilation cost as much as the
+    rest of the move (bench/bench_moves.py).
+    """
+    sql = f"SELECT {', '.join(_LOCK_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
+    if connection.features.has_select_for_update:
+        no_key = connection.features.has_select_for_no_key_update
+        sql += " FOR NO KEY UPDATE" if no_key else " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound("no such game")
+    values = dict(zip(_LOCK_FIELDS, row, strict=True))
+    started_at = values["started_at"]
+    if not isinstance(started_at, dt.datetime):  # SQLite hands back text
+        started_at = dt.datetime.fromisoformat(str(started_at))
+    if timezone.is_naive(started_at):
+        started_at = started_at.replace(tzinfo=dt.UTC)
+    values["started_at"] = started_at
+    game = Game(**values)
+    if not actor.owns(game):
+        raise NotFound("no such game")
+    return game
+
+
+def _check_turn(game: Game, ply: int) -> None:
+    if game.status != Status.PLAYING:
+        raise Conflict(f"the game is over ({game.status})", ply=game.ply, status=game.status)
+    if ply != game.ply:
+        raise Conflict(
+            f"ply {ply} is not the next one: the game is at ply {game.ply}",
+            ply=game.ply,
+            status=game.status,
+        )
+
+
+def _hidden(position: Position, card: int) -> bool:
+    home = position.found[card // 13] > card % 13
+    return not home and not position.movable[card]
+
+
+_CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![A-Za-z0-9])")
+_SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _safe_reason(position: Position, text: str, exc: EngineError) -> str:
+    """The engine's reason, with nothing in it about a card the player cannot see.
+
+    The engine may name a hidden card's column (``3:Ah>F`` -> "not a card of column 3")
+    or the card a foundation waits for; the client must learn nothing about a face-down card.
+    """
+    reason = str(exc)
+    if not isinstance(exc, IllegalMoveError):
+        return reason  # notation errors only quote the client's own text
+    try:
+        move = parse_move(text).move
+    except EngineError:
+        return reason
+    card = move >> 3
+    if _hidden(position, card):
+        return FACE_DOWN_REASON
+    named = [parse_card(name) for name in _CARD_IN_TEXT.findall(reason)]
+    if not any(_hidden(position, other) for other in named):
+        return reason
+    if move & 7 == FOUNDATION:
+        suit = card // 13
+        count = position.found[suit]
+        return (
+            f"{card_text(card)} cannot go home yet: the {_SUITS[suit]} foundation "
+            f"holds {count} card{'s' if count != 1 else ''}"
+        )
+    return f"{text} is not a legal move here"
+
+
+def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
+    """Check ``text`` against the game's position and append it to the log.
+
+    A stale or repeated ``ply`` gets Conflict (409) with the current ply, an illegal move
+    IllegalMove (400) with the engine's reason; in both cases nothing is stored.
+    """
+    with transaction.atomic():
+        game = _locked_game_for_move(actor, game_id)
+        _check_turn(game, ply)
+        position = Position.from_text(game.position)
+        try:
+            move, turned = position.play_text(text)
+        except EngineError as exc:
+            raise IllegalMove(_safe_reason(position, text, exc), ply=game.ply) from exc
+        now = timezone.now()
+        at_ms = _ms_between(game.started_at, now)
+        turned_text = card_text(turned) if turned is not None else None
+        game.ply += 1
+        game.moves += 1
+        game.score = position.score
+        game.position = position.to_text()
+        game.status = position.status
+        if game.status != Status.PLAYING:
+            game.finished_at = now
+            game.elapsed_ms = at_ms
+            _queue_verification(game.pk)
+        _store_move(game, move_text(move), turned_text or "", at_ms)
+    return MoveResult(game.ply, turned_text, game.score, game.status, game.moves)
+
+
+_INSERT_MOVE = (
+    f"INSERT INTO {Move._meta.db_table} (game_id, ply, text, turned, at_ms) "
+    "VALUES (%s, %s, %s, %s, %s)"
+)
+_UPDATE_GAME = (
+    f"UPDATE {Game._meta.db_table} SET ply = %s, moves = %s, score = %s, position = %s, "
+    "status = %s, finished_at = %s, elapsed_ms = %s WHERE id = %s"
+)
+
+
+def _store_move(game: Game, text: str, turned: str, at_ms: int) -> None:
+    """Append the log entry (ply ``game.ply - 1``) and write the game's new state.
+
+    Plain SQL instead of ``Move.objects.create`` and ``game.save``: the ORM's
+    compile-and-hydrate work was a third of a move's time (see bench/bench_moves.py), and on
+    PostgreSQL both writes travel in one statement. The unique (game, ply) constraint still
+    guards the log.
+    """
+    finished_at = connection.ops.adapt_datetimefield_value(game.finished_at)
+    move_row: list[Any] = [game.pk, game.ply - 1, text, turned, at_ms]
+    game_row: list[Any] = [
+        game.ply, game.moves, game.score, game.position, game.status,
+        finished_at, game.elapsed_ms, game.pk,
+    ]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":  # one round trip: a data-modifying CTE
+            cursor.execute(f"WITH logged AS ({_INSERT_MOVE}) {_UPDATE_GAME}", move_row + game_row)
+        else:
+            cursor.execute(_INSERT_MOVE, move_row)
+            cursor.execute(_UPDATE_GAME, game_row)
+
+
+def effective_moves(texts: list[str]) -> list[str]:
+    """The log with each ``undo`` popping the move before it: the moves that stand."""
+    stack: list[str] = []
+    for text in texts:
+        if text == UNDO:
+            if stack:
+                stack.pop()
+        else:
+            stack.append(text)
+    return stack
+
+
+def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
+    """Practice only: take back the last standing move, logged as an ``undo`` entry."""
+    with transaction.atomic():
+        game = _locked_game(actor, game_id)
+        if game.mode != Mode.PRACTICE:
+            raise Forbidden("undo is for practice games; a ranked move is final")
+        _check_turn(game, ply)
+        if game.moves == 0:
+            raise Conflict("there is no move to undo", ply=game.ply, status=game.status)
+        texts = list(game.log.order_by("ply").values_list("text", flat=True))
+        standing = effective_moves(texts)[:-1]
+        position = game.deal.start_position()
+        for text in standing:
+            position.play_text(text)
+        now = timezone.now()
+        Move.objects.create(
+            game=game, ply=game.ply, text=UNDO, at_ms=_ms_between(game.started_at, now)
+        )
+        game.ply += 1
+        game.moves = len(standing)
+        game.score = position.score
+        game.position = position.to_text()
+        game.used_undo = True
+        game.save(update_fields=["ply", "moves", "score", "position", "used_undo"])
+    return game
+
+
+def resign_game(actor: Actor, game_id: int) -> Game:
+    """End a game in progress; it is verified like any finished game."""
+    with transaction.atomic():
+        game = _locked_game(actor, game_id)
+        if game.status != Status.PLAYING:
+            raise Conflict(f"the game is already over ({game.status})", status=game.status)
+        _finish(game, Status.RESIGNED)
+    return game
+
+
+def _finish(game: Game, status: str) -> None:
+    now = timezone.now()
+    game.status = status
+    game.finished_at = now
+    game.elapsed_ms = _ms_between(game.started_at, now)
+    game.save(update_fields=["status", "finished_at", "elapsed_ms"])
+    _queue_verification(game.pk)
+
+
+# ----- verification --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What the log says, recomputed from the deal."""
+
+    position: Position
+    moves: int
+    last_at_ms: int
+
+
+class LogRejected(Exception):
+    """The stored log does not hold up; the message says why."""
+
+
+def replay_log(game: Game, log: list[tuple[int, str, str, int]]) -> Replayed:
+    """Replay ``(ply, text, turned, at_ms)`` entries from the deal; raise LogRejected."""
+    deal = game.deal
+    if deal.algorithm_version != DEAL_ALGORITHM_VERSION:
+        raise LogRejected(f"deal algorithm version {deal.algorithm_version} is not supported")
+    position = deal.start_position()
+    standing = 0
+    last_at_ms = 0
+    for expected_ply, (ply, text, turned, at_ms) in enumerate(log):
+        if ply != expected_ply:
+            raise LogRejected(f"the log has a gap: ply {expected_ply} is missing")
+        if at_ms < last_at_ms:
+            raise LogRejected(f"ply {ply}: time goes backwards ({at_ms} ms < {last_at_ms} ms)")
+        last_at_ms = at_ms
+        if text == UNDO:
+            if game.mode != Mode.PRACTICE:
+                raise LogRejected(f"ply {ply}: undo in a ranked game")
+            if not standing:
+                raise LogRejected(f"ply {ply}: undo with no move to take back")
+            position.undo()
+            standing -= 1
+            continue
+        try:
+            _, card = position.play_text(text)
+        except EngineError as exc:
+            raise LogRejected(f"ply {ply}: {text!r} is not legal: {exc}") from exc
+        shown = card_text(card) if card is not None else ""
+        if shown != turned:
+            raise LogRejected(
+                f"ply {ply}: the log says {turned or 'nothing'} turned, not {shown or 'nothing'}"
+            )
+        standing += 1
+    if len(log) != game.ply:
+        raise LogRejected(f"the game says {game.ply} log entries, the log has {len(log)}")
+    return Replayed(position, standing, last_at_ms)
+
+
+def _check_result(game: Game, replayed: Replayed) -> None:
+    position = replayed.position
+    if position.to_text() != game.position:
+        raise LogRejected("the replayed position differs from the stored one")
+    if position.score != game.score:
+        raise LogRejected(f"stored score {game.score}, replayed score {position.score}")
+    if replayed.moves != game.moves:
+        raise LogRejected(f"stored {game.moves} moves, replayed {replayed.moves}")
+    won = position.is_won()
+    if (game.status == Status.WON) != won:
+        raise LogRejected(f"status {game.status}, but the replay is {'won' if won else 'not won'}")
+    if game.status == Status.STUCK and not position.is_stuck():
+        raise LogRejected("status stuck, but the replayed position still has a legal move")
+    if game.finished_at is None or game.elapsed_ms is None:
+        raise LogRejected("a finished game without a finish time")
+    if game.elapsed_ms != _ms_between(game.started_at, game.finished_at):
+        raise LogRejected("the stored time differs from start to finish")
+    if game.elapsed_ms < replayed.last_at_ms:
+        raise LogRejected("the game finished before its last move")
+    if game.status in (Status.WON, Status.STUCK) and game.elapsed_ms != replayed.last_at_ms:
+        raise LogRejected("the game did not end with its last move")
+
+
+def verify_game(game_id: int) -> str:
+    """Replay a finished game's log and mark it verified or rejected; idempotent.
+
+    Returns what happened (for the task's result and logs). On verification the
+    ``game_verified`` signal is sent after commit, for the leaderboards.
+    """
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("deal")
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None:
+            return "gone"
+        if game.verification != Verification.PENDING:
+            return f"already {game.verification}"
+        if game.status == Status.PLAYING:
+            return "still playing"
+        log = list(game.log.order_by("ply").values_list("ply", "text", "turned", "at_ms"))
+        try:
+            _check_result(game, replay_log(game, log))
+        except LogRejected as exc:
+            game.verification = Verification.REJECTED
+            game.rejection_reason = str(exc)
+            logger.warning("game %s rejected: %s", game.pk, exc)
+        else:
+            game.verification = Verification.VERIFIED
+            game.rejection_reason = ""
+            verified = game
+            transaction.on_commit(
+                lambda: game_verified.send(sender=Game, game=verified), robust=True
+            )
+        game.verified_at = timezone.now()
+        game.save(update_fields=["verification", "rejection_reason", "verified_at"])
+        return str(game.verification)
+
+
+def sweep_games(
+    *, pending_after: dt.timedelta, queue: Callable[[int], Any], limit: int = 500
+) -> dict[str, int]:
+    """Re-queue finished games still pending after ``pending_after``; abandon stale dailies.
+
+    A daily game still in play when its day closed is marked abandoned (and verified
+    like any other finished game).
+    """
+    now = timezone.now()
+    abandoned = 0
+    stale_ids = list(
+        Game.objects.filter(
+            mode=Mode.DAILY, status=Status.PLAYING, challenge__date__lt=utc_today()
+        ).values_list("pk", flat=True)[:limit]
+    )
+    for game_id in stale_ids:
+        with transaction.atomic():
+            game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+            if game is not None and game.status == Status.PLAYING:
+                _finish(game, Status.ABANDONED)
+                abandoned += 1
+    pending = list(
+        Game.objects.filter(verification=Verification.PENDING, finished_at__lt=now - pending_after)
+        .exclude(status=Status.PLAYING)
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for game_id in pending:
+        queue(game_id)
+    return {"abandoned": abandoned, "requeued": len(pending)}

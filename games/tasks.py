@@ -1,0 +1,89 @@
+"""Celery tasks of the games app: prepare the daily challenges, verify finished games,
+and sweep up whatever was left behind.
+
+Tasks take ids, have explicit names, are idempotent through ``Game.verification`` and
+retry only on named, transient errors. Without REDIS_URL they run eagerly in-process.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from games import daily, deals, services
+from games.models import utc_today
+
+# A finished game still pending after this long lost its verify_game message (a worker
+# died, Redis restarted): the sweeper queues it again.
+PENDING_GRACE = dt.timedelta(minutes=5)
+
+
+@shared_task(
+    name="games.verify_game",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=8,
+)
+def verify_game(game_id: int) -> str:
+    """Replay a finished game's log from its deal: verified or rejected (with the reason)."""
+    return services.verify_game(game_id)
+
+
+@shared_task(
+    name="games.sweep_unverified_games",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=3,
+)
+def sweep_unverified_games() -> dict[str, Any]:
+    """Queue verify_game again for finished games still pending; close stale dailies."""
+    return services.sweep_games(
+        pending_after=PENDING_GRACE, queue=verify_game.delay
+    )
+
+
+@shared_task(
+    name="games.prepare_daily",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def prepare_daily(date_iso: str | None = None) -> dict[str, int]:
+    """Publish one solver-proven challenge per tier for ``date_iso`` (default: tomorrow, UTC).
+
+    Idempotent: a tier already published is left as it is.
+    """
+    date = dt.date.fromisoformat(date_iso) if date_iso else utc_today() + dt.timedelta(days=1)
+    return daily.prepare_daily(date)
+
+
+@shared_task(name="games.sweep_daily", acks_late=True)
+def sweep_daily() -> list[str]:
+    """Queue prepare_daily for today, and for tomorrow from 22:00 UTC, when a tier is missing."""
+    queued = []
+    for date in daily.dates_due(timezone.now()):
+        if not daily.is_ready(date):
+            prepare_daily.delay(date.isoformat())
+            queued.append(date.isoformat())
+    return queued
+
+
+@shared_task(
+    name="games.solve_deal",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def solve_deal(deal_id: int, seconds: float = 10.0) -> str | None:
+    """Store the solver's verdict and line on a deal (idempotent); return the verdict."""
+    deal = deals.solve_deal(deal_id, seconds)
+    return None if deal is None else deal.verdict

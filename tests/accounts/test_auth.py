@@ -1,0 +1,80 @@
+"""Accounts: the custom user with a display name, the auth API and the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long enough pass 42"
+
+
+def post(client: Client, url: str, data: Any) -> tuple[int, Any]:
+    response = client.post(url, data, content_type="application/json")
+    assert response.status_code < 500
+    return response.status_code, response.json()
+
+
+def test_the_user_model_is_ours() -> None:
+    assert settings.AUTH_USER_MODEL == "accounts.User"
+
+
+def test_signup_login_logout_me(client: Client) -> None:
+    status, body = post(
+        client, "/api/auth/signup/",
+        {"username": "frank", "display_name": "Frank", "password": PASSWORD},
+    )
+    assert status == 201 and body["authenticated"] and body["player"]["display_name"] == "Frank"
+    assert client.get("/api/auth/me/").json()["player"]["username"] == "frank"
+    status, body = post(client, "/api/auth/logout/", {})
+    assert status == 200 and body == {"authenticated": False, "player": None}
+    assert client.get("/api/auth/me/").json()["authenticated"] is False
+    status, body = post(client, "/api/auth/login/", {"username": "frank", "password": "nope"})
+    assert status == 400 and body["detail"] == "Wrong username or password."
+    status, body = post(client, "/api/auth/login/", {"username": "frank", "password": PASSWORD})
+    assert status == 200 and body["player"]["display_name"] == "Frank"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "username: This field is required"),
+        ({"username": "g", "display_name": "G", "password": PASSWORD}, "display name has 2 to"),
+        ({"username": "g", "display_name": "<script>", "password": PASSWORD}, "letters, digits"),
+        ({"username": "g", "display_name": "Gina", "password": "123"}, "password"),
+        ({"username": "g h", "display_name": "Gina", "password": PASSWORD}, "username"),
+        ({"username": "g", "display_name": "x" * 31, "password": PASSWORD}, "display_name"),
+        ({"username": ["g"], "display_name": "Gina", "password": PASSWORD}, "username"),
+    ],
+)
+def test_bad_signups(client: Client, data: Any, message: str) -> None:
+    status, body = post(client, "/api/auth/signup/", data)
+    assert status == 400 and message in body["detail"], body
+    assert User.objects.count() == 0
+
+
+def test_display_names_are_unique_ignoring_case(client: Client) -> None:
+    User.objects.create_user(username="h1", display_name="Hank")
+    data = {"username": "h2", "display_name": "hANK", "password": PASSWORD}
+    status, body = post(client, "/api/auth/signup/", data)
+    assert status == 400 and "taken" in body["detail"]
+
+
+def test_pages_render_and_sign_up(client: Client) -> None:
+    for url in ("/accounts/signup/", "/accounts/login/", "/accounts/logout/"):
+        assert client.get(url).status_code == 200
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "ivy", "display_name": "Ivy", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert User.objects.get(username="ivy").display_name == "Ivy"
+    assert client.post("/accounts/logout/").status_code == 302
+    response = client.post("/accounts/login/", {"username": "ivy", "password": PASSWORD})
+    assert response.status_code == 302
