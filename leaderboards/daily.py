@@ -1,0 +1,318 @@
+"""Daily boards: read a page (or the rows around a player) from Redis, rebuild a board
+from PostgreSQL, and answer from PostgreSQL alone (RANK() OVER ...) when Redis is down.
+
+PostgreSQL holds every result; Redis holds one sorted set per challenge (see
+``leaderboards.ranking`` for the score encoding). Each page read checks its rows against
+PostgreSQL in the same query that fetches names, so a result that stopped counting
+(disqualified, banned player) never shows even if its Redis entry is stale: it is removed
+and the page read again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from django.db.models import Case, F, Max, Value, When, Window
+from django.db.models.functions import Rank, RowNumber
+from django.utils import timezone
+
+from games.errors import NotFound
+from games.models import DailyChallenge, Game, Status, Tier, utc_today
+from leaderboards import ranking, store
+
+logger = logging.getLogger(__name__)
+
+PAGE_SIZE = 50
+# Results verified while a rebuild read PostgreSQL may have been added to the old key
+# and lost in the swap: a rebuild re-adds those verified this long before it started.
+REBUILD_OVERLAP = dt.timedelta(seconds=30)
+_ROW_FIELDS = (
+    "id",
+    "player_id",
+    "player__display_name",
+    "status",
+    "score",
+    "elapsed_ms",
+    "moves",
+    "finished_at",
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    game_id: int
+    player_id: int
+    display_name: str
+    won: bool
+    status: str
+    score: int
+    elapsed_ms: int | None
+    moves: int
+    finished_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class Board:
+    challenge: DailyChallenge
+    rows: list[Row]
+    count: int  # results on the board
+    offset: int  # position (0-based) of the first row
+    page: int | None  # None for "around me"
+    me: Row | None
+    source: str  # "redis" or "postgres"
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.count // PAGE_SIZE))
+
+
+def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) -> DailyChallenge:
+    if tier not in Tier.values:
+        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+    if date > (today or utc_today()):
+        raise NotFound(f"{date.isoformat()} is in the future: its board does not exist yet")
+    challenge = DailyChallenge.objects.filter(date=date, tier=tier).first()
+    if challenge is None:
+        raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
+    return challenge
+
+
+def counted_games(challenge_id: int) -> Any:
+    return Game.objects.filter(ranking.counts_q(), challenge_id=challenge_id)
+
+
+def result_of(values: dict[str, Any]) -> ranking.Result:
+    return ranking.Result(
+        game_id=values["id"],
+        won=values["status"] == Status.WON,
+        score=values["score"],
+        elapsed_ms=values["elapsed_ms"],
+        moves=values["moves"],
+        finished_at=values["finished_at"],
+    )
+
+
+def _row(values: dict[str, Any], rank: int) -> Row:
+    return Row(
+        rank=rank,
+        game_id=values["id"],
+        player_id=values["player_id"],
+        display_name=values["player__display_name"],
+        won=values["status"] == Status.WON,
+        status=values["status"],
+        score=values["score"],
+        elapsed_ms=values["elapsed_ms"],
+        moves=values["moves"],
+        finished_at=values["finished_at"],
+    )
+
+
+def _viewer_game(challenge_id: int, viewer_id: int | None) -> dict[str, Any] | None:
+    if viewer_id is None:
+        return None
+    found: dict[str, Any] | None = (
+        counted_games(challenge_id).filter(player_id=viewer_id).values(*_ROW_FIELDS).first()
+    )
+    return found
+
+
+# ----- reading ---------------------------------------------------------------------------
+
+
+def daily_board(
+    challenge: DailyChallenge,
+    *,
+    page: int = 1,
+    viewer_id: int | None = None,
+    around_me: bool = False,
+) -> Board:
+    """A page of the board (1-based), or the rows around the viewer's own result.
+
+    "Around me" without a result on the board answers page 1 (``me`` is None). A page
+    past the end raises NotFound. Redis first; PostgreSQL when Redis is absent or down.
+    """
+    mine = _viewer_game(challenge.pk, viewer_id)
+    r = store.client()
+    if r is not None:
+        try:
+            board = _from_redis(r, challenge, page, mine, around_me)
+        except redis.RedisError as exc:
+            logger.warning("leaderboard %s from PostgreSQL: Redis failed: %s", challenge, exc)
+        else:
+            if board is not None:
+                return board
+    return _from_postgres(challenge, page, mine, around_me)
+
+
+def _window(page: int, position: int | None) -> tuple[int, int | None]:
+    """(offset, page or None) of the rows to show."""
+    if position is None:
+        return (page - 1) * PAGE_SIZE, page
+    return max(0, position - PAGE_SIZE // 2), None
+
+
+def _check_page(page: int | None, count: int) -> None:
+    if page is not None and page > 1 and (page - 1) * PAGE_SIZE >= count:
+        pages = max(1, -(-count // PAGE_SIZE))
+        raise NotFound(f"page {page} does not exist: this board has {pages} page(s)")
+
+
+def _from_redis(
+    r: redis.Redis,
+    challenge: DailyChallenge,
+    page: int,
+    mine: dict[str, Any] | None,
+    around_me: bool,
+) -> Board | None:
+    """The board from Redis; None when it cannot be read there right now (rebuilding)."""
+    me_member = None
+    if mine is not None:
+        me_member = ranking.member(mine["id"], mine["finished_at"])
+    for _ in range(3):
+        position = None
+        if around_me and me_member is not None:
+            position = store.position_of(r, challenge.pk, me_member)
+        offset, shown_page = _window(page, position)
+        ready, count, entries, better = store.page(r, challenge.pk, offset, offset + PAGE_SIZE - 1)
+        if not ready:
+            if not rebuild_daily(challenge.pk, r=r, wait=False):
+                return None  # someone else is rebuilding: PostgreSQL answers meanwhile
+            continue
+        if around_me and me_member is not None and position is None:
+            _add_result(r, challenge.pk, mine)  # a lost update: heal it and read again
+            continue
+        _check_page(shown_page, count)
+        ids = [ranking.game_id_of(m) for m, _ in entries]
+        found = {
+            values["id"]: values
+            for values in counted_games(challenge.pk).filter(pk__in=ids).values(*_ROW_FIELDS)
+        }
+        stale = [(challenge.pk, m) for m, _ in entries if ranking.game_id_of(m) not in found]
+        if stale:
+            store.remove_entries(r, stale)  # stopped counting: drop it, then read again
+            continue
+        rows: list[Row] = []
+        rank = better + 1
+        previous: int | None = None
+        for index, (m, composite) in enumerate(entries):
+            if previous is not None and composite != previous:
+                rank = offset + index + 1
+            previous = composite
+            rows.append(_row(found[ranking.game_id_of(m)], rank))
+        me = _me(rows, mine)
+        if me is None and mine is not None:
+            composite = ranking.encode(*_rank_keys(mine))
+            me_rank = 1 + store.count_better(r, challenge.pk, composite)
+            me = _row(mine, me_rank)
+        return Board(challenge, rows, count, offset, shown_page, me, "redis")
+    return None
+
+
+def _rank_keys(values: dict[str, Any]) -> tuple[bool, int, int | None, int]:
+    return values["status"] == Status.WON, values["score"], values["elapsed_ms"], values["moves"]
+
+
+def _me(rows: list[Row], mine: dict[str, Any] | None) -> Row | None:
+    if mine is None:
+        return None
+    return next((row for row in rows if row.game_id == mine["id"]), None)
+
+
+def _from_postgres(
+    challenge: DailyChallenge, page: int, mine: dict[str, Any] | None, around_me: bool
+) -> Board:
+    """The same board by window functions alone: RANK() for ranks, ROW_NUMBER() for places."""
+    games = counted_games(challenge.pk)
+    ranked = games.annotate(
+        rank=Window(Rank(), order_by=ranking.rank_order()),
+        place=Window(RowNumber(), order_by=ranking.list_order()),
+    )
+    count = games.count()
+    me = None
+    position = None
+    if mine is not None:
+        # Filtering on a window result makes Django rank the whole board first and pick
+        # the row after (a plain id filter would rank a one-row board).
+        is_mine = Window(
+            Max(Case(When(id=mine["id"], then=Value(1)), default=Value(0))),
+            partition_by=[F("id")],
+        )
+        found = ranked.annotate(is_mine=is_mine).filter(is_mine=1).values("rank", "place").first()
+        if found is not None:
+            me = _row(mine, found["rank"])
+            position = found["place"] - 1
+    offset, shown_page = _window(page, position if around_me else None)
+    _check_page(shown_page, count)
+    values = ranked.order_by(*ranking.list_order()).values(*_ROW_FIELDS, "rank")[
+        offset : offset + PAGE_SIZE
+    ]
+    rows = [_row(v, v["rank"]) for v in values]
+    return Board(challenge, rows, count, offset, shown_page, me, "postgres")
+
+
+def postgres_ranking(challenge_id: int) -> list[tuple[int, int]]:
+    """(game id, rank) of the whole board in listing order, by window functions alone."""
+    ranked = counted_games(challenge_id).annotate(
+        rank=Window(Rank(), order_by=ranking.rank_order())
+    )
+    return list(ranked.order_by(*ranking.list_order()).values_list("id", "rank"))
+
+
+# ----- writing ---------------------------------------------------------------------------
+
+
+def _entry(values: dict[str, Any]) -> tuple[str, int]:
+    return ranking.member(values["id"], values["finished_at"]), ranking.encode(*_rank_keys(values))
+
+
+def _add_result(r: redis.Redis, challenge_id: int, values: dict[str, Any] | None) -> None:
+    if values is not None:
+        member, composite = _entry(values)
+        store.add_entries(r, [(challenge_id, member, composite)])
+
+
+def rebuild_daily(challenge_id: int, *, r: redis.Redis | None = None, wait: bool = True) -> bool:
+    """Rebuild one board from PostgreSQL. False when another rebuild holds the lock and
+    ``wait`` is off (or Redis is not configured)."""
+    r = r or store.client()
+    if r is None:
+        return False
+    deadline = time.monotonic() + store.REBUILD_LOCK_SECONDS
+    while not store.try_lock(r, challenge_id):
+        if not wait or time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    try:
+        started = timezone.now()
+        fields = ("id", "status", "score", "elapsed_ms", "moves", "finished_at")
+        entries = [
+            (
+                ranking.member(game_id, finished_at),
+                ranking.encode(status == Status.WON, score, elapsed_ms, moves),
+            )
+            for game_id, status, score, elapsed_ms, moves, finished_at in counted_games(
+                challenge_id
+            ).values_list(*fields)
+        ]
+        store.replace_board(r, challenge_id, entries)
+        late = (
+            counted_games(challenge_id)
+            .filter(verified_at__gte=started - REBUILD_OVERLAP)
+            .values(*fields)
+        )
+        store.add_entries(r, [(challenge_id, *_entry(v)) for v in late])
+    finally:
+        store.unlock(r, challenge_id)
+    return True
+
+
+def challenge_ids_with_results() -> list[int]:
+    return list(
+        Game.objects.filter(ranking.counts_q()).values_list("challenge_id", flat=True).distinct()
+    )

@@ -1,0 +1,128 @@
+"""The ranking rules of a daily board, and their one exact encoding as a Redis score.
+
+Order (best first): won, then score (higher), then server-measured time (lower), then
+moves (fewer). Results equal on all four share a rank and are listed by who finished
+first (then by game id, for two finishes in the same microsecond).
+
+Redis sorted-set scores are IEEE doubles: integers are exact up to 2**53. The four keys
+are packed, most significant first, into exactly 53 bits, "lower is better", so that
+``ZRANGE`` (ascending) lists the board in order and ``ZCOUNT -inf (score`` counts the
+results strictly better than one:
+
+    bit 52        1 if not won                  (1 bit)
+    bits 42..51   SCORE_CAP - score             (10 bits, score 0..1023; the maximum is 625)
+    bits 14..41   elapsed ms, capped            (28 bits, 2**28 - 1 ms = 74.5 hours)
+    bits 0..13    moves, capped                 (14 bits, 16,383 moves)
+
+A time beyond 74.5 hours or more than 16,383 moves counts as the cap: the PostgreSQL
+ranking applies the same caps (``LEAST``), so both engines agree exactly. Equal scores
+are ordered by member, lexicographically: the member is the finish time in microseconds
+since the epoch, zero-padded, then the game id, zero-padded, so finish order is kept.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Case, F, IntegerField, OrderBy, Q, Value, When
+from django.db.models.functions import Coalesce, Least
+
+SCORE_BITS = 10
+TIME_BITS = 28
+MOVES_BITS = 14
+SCORE_CAP = (1 << SCORE_BITS) - 1
+TIME_CAP_MS = (1 << TIME_BITS) - 1
+MOVES_CAP = (1 << MOVES_BITS) - 1
+assert 1 + SCORE_BITS + TIME_BITS + MOVES_BITS == 53  # a double holds 53 exact bits
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+_MICROS_DIGITS = 17  # microseconds since 1970 have 16 digits until the year 2286
+_ID_DIGITS = 19  # a bigint
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a daily board ranks, for one verified game."""
+
+    game_id: int
+    won: bool
+    score: int
+    elapsed_ms: int | None
+    moves: int
+    finished_at: dt.datetime | None
+
+
+def capped(value: int | None, cap: int) -> int:
+    if value is None:
+        return cap  # no time recorded: the worst time (never happens for verified games)
+    return max(0, min(value, cap))
+
+
+def encode(won: bool, score: int, elapsed_ms: int | None, moves: int) -> int:
+    """The composite Redis score, lower is better; exact as a double (< 2**53)."""
+    value = 0 if won else 1
+    value = (value << SCORE_BITS) | (SCORE_CAP - capped(score, SCORE_CAP))
+    value = (value << TIME_BITS) | capped(elapsed_ms, TIME_CAP_MS)
+    return (value << MOVES_BITS) | capped(moves, MOVES_CAP)
+
+
+def decode(value: int) -> tuple[bool, int, int, int]:
+    """(won, score, capped elapsed ms, capped moves) from a composite score."""
+    moves = value & MOVES_CAP
+    value >>= MOVES_BITS
+    elapsed = value & TIME_CAP_MS
+    value >>= TIME_BITS
+    score = SCORE_CAP - (value & SCORE_CAP)
+    return not (value >> SCORE_BITS), score, elapsed, moves
+
+
+def member(game_id: int, finished_at: dt.datetime | None) -> str:
+    """The sorted-set member: finish time then game id, both zero-padded (lexicographic order)."""
+    micros = 0
+    if finished_at is not None:
+        micros = max(0, (finished_at - _EPOCH) // dt.timedelta(microseconds=1))
+    return f"{micros:0{_MICROS_DIGITS}d}:{game_id:0{_ID_DIGITS}d}"
+
+
+def game_id_of(member_text: str | bytes) -> int:
+    if isinstance(member_text, bytes):
+        member_text = member_text.decode()
+    return int(member_text.rpartition(":")[2])
+
+
+def result_key(result: Result) -> tuple[int, str]:
+    """Sort key in Python: (composite, member), exactly the Redis order."""
+    composite = encode(result.won, result.score, result.elapsed_ms, result.moves)
+    return composite, member(result.game_id, result.finished_at)
+
+
+# ----- the same rules for PostgreSQL (ORDER BY / RANK() OVER) --------------------------
+
+WON = Case(When(status="won", then=Value(1)), default=Value(0), output_field=IntegerField())
+
+
+def rank_order() -> list[OrderBy]:
+    """ORDER BY of the four ranking keys (the RANK() window), with the Redis caps."""
+    return [
+        OrderBy(WON, descending=True),
+        OrderBy(Least(F("score"), Value(SCORE_CAP)), descending=True),
+        OrderBy(Least(Coalesce(F("elapsed_ms"), Value(TIME_CAP_MS)), Value(TIME_CAP_MS))),
+        OrderBy(Least(F("moves"), Value(MOVES_CAP))),
+    ]
+
+
+def list_order() -> list[OrderBy]:
+    """The full listing order: the ranking keys, then who finished first, then game id."""
+    return [*rank_order(), OrderBy(F("finished_at"), nulls_first=True), OrderBy(F("id"))]
+
+
+def counts_q() -> Q:
+    """Which daily games count on the boards: verified, not disqualified, player not banned."""
+    return Q(
+        mode="daily",
+        verification="verified",
+        disqualified=False,
+        player__is_banned=False,
+        challenge__isnull=False,
+    )

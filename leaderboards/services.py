@@ -1,0 +1,113 @@
+"""What other apps call: keep boards in step with verification and moderation, rebuild them.
+
+- ``on_game_verified`` is connected to ``games.signals.game_verified`` in AppConfig.ready().
+- Moderation (a later issue) calls ``remove_game`` / ``restore_game`` after it changes
+  ``Game.disqualified`` and ``remove_player`` / ``restore_player`` after ``User.is_banned``,
+  once that change has committed. Reads filter those flags anyway, so a missed call shows
+  nothing wrong; it only leaves a stale Redis entry until the next read finds it.
+- When Redis fails during an update, the board is recorded in ``StaleBoard``; the
+  ``leaderboards.rebuild_stale_boards`` task (and ``manage.py rebuild_leaderboards
+  --stale``) rebuild those once Redis is back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import redis
+
+from games.models import Game, Mode
+from leaderboards import daily, ranking, stats, store
+from leaderboards.models import StaleBoard
+
+logger = logging.getLogger(__name__)
+
+_ENTRY_FIELDS = ("id", "challenge_id", "status", "score", "elapsed_ms", "moves", "finished_at")
+
+
+def _entries(games: Any) -> list[tuple[int, str, int]]:
+    return [(v["challenge_id"], *daily._entry(v)) for v in games.values(*_ENTRY_FIELDS)]
+
+
+def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
+    ids = sorted(set(challenge_ids))
+    logger.warning("Redis failed while updating boards %s: %s", ids, exc)
+    for challenge_id in ids:
+        StaleBoard.objects.get_or_create(challenge_id=challenge_id)
+
+
+def _apply(add: list[tuple[int, str, int]], remove: list[tuple[int, str]]) -> None:
+    r = store.client()
+    if r is None:
+        return
+    try:
+        if remove:
+            store.remove_entries(r, remove)
+        if add:
+            store.add_entries(r, add)
+    except redis.RedisError as exc:
+        _mark_stale([e[0] for e in add] + [e[0] for e in remove], exc)
+
+
+def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
+    """A verified daily result enters its board (if built; else the first read builds it)."""
+    if game.mode != Mode.DAILY or game.challenge_id is None:
+        return
+    _apply(_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)), [])
+
+
+def remove_game(game: Game) -> None:
+    """Take a game off its board now (call after ``disqualified`` is committed)."""
+    if game.challenge_id is None:
+        return
+    _apply([], [(game.challenge_id, ranking.member(game.pk, game.finished_at))])
+    stats.clear_cache()
+
+
+def restore_game(game: Game) -> None:
+    """Put a game back if it counts again (after ``disqualified`` was cleared)."""
+    _apply(_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)), [])
+    stats.clear_cache()
+
+
+def remove_player(user: Any) -> None:
+    """Take every result of a player off every board (after ``is_banned`` is committed)."""
+    games = Game.objects.filter(player_id=user.pk, mode=Mode.DAILY, challenge__isnull=False)
+    remove = [
+        (challenge_id, ranking.member(game_id, finished_at))
+        for game_id, challenge_id, finished_at in games.values_list(
+            "id", "challenge_id", "finished_at"
+        )
+    ]
+    _apply([], remove)
+    stats.clear_cache()
+
+
+def restore_player(user: Any) -> None:
+    """Put back every counting result of a player (after ``is_banned`` was cleared)."""
+    _apply(_entries(Game.objects.filter(ranking.counts_q(), player_id=user.pk)), [])
+    stats.clear_cache()
+
+
+def rebuild_boards(challenge_ids: Iterable[int] | None = None) -> int:
+    """Rebuild the given daily boards (default: every board with a result, and every board
+    Redis holds) from PostgreSQL; clear the computed boards. Returns boards rebuilt."""
+    r = store.client()
+    if r is None:
+        return 0
+    if challenge_ids is None:
+        ids = set(daily.challenge_ids_with_results()) | set(store.board_ids(r))
+    else:
+        ids = set(challenge_ids)
+    for challenge_id in sorted(ids):
+        daily.rebuild_daily(challenge_id, r=r)
+    StaleBoard.objects.filter(challenge_id__in=ids).delete()
+    stats.clear_cache()
+    return len(ids)
+
+
+def rebuild_stale_boards() -> int:
+    ids = list(StaleBoard.objects.values_list("challenge_id", flat=True))
+    return rebuild_boards(ids) if ids else 0

@@ -1,0 +1,318 @@
+"""Boards computed from PostgreSQL: streaks, all-time and 30-day records, player pages.
+
+These aggregate over many boards, so they are computed in one or two queries and the
+finished list is kept in Redis for ``CACHE_SECONDS`` (moderation clears it at once).
+Without Redis they are computed on every request: slower, still correct.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from django.db.models import Avg, Count, Max, Min, Q
+
+from accounts.models import User
+from games.errors import NotFound
+from games.models import Game, Status, Tier, utc_today
+from leaderboards import ranking, store
+
+logger = logging.getLogger(__name__)
+
+CACHE_SECONDS = 60
+PAGE_SIZE = 50
+HISTORY_PAGE_SIZE = 30
+RECENT_DAYS = 30
+PERIODS = ("all", "30d")
+
+
+def counted() -> Any:
+    return Game.objects.filter(ranking.counts_q())
+
+
+def _cached(name: str, compute: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    r = store.client()
+    if r is not None:
+        try:
+            found = store.cache_get(r, name)
+            if found is not None:
+                return list(found)
+        except redis.RedisError as exc:
+            logger.warning("leaderboard cache unavailable, computing %s: %s", name, exc)
+            return compute()
+    value = compute()
+    if r is not None:
+        try:
+            store.cache_set(r, name, value, CACHE_SECONDS)
+        except redis.RedisError as exc:
+            logger.warning("leaderboard cache unavailable: %s", exc)
+    return value
+
+
+def clear_cache() -> None:
+    r = store.client()
+    if r is not None:
+        try:
+            store.cache_clear(r)
+        except redis.RedisError as exc:
+            logger.warning("could not clear the leaderboard cache: %s", exc)
+
+
+def paginate(rows: list[dict[str, Any]], page: int, size: int = PAGE_SIZE) -> list[dict[str, Any]]:
+    if page > 1 and (page - 1) * size >= len(rows):
+        pages = max(1, -(-len(rows) // size))
+        raise NotFound(f"page {page} does not exist: this board has {pages} page(s)")
+    return rows[(page - 1) * size : page * size]
+
+
+def competition_ranks(rows: list[dict[str, Any]], key: Callable[[dict[str, Any]], Any]) -> None:
+    """Set ``rank`` on rows already in order: equal keys share a rank (1, 2, 2, 4)."""
+    previous: Any = object()
+    rank = 0
+    for index, row in enumerate(rows):
+        current = key(row)
+        if current != previous:
+            rank = index + 1
+        previous = current
+        row["rank"] = rank
+
+
+# ----- streaks -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Streak:
+    current: int
+    best: int
+    last_win: dt.date | None
+
+
+def streak_of(dates: list[dt.date], today: dt.date) -> Streak:
+    """Runs of consecutive UTC days with a won daily. A run is still current when its
+    last day is today or yesterday (today's challenge may not be played yet)."""
+    if not dates:
+        return Streak(0, 0, None)
+    days = sorted(set(dates))
+    best = run = 1
+    for before, after in itertools.pairwise(days):
+        run = run + 1 if after - before == dt.timedelta(days=1) else 1
+        best = max(best, run)
+    current = run if today - days[-1] <= dt.timedelta(days=1) else 0
+    return Streak(current, best, days[-1])
+
+
+def _win_dates(player_id: int | None = None) -> dict[int, list[dt.date]]:
+    games = counted().filter(status=Status.WON)
+    if player_id is not None:
+        games = games.filter(player_id=player_id)
+    out: dict[int, list[dt.date]] = defaultdict(list)
+    for pid, date in games.values_list("player_id", "challenge__date").distinct():
+        out[pid].append(date)
+    return out
+
+
+def streak_board(today: dt.date | None = None) -> list[dict[str, Any]]:
+    today = today or utc_today()
+
+    def compute() -> list[dict[str, Any]]:
+        streaks = {pid: streak_of(dates, today) for pid, dates in _win_dates().items()}
+        live = {pid: s for pid, s in streaks.items() if s.current > 0}
+        names = dict(User.objects.filter(pk__in=list(live)).values_list("pk", "display_name"))
+        rows: list[dict[str, Any]] = [
+            {
+                "display_name": names.get(pid, "?"),
+                "current_streak": s.current,
+                "best_streak": s.best,
+                "last_win": s.last_win.isoformat() if s.last_win else None,
+            }
+            for pid, s in live.items()
+        ]
+        rows.sort(
+            key=lambda row: (
+                -row["current_streak"],
+                -row["best_streak"],
+                row["display_name"].lower(),
+            )
+        )
+        competition_ranks(rows, lambda row: row["current_streak"])
+        return rows
+
+    return _cached(f"streaks:{today.isoformat()}", compute)
+
+
+# ----- all time, last 30 days ----------------------------------------------------------
+
+
+def _best_time_fields() -> dict[str, Any]:
+    return {
+        f"best_ms_{tier}": Min("elapsed_ms", filter=Q(status=Status.WON, challenge__tier=tier))
+        for tier in Tier.values
+    }
+
+
+def _best_times(values: dict[str, Any]) -> dict[str, int | None]:
+    return {tier: values[f"best_ms_{tier}"] for tier in Tier.values}
+
+
+def alltime_board(period: str = "all", today: dt.date | None = None) -> list[dict[str, Any]]:
+    """Wins, win rate, average score and best time per tier of every player; ordered by
+    wins, then win rate, then average score (equal on all three share a rank)."""
+    today = today or utc_today()
+
+    def compute() -> list[dict[str, Any]]:
+        games = counted()
+        if period == "30d":
+            games = games.filter(challenge__date__gt=today - dt.timedelta(days=RECENT_DAYS))
+        aggregated = (
+            games.values("player_id", "player__display_name")
+            .annotate(
+                played=Count("id"),
+                wins=Count("id", filter=Q(status=Status.WON)),
+                average=Avg("score"),
+                **_best_time_fields(),
+            )
+            .order_by()
+        )
+        rows: list[dict[str, Any]] = [
+            {
+                "display_name": v["player__display_name"],
+                "played": v["played"],
+                "wins": v["wins"],
+                "win_rate": round(v["wins"] / v["played"], 4) if v["played"] else 0.0,
+                "average_score": round(float(v["average"] or 0), 1),
+                "best_time_ms": _best_times(v),
+            }
+            for v in aggregated
+        ]
+        rows.sort(
+            key=lambda row: (
+                -row["wins"],
+                -row["win_rate"],
+                -row["average_score"],
+                row["display_name"].lower(),
+            )
+        )
+        competition_ranks(rows, lambda row: (row["wins"], row["win_rate"], row["average_score"]))
+        return rows
+
+    return _cached(f"alltime:{period}:{today.isoformat()}", compute)
+
+
+# ----- player page ---------------------------------------------------------------------
+
+
+def player_profile(
+    name: str, *, page: int = 1, viewer_id: int | None = None, today: dt.date | None = None
+) -> dict[str, Any]:
+    """History of dailies (newest first, paginated), streak, totals and personal bests."""
+    today = today or utc_today()
+    user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+    if user is None:
+        raise NotFound(f"no player named {name!r}")
+    games = counted().filter(player_id=user.pk)
+    totals = games.aggregate(
+        played=Count("id"),
+        wins=Count("id", filter=Q(status=Status.WON)),
+        average=Avg("score"),
+        **{
+            f"best_score_{tier}": Max("score", filter=Q(challenge__tier=tier))
+            for tier in Tier.values
+        },
+        **{
+            f"fewest_moves_{tier}": Min("moves", filter=Q(status=Status.WON, challenge__tier=tier))
+            for tier in Tier.values
+        },
+        **_best_time_fields(),
+    )
+    streak = streak_of(_win_dates(user.pk).get(user.pk, []), today)
+    played = totals["played"] or 0
+    history_count = played
+    if page > 1 and (page - 1) * HISTORY_PAGE_SIZE >= history_count:
+        pages = max(1, -(-history_count // HISTORY_PAGE_SIZE))
+        raise NotFound(f"page {page} does not exist: this history has {pages} page(s)")
+    start = (page - 1) * HISTORY_PAGE_SIZE
+    history = list(
+        games.order_by("-challenge__date", "challenge__tier").values(
+            "id",
+            "challenge_id",
+            "challenge__date",
+            "challenge__tier",
+            "status",
+            "score",
+            "elapsed_ms",
+            "moves",
+            "finished_at",
+        )[start : start + HISTORY_PAGE_SIZE]
+    )
+    ranks = _board_ranks(history)
+    own = viewer_id == user.pk
+    return {
+        "display_name": user.display_name,
+        "joined": user.date_joined.date().isoformat(),
+        "current_streak": streak.current,
+        "best_streak": streak.best,
+        "last_win": streak.last_win.isoformat() if streak.last_win else None,
+        "played": played,
+        "wins": totals["wins"] or 0,
+        "win_rate": round(totals["wins"] / played, 4) if played else 0.0,
+        "average_score": round(float(totals["average"] or 0), 1),
+        "personal_bests": {
+            tier: {
+                "best_score": totals[f"best_score_{tier}"],
+                "best_time_ms": totals[f"best_ms_{tier}"],
+                "fewest_moves": totals[f"fewest_moves_{tier}"],
+            }
+            for tier in Tier.values
+        },
+        "count": history_count,
+        "page": page,
+        "pages": max(1, -(-history_count // HISTORY_PAGE_SIZE)),
+        "games": [
+            {
+                "game_id": g["id"],
+                "date": g["challenge__date"],
+                "tier": g["challenge__tier"],
+                "status": g["status"],
+                "won": g["status"] == Status.WON,
+                "score": g["score"],
+                "elapsed_ms": g["elapsed_ms"],
+                "moves": g["moves"],
+                "finished_at": g["finished_at"],
+                "rank": rank,
+                "replay_url": f"/replay/{g['id']}/"
+                if own or g["challenge__date"] < today
+                else None,
+            }
+            for g, rank in zip(history, ranks, strict=True)
+        ],
+    }
+
+
+def _board_ranks(history: list[dict[str, Any]]) -> list[int | None]:
+    """Each game's rank on its daily board, from Redis when that board is built (one
+    pipelined round trip); None when Redis is down or the board is not built yet."""
+    r = store.client()
+    if r is None or not history:
+        return [None] * len(history)
+    try:
+        pipe = r.pipeline(transaction=False)
+        for g in history:
+            pipe.exists(store.ready_key(g["challenge_id"]))
+            composite = ranking.encode(
+                g["status"] == Status.WON, g["score"], g["elapsed_ms"], g["moves"]
+            )
+            pipe.zcount(store.daily_key(g["challenge_id"]), "-inf", f"({composite}")
+        answers = pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("ranks for a player page unavailable: %s", exc)
+        return [None] * len(history)
+    return [
+        1 + int(better) if ready else None
+        for ready, better in zip(answers[::2], answers[1::2], strict=True)
+    ]

@@ -1,0 +1,183 @@
+"""The Redis side of the boards: the client, key names, and sorted-set reads and writes.
+
+Every function here may raise ``redis.RedisError``; callers decide what to do then
+(reads fall back to PostgreSQL, writes mark the board stale). Settings:
+
+- ``LEADERBOARDS_REDIS_URL`` (default ``REDIS_URL``; empty: no Redis, PostgreSQL only);
+- ``LEADERBOARDS_KEY_PREFIX`` (default ``"lb:"``): the tests give each test its own.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import redis
+from django.conf import settings
+
+CHUNK = 10_000  # ZADD members per pipelined command during a rebuild
+REBUILD_LOCK_SECONDS = 60
+
+_clients: dict[str, redis.Redis] = {}
+
+
+def redis_url() -> str:
+    return str(getattr(settings, "LEADERBOARDS_REDIS_URL", settings.REDIS_URL) or "")
+
+
+def prefix() -> str:
+    return str(getattr(settings, "LEADERBOARDS_KEY_PREFIX", "lb:"))
+
+
+def client() -> redis.Redis | None:
+    """The shared client, or None when no Redis is configured. Short timeouts: a dead
+    Redis must cost a request milliseconds, not seconds, before the PostgreSQL fallback."""
+    url = redis_url()
+    if not url:
+        return None
+    found = _clients.get(url)
+    if found is None:
+        found = redis.Redis.from_url(
+            url, socket_connect_timeout=0.25, socket_timeout=1.0, health_check_interval=30
+        )
+        _clients[url] = found
+    return found
+
+
+def daily_key(challenge_id: int) -> str:
+    return f"{prefix()}daily:{challenge_id}"
+
+
+def ready_key(challenge_id: int) -> str:
+    """Set once a board has been built: an empty board has no sorted set at all."""
+    return f"{prefix()}daily:{challenge_id}:ready"
+
+
+def lock_key(challenge_id: int) -> str:
+    return f"{prefix()}daily:{challenge_id}:lock"
+
+
+def cache_key(name: str) -> str:
+    return f"{prefix()}cache:{name}"
+
+
+# ----- daily boards ----------------------------------------------------------------------
+
+
+def replace_board(r: redis.Redis, challenge_id: int, entries: Sequence[tuple[str, int]]) -> None:
+    """Write a whole board: fill a temporary key in chunks, then swap it in atomically."""
+    key = daily_key(challenge_id)
+    tmp = f"{key}:tmp:{uuid.uuid4().hex}"
+    pipe = r.pipeline(transaction=False)
+    for start in range(0, len(entries), CHUNK):
+        pipe.zadd(tmp, dict(entries[start : start + CHUNK]))
+    pipe.execute()
+    swap = r.pipeline(transaction=True)
+    if entries:
+        swap.rename(tmp, key)
+    else:
+        swap.delete(key)
+    swap.set(ready_key(challenge_id), "1")
+    swap.execute()
+
+
+def is_ready(r: redis.Redis, challenge_id: int) -> bool:
+    return bool(r.exists(ready_key(challenge_id)))
+
+
+def try_lock(r: redis.Redis, challenge_id: int) -> bool:
+    return bool(r.set(lock_key(challenge_id), "1", nx=True, ex=REBUILD_LOCK_SECONDS))
+
+
+def unlock(r: redis.Redis, challenge_id: int) -> None:
+    r.delete(lock_key(challenge_id))
+
+
+def add_entries(r: redis.Redis, entries: Iterable[tuple[int, str, int]]) -> None:
+    """ZADD (challenge_id, member, composite) into boards that are built (others rebuild
+    on their first read anyway, and will include these results)."""
+    rows = list(entries)
+    if not rows:
+        return
+    ready = r.pipeline(transaction=False)
+    for challenge_id, _, _ in rows:
+        ready.exists(ready_key(challenge_id))
+    flags = ready.execute()
+    pipe = r.pipeline(transaction=False)
+    for (challenge_id, member, composite), flag in zip(rows, flags, strict=True):
+        if flag:
+            pipe.zadd(daily_key(challenge_id), {member: composite})
+    pipe.execute()
+
+
+def remove_entries(r: redis.Redis, entries: Iterable[tuple[int, str]]) -> None:
+    pipe = r.pipeline(transaction=False)
+    for challenge_id, member in entries:
+        pipe.zrem(daily_key(challenge_id), member)
+    pipe.execute()
+
+
+def page(
+    r: redis.Redis, challenge_id: int, start: int, stop: int
+) -> tuple[bool, int, list[tuple[str, int]], int]:
+    """(ready, size, [(member, composite)] of positions start..stop inclusive, number of
+    results strictly better than the first one), in two round trips."""
+    key = daily_key(challenge_id)
+    pipe = r.pipeline(transaction=False)
+    pipe.exists(ready_key(challenge_id))
+    pipe.zcard(key)
+    pipe.zrange(key, start, stop, withscores=True)
+    ready, size, raw = pipe.execute()
+    rows = [(m.decode(), int(s)) for m, s in raw]
+    better = count_better(r, challenge_id, rows[0][1]) if rows and start > 0 else 0
+    return bool(ready), int(size), rows, better
+
+
+def count_better(r: redis.Redis, challenge_id: int, composite: int) -> int:
+    """Results strictly better than ``composite``: the shared rank is this plus one."""
+    found: Any = r.zcount(daily_key(challenge_id), "-inf", f"({composite}")
+    return int(found)
+
+
+def position_of(r: redis.Redis, challenge_id: int, member: str) -> int | None:
+    found: Any = r.zrank(daily_key(challenge_id), member)
+    return None if found is None else int(found)
+
+
+def drop_board(r: redis.Redis, challenge_id: int) -> None:
+    r.delete(daily_key(challenge_id), ready_key(challenge_id))
+
+
+def board_ids(r: redis.Redis) -> list[int]:
+    """Challenge ids of every board Redis holds (SCAN, for the rebuild command)."""
+    out = set()
+    for key in r.scan_iter(match=f"{prefix()}daily:*:ready", count=1000):
+        out.add(int(key.decode().split(":")[-2]))
+    return sorted(out)
+
+
+# ----- computed boards (streaks, all-time): JSON with a short life -----------------------
+
+
+def cache_get(r: redis.Redis, name: str) -> Any:
+    raw: Any = r.get(cache_key(name))
+    return None if raw is None else json.loads(raw)
+
+
+def cache_set(r: redis.Redis, name: str, value: Any, seconds: int) -> None:
+    r.set(cache_key(name), json.dumps(value), ex=seconds)
+
+
+def cache_clear(r: redis.Redis) -> None:
+    keys = list(r.scan_iter(match=f"{prefix()}cache:*", count=1000))
+    if keys:
+        r.delete(*keys)
+
+
+def flush_prefix(r: redis.Redis) -> None:
+    """Delete every key under the prefix (tests)."""
+    keys = list(r.scan_iter(match=f"{prefix()}*", count=1000))
+    for start in range(0, len(keys), 1000):
+        r.delete(*keys[start : start + 1000])

@@ -1,0 +1,276 @@
+"""The daily board API: ranks and ties, around me, bad input, caching, query counts,
+self-rebuild, moderation, and the PostgreSQL fallback when Redis is down."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+
+from accounts.models import User
+from games.models import DailyChallenge, Game, Verification
+from games.signals import game_verified
+from leaderboards import daily, services, store
+from leaderboards.models import StaleBoard
+from leaderboards.serializers import DailyBoard
+from tests.leaderboards.conftest import FINISH_BASE, logged_in, make_challenge, make_player, result
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis]
+
+
+def url(challenge: DailyChallenge, query: str = "") -> str:
+    return f"/api/leaderboards/daily/{challenge.date.isoformat()}/{challenge.tier}/{query}"
+
+
+def get(client: Client, path: str, status: int = 200) -> Any:
+    response = client.get(path, HTTP_ACCEPT="application/json")
+    assert response.status_code == status, response.content
+    return response
+
+
+def ranks(body: dict[str, Any]) -> list[tuple[str, int]]:
+    return [(row["display_name"], row["rank"]) for row in body["results"]]
+
+
+@pytest.fixture
+def tied_board(challenge: DailyChallenge) -> dict[str, User]:
+    """Six results: a tie on all four keys (listed by finish time), and each key deciding once."""
+    players = {name: make_player(name) for name in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]}
+    t = FINISH_BASE
+    result(players["Ann"], challenge, score=625, elapsed_ms=50_000, moves=90, finished_at=t)
+    # Bob and Cat tie exactly; Cat finished first, so Cat is listed first
+    result(players["Bob"], challenge, elapsed_ms=60_000, moves=95, finished_at=t + dt.timedelta(2))
+    result(players["Cat"], challenge, elapsed_ms=60_000, moves=95, finished_at=t + dt.timedelta(1))
+    result(players["Dan"], challenge, elapsed_ms=60_000, moves=96)  # more moves
+    result(players["Eve"], challenge, won=False, score=600, elapsed_ms=1_000, moves=10)
+    result(players["Fay"], challenge, won=False, score=300, elapsed_ms=1_000, moves=10)
+    return players
+
+
+def test_first_page_ranks_ties_and_shape(
+    client: Client, challenge: DailyChallenge, tied_board: Any
+) -> None:
+    body = get(client, url(challenge)).json()
+    assert ranks(body) == [("Ann", 1), ("Cat", 2), ("Bob", 2), ("Dan", 4), ("Eve", 5), ("Fay", 6)]
+    assert body["count"] == 6 and body["page"] == 1 and body["pages"] == 1
+    assert body["next"] is None and body["previous"] is None
+    assert body["served_from"] == "redis" and body["me"] is None
+    row = body["results"][0]
+    assert row["won"] is True and row["score"] == 625 and row["elapsed_ms"] == 50_000
+    assert row["moves"] == 90 and row["replay_url"] == f"/replay/{row['game_id']}/"
+    assert row["me"] is False
+    check_shape(DailyBoard, body)
+
+
+def check_shape(serializer: Any, body: dict[str, Any]) -> None:
+    """The answer has exactly the shape the schema documents."""
+    shape = serializer(data=body)
+    assert shape.is_valid(), shape.errors
+    assert set(body) == set(shape.fields)
+
+
+def test_redis_down_serves_the_same_board_from_postgres(
+    client: Client, challenge: DailyChallenge, tied_board: Any, dead_redis: str
+) -> None:
+    body = get(client, url(challenge)).json()
+    assert body["served_from"] == "postgres"
+    assert ranks(body) == [("Ann", 1), ("Cat", 2), ("Bob", 2), ("Dan", 4), ("Eve", 5), ("Fay", 6)]
+    me = logged_in(tied_board["Dan"])
+    body = get(me, url(challenge, "?around=me")).json()
+    assert body["me"]["rank"] == 4 and body["me"]["me"] is True
+    # the other boards and the player page keep working too
+    get(client, "/api/leaderboards/streaks/")
+    get(client, "/api/leaderboards/alltime/")
+    assert get(client, "/api/players/ann/").json()["games"][0]["rank"] is None
+
+
+def test_bad_input_is_a_4xx_with_a_message(
+    client: Client, challenge: DailyChallenge, tied_board: Any
+) -> None:
+    tomorrow = (challenge.date + dt.timedelta(days=1)).isoformat()
+    cases = [
+        ("/api/leaderboards/daily/2025-02-30/easy/", 400, "not a date"),
+        ("/api/leaderboards/daily/yesterday/easy/", 400, "not a date"),
+        (f"/api/leaderboards/daily/{tomorrow}/easy/", 404, "future"),
+        (f"/api/leaderboards/daily/{challenge.date}/extreme/", 404, "unknown tier"),
+        ("/api/leaderboards/daily/2001-01-01/easy/", 404, "no easy challenge"),
+        (url(challenge, "?page=0"), 400, "page"),
+        (url(challenge, "?page=-3"), 400, "page"),
+        (url(challenge, "?page=abc"), 400, "page"),
+        (url(challenge, f"?page={10**9}"), 400, "page"),
+        (url(challenge, "?page=2"), 404, "this board has 1 page"),
+        (url(challenge, "?around=you"), 400, "around"),
+        ("/api/leaderboards/streaks/?page=0", 400, "page"),
+        ("/api/leaderboards/alltime/?period=week", 400, "period"),
+        ("/api/leaderboards/alltime/?page=99999", 404, "page"),
+        ("/api/players/Nobody/", 404, "no player"),
+        (f"/api/players/{'x' * 5000}/", 404, "no player"),
+        ("/api/players/Ann/?page=7", 404, "page"),
+    ]
+    for path, status, words in cases:
+        response = client.get(path, HTTP_ACCEPT="application/json")
+        assert response.status_code == status, (path, response.content)
+        assert words in response.json()["detail"], (path, response.json())
+
+
+def test_cache_headers(client: Client, challenge: DailyChallenge, tied_board: Any) -> None:
+    response = get(client, url(challenge))
+    assert "public" in response["Cache-Control"] and "max-age=15" in response["Cache-Control"]
+    response = get(logged_in(tied_board["Ann"]), url(challenge, "?around=me"))
+    assert "private" in response["Cache-Control"]
+    assert "Cookie" in response["Vary"]
+    closed = make_challenge(challenge.date - dt.timedelta(days=3))
+    assert "max-age=300" in get(client, url(closed))["Cache-Control"]
+
+
+def test_around_me_far_down_the_board(challenge: DailyChallenge) -> None:
+    users = User.objects.bulk_create(
+        [User(username=f"u{i}", display_name=f"U{i:03d}", password="!") for i in range(300)]
+    )
+    Game.objects.bulk_create(
+        [result(u, challenge, score=625 - i, save=False) for i, u in enumerate(users)]
+    )
+    me = users[200]
+    body = get(logged_in(me), url(challenge, "?around=me")).json()
+    assert body["me"]["display_name"] == "U200" and body["me"]["rank"] == 201
+    assert body["page"] is None and body["offset"] == 200 - daily.PAGE_SIZE // 2
+    names = [row["display_name"] for row in body["results"]]
+    assert "U200" in names and len(names) == daily.PAGE_SIZE
+    assert [row["me"] for row in body["results"]].count(True) == 1
+    # a plain page still tells the viewer their own rank
+    body = get(logged_in(me), url(challenge, "?page=2")).json()
+    assert body["me"]["rank"] == 201 and body["previous"].endswith("page=1")
+    # around=me with no result of one's own: page 1
+    stranger = make_player("Stranger")
+    body = get(logged_in(stranger), url(challenge, "?around=me")).json()
+    assert body["me"] is None and body["page"] == 1 and body["results"][0]["rank"] == 1
+
+
+@pytest.mark.parametrize("around", [False, True])
+def test_query_count_is_pinned(
+    challenge: DailyChallenge, tied_board: Any, django_assert_num_queries: Any, around: bool
+) -> None:
+    client = logged_in(tied_board["Dan"]) if around else Client()
+    get(client, url(challenge))  # builds the board
+    # anonymous page: challenge + rows; around me: session (none when sessions are read
+    # from the Redis cache) + user + challenge + own game + rows
+    session = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1
+    with django_assert_num_queries(session + 4 if around else 2):
+        get(client, url(challenge, "?around=me" if around else ""))
+
+
+def test_missing_key_rebuilds_on_first_read(
+    client: Client, challenge: DailyChallenge, tied_board: Any, lb_redis: redis.Redis
+) -> None:
+    assert not lb_redis.exists(store.daily_key(challenge.pk))
+    assert get(client, url(challenge)).json()["count"] == 6
+    assert lb_redis.zcard(store.daily_key(challenge.pk)) == 6
+    lb_redis.delete(store.daily_key(challenge.pk), store.ready_key(challenge.pk))
+    assert get(client, url(challenge)).json()["count"] == 6
+
+
+def test_an_empty_board_is_built_once(
+    client: Client, challenge: DailyChallenge, lb_redis: redis.Redis
+) -> None:
+    body = get(client, url(challenge)).json()
+    assert body["count"] == 0 and body["results"] == [] and body["pages"] == 1
+    assert lb_redis.exists(store.ready_key(challenge.pk))
+
+
+def test_verified_signal_adds_the_result(
+    client: Client, challenge: DailyChallenge, tied_board: Any, lb_redis: redis.Redis
+) -> None:
+    get(client, url(challenge))  # built
+    newcomer = make_player("Gus")
+    game = result(
+        newcomer, challenge, score=625, elapsed_ms=1_000, verification=Verification.PENDING
+    )
+    assert get(client, url(challenge)).json()["count"] == 6  # not verified: not there
+    Game.objects.filter(pk=game.pk).update(verification=Verification.VERIFIED)
+    game_verified.send(sender=Game, game=Game.objects.get(pk=game.pk))
+    body = get(client, url(challenge)).json()
+    assert body["results"][0]["display_name"] == "Gus" and body["count"] == 7
+    # a practice game or a board not built yet: nothing to do, no error
+    other = make_challenge(challenge.date, "hard")
+    game_verified.send(sender=Game, game=result(newcomer, other))
+    assert not lb_redis.exists(store.daily_key(other.pk))
+
+
+def test_disqualified_and_banned_vanish_at_once(
+    client: Client, challenge: DailyChallenge, tied_board: Any, lb_redis: redis.Redis
+) -> None:
+    get(client, url(challenge))
+    ann_game = Game.objects.get(player=tied_board["Ann"])
+    Game.objects.filter(pk=ann_game.pk).update(disqualified=True)
+    services.remove_game(ann_game)
+    assert lb_redis.zcard(store.daily_key(challenge.pk)) == 5
+    body = get(client, url(challenge)).json()
+    assert ranks(body)[:2] == [("Cat", 1), ("Bob", 1)]
+    Game.objects.filter(pk=ann_game.pk).update(disqualified=False)
+    services.restore_game(ann_game)
+    assert ranks(get(client, url(challenge)).json())[0] == ("Ann", 1)
+
+    # a ban without any call to the leaderboards: the read notices and drops the row
+    User.objects.filter(pk=tied_board["Cat"].pk).update(is_banned=True)
+    body = get(client, url(challenge)).json()
+    assert "Cat" not in [name for name, _ in ranks(body)] and body["count"] == 5
+    assert ranks(body)[1] == ("Bob", 2)
+    assert get(client, "/api/players/Cat/", 404)
+    User.objects.filter(pk=tied_board["Cat"].pk).update(is_banned=False)
+    services.restore_player(tied_board["Cat"])
+    assert get(client, url(challenge)).json()["count"] == 6
+    User.objects.filter(pk=tied_board["Bob"].pk).update(is_banned=True)
+    services.remove_player(tied_board["Bob"])
+    assert lb_redis.zcard(store.daily_key(challenge.pk)) == 5
+
+
+def test_redis_failure_during_an_update_marks_the_board_stale(
+    challenge: DailyChallenge,
+    tied_board: Any,
+    lb_redis: redis.Redis,
+    settings: Any,
+    dead_redis: str,
+) -> None:
+    game = Game.objects.get(player=tied_board["Eve"])
+    game_verified.send(sender=Game, game=game)  # Redis is down: noted, not raised
+    assert StaleBoard.objects.filter(challenge=challenge).exists()
+    settings.LEADERBOARDS_REDIS_URL = os.environ["REDIS_URL"]  # Redis is back
+    call_command("rebuild_leaderboards", "--stale")
+    assert not StaleBoard.objects.exists()
+    assert lb_redis.zcard(store.daily_key(challenge.pk)) == 6
+
+
+def test_rebuild_command(
+    challenge: DailyChallenge, tied_board: Any, lb_redis: redis.Redis, capsys: Any
+) -> None:
+    call_command("rebuild_leaderboards", "--date", challenge.date.isoformat(), "--tier", "easy")
+    assert lb_redis.zcard(store.daily_key(challenge.pk)) == 6
+    assert "rebuilt 1 board(s)" in capsys.readouterr().out
+    lb_redis.zrem(
+        store.daily_key(challenge.pk), *lb_redis.zrange(store.daily_key(challenge.pk), 0, 2)
+    )
+    call_command("rebuild_leaderboards")
+    assert lb_redis.zcard(store.daily_key(challenge.pk)) == 6
+    with pytest.raises(CommandError, match="not a date"):
+        call_command("rebuild_leaderboards", "--date", "2025-13-01")
+    with pytest.raises(CommandError, match="no challenge"):
+        call_command("rebuild_leaderboards", "--date", "2001-01-01")
+
+
+def test_schema_documents_the_boards(client: Client) -> None:
+    schema = client.get("/api/schema/?format=json").json()
+    for path in [
+        "/api/leaderboards/daily/{date}/{tier}/",
+        "/api/leaderboards/streaks/",
+        "/api/leaderboards/alltime/",
+        "/api/players/{name}/",
+    ]:
+        assert path in schema["paths"], path
+    assert "DailyBoard" in schema["components"]["schemas"]
