@@ -1,0 +1,128 @@
+"""Preparing the daily challenges: secret candidates, proven winnable, rated, published.
+
+For each tier, candidate deal numbers come from the server secret (HMAC-SHA256 of the
+date, the tier and the attempt number; the first 8 bytes). Each candidate is solved
+within a budget; one the solver cannot prove winnable is skipped. A winnable one is
+rated by the strategy bot (the share of its playouts it wins) and published when the
+rate falls in the tier's band. Publishing is one insert guarded by the unique
+(date, tier) constraint, so any number of runs, on any number of workers, make one
+challenge per tier, and a challenge once published never changes (not even when the
+secret does).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import logging
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games.deals import solve_deal
+from games.models import DailyChallenge, Deal, Tier, Verdict
+from games.strategy_bot import rate_deal
+
+log = logging.getLogger(__name__)
+
+VARIANT = "yukon"
+
+
+@dataclass(frozen=True)
+class Band:
+    """A tier takes deals the bot wins at least ``low`` and less than ``high`` of the time."""
+
+    low: float
+    high: float
+
+    def __contains__(self, rate: float) -> bool:
+        return self.low <= rate < self.high
+
+
+# Chosen from the bot's win rates on 80 consecutive deals (docs/daily.md): each band
+# holds about a fifth of all deals, and the gaps between them keep the tiers apart.
+BANDS: dict[str, Band] = {
+    Tier.EASY: Band(0.60, 1.01),
+    Tier.MEDIUM: Band(0.20, 0.45),
+    Tier.HARD: Band(0.02, 0.12),
+}
+
+
+class DailyPreparationError(RuntimeError):
+    """No candidate fitted a tier within the attempts allowed."""
+
+
+def candidate_number(secret: str, date: dt.date, tier: str, attempt: int) -> int:
+    """The ``attempt``-th candidate deal number of a day's tier (secret until the day closes)."""
+    message = f"{date.isoformat()}:{tier}:{attempt}".encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _solved_deal(number: int) -> Deal | None:
+    """The deal, solved if nobody has yet; None unless the solver proved it winnable."""
+    deal, _ = Deal.objects.get_or_create(number=number, variant=VARIANT)
+    solved = solve_deal(deal.pk, settings.DAILY_SOLVE_SECONDS, settings.DAILY_SOLVE_NODES)
+    return solved if solved is not None and solved.verdict == Verdict.SOLVED else None
+
+
+def _rated(deal: Deal) -> float:
+    if deal.bot_win_rate is None:
+        rating = rate_deal(deal.number, deal.variant, playouts=settings.DAILY_BOT_PLAYOUTS)
+        deal.bot_win_rate = rating.win_rate
+        deal.save(update_fields=["bot_win_rate"])
+    return deal.bot_win_rate
+
+
+def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
+    """The challenge of ``date`` in ``tier``: the existing one, or a newly published one."""
+    existing = DailyChallenge.objects.filter(date=date, tier=tier).first()
+    if existing is not None:
+        return existing
+    band = BANDS[tier]
+    for attempt in range(settings.DAILY_MAX_ATTEMPTS):
+        number = candidate_number(settings.DAILY_SECRET, date, tier, attempt)
+        deal = _solved_deal(number)
+        if deal is None:
+            log.info("daily %s %s: candidate %d skipped (not proven winnable)", date, tier, attempt)
+            continue
+        rate = _rated(deal)
+        if rate not in band:
+            continue
+        try:
+            with transaction.atomic():
+                return DailyChallenge.objects.create(
+                    date=date, tier=tier, deal=deal, bot_win_rate=rate
+                )
+        except IntegrityError:  # another worker published first: theirs stands
+            return DailyChallenge.objects.get(date=date, tier=tier)
+    raise DailyPreparationError(
+        f"no candidate for {date} {tier} in {settings.DAILY_MAX_ATTEMPTS} attempts"
+    )
+
+
+PREPARE_TOMORROW_FROM = dt.time(22, 0)
+
+
+def dates_due(now: dt.datetime) -> list[dt.date]:
+    """The days that must have their challenges by ``now``: today, and tomorrow from 22:00 UTC."""
+    now = now.astimezone(dt.UTC)
+    due = [now.date()]
+    if now.time() >= PREPARE_TOMORROW_FROM:
+        due.append(now.date() + dt.timedelta(days=1))
+    return due
+
+
+def is_ready(date: dt.date) -> bool:
+    return DailyChallenge.objects.filter(date=date).count() == len(Tier.values)
+
+
+def prepare_daily(date: dt.date) -> dict[str, int]:
+    """Make sure ``date`` has one challenge per tier; return {tier: challenge id}."""
+    started = time.perf_counter()
+    ids = {tier: prepare_tier(date, tier).pk for tier in Tier.values}
+    log.info("daily %s ready in %.1f s", date, time.perf_counter() - started)
+    return ids
