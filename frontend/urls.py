@@ -1,6 +1,6 @@
-"""Routes of the browser client."""
+"""Routes of the browser client (pages only; the data comes from /api/)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from frontend import views
 
@@ -8,4 +8,16 @@ app_name = "frontend"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/<int:game_id>/", views.play, name="play"),
+    path("practice/", views.practice_index, name="practice-index"),
+    re_path(r"^practice/(?P<deal>[0-9]{1,20})/$", views.practice, name="practice"),
+    path("replay/<int:game_id>/", views.replay, name="replay"),
+    path("leaderboards/", views.leaderboard, name="leaderboards"),
+    path("leaderboards/<str:board>/", views.leaderboard, name="leaderboard"),
+    path("players/<str:name>/", views.player, name="player"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.login, name="login"),
+    path("how-to-play/", views.how_to_play, name="how-to-play"),
+    path("strategy/", views.strategy, name="strategy"),
+    path("faq/", views.faq, name="faq"),
 ]

@@ -1,8 +1,123 @@
-"""Views of the browser client: they only render pages; game logic lives in the API."""
+"""Views of the browser client: they only render pages; game logic lives in the API.
 
-from django.http import HttpRequest, HttpResponse
+Every page sets the CSRF cookie, because the ES modules send it back in the
+``X-CSRFToken`` header on each API call (moves, sign-up, log-in).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
+from django.utils import timezone
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+VARIANTS = ("yukon", "russian", "alaska", "moosehide")
+TIERS = ("easy", "medium", "hard")
+BOARDS = ("daily", "streaks", "alltime")
+MAX_DEAL = 2**64 - 1
 
 
+def _api_ready(path: str) -> bool:
+    """Is this API route served yet? Pages skip calls that could only 404 (and log errors)."""
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
+
+
+def _boards_ready() -> bool:
+    return _api_ready("/api/leaderboards/daily/2000-01-01/easy/")
+
+
+def _page(request: HttpRequest, template: str, **context: object) -> HttpResponse:
+    return render(request, f"frontend/{template}", context)
+
+
+@ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/home.html")
+    return _page(request, "home.html", today=timezone.now().date().isoformat())
+
+
+@ensure_csrf_cookie
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _page(request, "play.html", game_id=game_id, mode="game", boards_ready=_boards_ready())
+
+
+@ensure_csrf_cookie
+def practice(request: HttpRequest, deal: str) -> HttpResponse:
+    if not deal.isascii() or not deal.isdigit() or int(deal) > MAX_DEAL:
+        raise Http404("A deal number is a whole number from 0 to 2**64 - 1.")
+    variant = request.GET.get("variant", "yukon")
+    if variant not in VARIANTS:
+        variant = "yukon"
+    return _page(
+        request, "play.html", deal=int(deal), variant=variant, variants=VARIANTS, mode="practice"
+    )
+
+
+@ensure_csrf_cookie
+def practice_index(request: HttpRequest) -> HttpResponse:
+    return _page(request, "practice.html", variants=VARIANTS)
+
+
+@ensure_csrf_cookie
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _page(request, "replay.html", game_id=game_id)
+
+
+@ensure_csrf_cookie
+def leaderboard(request: HttpRequest, board: str = "daily") -> HttpResponse:
+    if board not in BOARDS:
+        raise Http404("No such leaderboard.")
+    day = request.GET.get("date", "")
+    try:
+        day = date.fromisoformat(day).isoformat()
+    except ValueError:
+        day = timezone.now().date().isoformat()
+    tier = request.GET.get("tier", "easy")
+    if tier not in TIERS:
+        tier = "easy"
+    path = f"/api/leaderboards/{board}/"
+    if board == "daily":
+        path = f"/api/leaderboards/daily/{day}/{tier}/"
+    return _page(
+        request,
+        "leaderboard.html",
+        board=board,
+        day=day,
+        tier=tier,
+        tiers=TIERS,
+        boards=BOARDS,
+        api_ready=_api_ready(path),
+    )
+
+
+@ensure_csrf_cookie
+def player(request: HttpRequest, name: str) -> HttpResponse:
+    return _page(request, "player.html", name=name, api_ready=_api_ready(f"/api/players/{name}/"))
+
+
+@ensure_csrf_cookie
+def signup(request: HttpRequest) -> HttpResponse:
+    return _page(request, "account.html", action="signup")
+
+
+@ensure_csrf_cookie
+def login(request: HttpRequest) -> HttpResponse:
+    return _page(request, "account.html", action="login")
+
+
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    return _page(request, "how_to_play.html")
+
+
+def strategy(request: HttpRequest) -> HttpResponse:
+    return _page(request, "strategy.html")
+
+
+def faq(request: HttpRequest) -> HttpResponse:
+    return _page(request, "faq.html")

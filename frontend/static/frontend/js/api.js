@@ -1,0 +1,67 @@
+// Talking to the API: JSON in and out, the session cookie, and the CSRF header.
+
+export class ApiError extends Error {
+  constructor(status, detail, body) {
+    super(detail || `request failed (${status})`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+/** The first readable message in a DRF error body. */
+export function errorText(body, fallback) {
+  if (!body) return fallback;
+  if (typeof body === "string") return body;
+  if (body.detail) return String(body.detail);
+  for (const value of Object.values(body)) {
+    if (Array.isArray(value) && value.length) return String(value[0]);
+    if (typeof value === "string") return value;
+  }
+  return fallback;
+}
+
+export async function request(method, url, data) {
+  const init = {
+    method,
+    credentials: "same-origin",
+    headers: { Accept: "application/json" },
+  };
+  if (method !== "GET") init.headers["X-CSRFToken"] = csrfToken();
+  if (data !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(data);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new ApiError(0, "the server cannot be reached; check your connection");
+  }
+  let body = null;
+  const type = response.headers.get("Content-Type") || "";
+  if (response.status !== 204 && type.includes("json")) body = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError(response.status, errorText(body, `the server answered ${response.status}`), body);
+  }
+  return body;
+}
+
+export const api = {
+  get: (url) => request("GET", url),
+  post: (url, data = {}) => request("POST", url, data),
+};
+
+/** Read a paginated list or a plain list alike. */
+export function listOf(body, ...keys) {
+  if (Array.isArray(body)) return body;
+  if (!body) return [];
+  for (const key of [...keys, "results", "entries", "rows", "items"]) {
+    if (Array.isArray(body[key])) return body[key];
+  }
+  return [];
+}

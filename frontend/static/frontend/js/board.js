@@ -1,0 +1,494 @@
+// The card table: draws a masked position and turns pointer, click and key input into moves.
+//
+// The board never changes the position itself. It asks the rules mirror whether a move is
+// legal, and hands legal moves to `onMove(text)`; the page then calls `render()` with the
+// new position. Without `onMove` the board is a read-only view (the replay page).
+
+import { SUITS, SUIT_NAMES, cardName, cardSvg, slotSvg, suitOf } from "./cards.js";
+import { illegalReason, locate, moveText, targetsOf } from "./rules.js";
+
+const DRAG_THRESHOLD = 6; // px before a press becomes a drag
+const DOUBLE_CLICK_MS = 400;
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function el(tag, className, attrs = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+export class Board {
+  constructor(root, { onMove = null, notify = () => {}, announce = () => {} } = {}) {
+    this.root = root;
+    this.onMove = onMove;
+    this.notify = notify;
+    this.announce = announce;
+    this.pos = null;
+    this.frozen = !onMove;
+    this.cardEls = new Map();
+    this.backEls = [[], [], [], [], [], [], []];
+    this.selected = null; // a card picked up by click or keyboard
+    this.focus = { col: 0, index: 0 }; // keyboard cursor: column and face-up index (-1: the column itself)
+    this.press = null; // an ongoing pointer press or drag
+    this.lastClick = { card: null, t: 0 };
+    this.build();
+    if (onMove) this.listen();
+    new ResizeObserver(() => this.layout()).observe(root);
+  }
+
+  build() {
+    this.root.replaceChildren();
+    const top = el("div", "top-row");
+    this.statusLine = el("div", "status-line");
+    const foundations = el("div", "foundations");
+    this.foundationEls = {};
+    for (const suit of SUITS) {
+      const slot = el("div", "slot foundation", { "data-dest": "F", "data-suit": suit, role: "img" });
+      this.foundationEls[suit] = slot;
+      foundations.append(slot);
+    }
+    top.append(this.statusLine, foundations);
+    const tableau = el("div", "tableau");
+    this.columnEls = [];
+    this.slotEls = [];
+    for (let k = 0; k < 7; k++) {
+      const column = el("div", "column", { "data-col": String(k) });
+      const slot = el("div", "slot", { "data-col-slot": String(k), tabindex: "-1", role: "button" });
+      column.append(slot);
+      this.slotEls.push(slot);
+      this.columnEls.push(column);
+      tableau.append(column);
+    }
+    this.tableau = tableau;
+    this.root.append(top, tableau);
+  }
+
+  setFrozen(frozen) {
+    this.frozen = frozen || !this.onMove;
+    this.root.classList.toggle("frozen", this.frozen);
+    if (this.frozen) this.clearSelection();
+  }
+
+  // ----- drawing ------------------------------------------------------------------
+
+  cardEl(card) {
+    let node = this.cardEls.get(card);
+    if (!node) {
+      node = el("div", "card up", { "data-card": card, tabindex: "-1", role: "button" });
+      node.innerHTML = cardSvg(card);
+      this.cardEls.set(card, node);
+    }
+    return node;
+  }
+
+  backEl(k, i) {
+    let node = this.backEls[k][i];
+    if (!node) {
+      node = el("div", "card down", { "aria-hidden": "true" });
+      this.backEls[k][i] = node;
+    }
+    return node;
+  }
+
+  /** Draw `pos`. With `animate`, cards that changed place glide from where they were. */
+  render(pos, { animate = false } = {}) {
+    const before = animate && !reducedMotion() ? this.rects() : null;
+    const focusedCard = document.activeElement?.dataset?.card;
+    this.pos = pos;
+    const seen = new Set();
+    const dragged = new Set(this.press?.dragging ? this.press.pile : []);
+    pos.columns.forEach((column, k) => {
+      const nodes = [this.slotEls[k]];
+      for (let i = 0; i < column.down; i++) {
+        const back = this.backEl(k, i);
+        back.classList.toggle("turning", column.up.length === 0 && i === column.down - 1);
+        nodes.push(back);
+      }
+      column.up.forEach((card, i) => {
+        const node = this.cardEl(card);
+        node.setAttribute("aria-label", `${cardName(card)}, column ${k + 1}, face up`
+          + (i < column.up.length - 1 ? `, ${column.up.length - 1 - i} on it` : ""));
+        if (!dragged.has(node)) { // a server answer may arrive mid-drag: leave that pile be
+          node.style.transform = "";
+          node.classList.remove("dragging", "snapback");
+        }
+        seen.add(card);
+        nodes.push(node);
+      });
+      const empty = column.down === 0 && column.up.length === 0;
+      this.slotEls[k].classList.toggle("empty-col", empty);
+      this.slotEls[k].setAttribute("aria-label", empty ? `column ${k + 1}, empty`
+        : `column ${k + 1}, ${column.down} face down, ${column.up.length} face up`);
+      const colEl = this.columnEls[k];
+      const same = colEl.childElementCount === nodes.length
+        && nodes.every((n, i) => colEl.children[i] === n);
+      if (!same) colEl.replaceChildren(...nodes);
+    });
+    for (const [card, node] of this.cardEls) {
+      if (!seen.has(card)) { node.remove(); this.cardEls.delete(card); }
+    }
+    for (const suit of SUITS) {
+      const n = pos.foundations[suit];
+      const slot = this.foundationEls[suit];
+      const top = n ? "A23456789TJQK"[n - 1] + suit : null;
+      if (slot.dataset.top !== (top || "")) {
+        slot.dataset.top = top || "";
+        slot.innerHTML = top ? `<div class="card">${cardSvg(top)}</div>` : slotSvg(suit);
+      }
+      slot.setAttribute("aria-label", top
+        ? `${SUIT_NAMES[suit]} foundation, ${n} home, up to the ${cardName(top)}`
+        : `${SUIT_NAMES[suit]} foundation, empty`);
+    }
+    const held = this.selected && locate(pos, this.selected);
+    if (!held || held.home) this.selected = null;
+    this.markSelection();
+    this.layout();
+    this.updateRoving(focusedCard);
+    if (before) this.glide(before);
+  }
+
+  rects() {
+    const out = new Map();
+    for (const [card, node] of this.cardEls) out.set(card, node.getBoundingClientRect());
+    return out;
+  }
+
+  glide(before) {
+    for (const [card, node] of this.cardEls) {
+      const a = before.get(card);
+      if (!a) continue;
+      const b = node.getBoundingClientRect();
+      const dx = a.left - b.left;
+      const dy = a.top - b.top;
+      if (Math.abs(dx) + Math.abs(dy) < 1) continue;
+      // While it glides the card is drawn where it was, so it must not catch the pointer:
+      // a quick next press belongs to the card now lying there.
+      node.style.pointerEvents = "none";
+      const glide = node.animate([{ transform: `translate(${dx}px, ${dy}px)`, zIndex: 500 },
+        { transform: "none", zIndex: 500 }], { duration: 160, easing: "ease-out" });
+      glide.onfinish = glide.oncancel = () => { node.style.pointerEvents = ""; };
+    }
+  }
+
+  /** Size the cards to the board and compress long piles so that every column fits. */
+  layout() {
+    if (!this.pos) return;
+    const width = this.root.clientWidth;
+    const height = this.root.clientHeight;
+    if (!width || !height) return;
+    const gap = Math.round(Math.min(12, Math.max(3, window.innerWidth * 0.01)));
+    const byWidth = (width - 6 * gap) / 7;
+    const byHeight = (height - 1.5 * gap) / (1.4 * 4.2);
+    const cw = Math.floor(Math.max(30, Math.min(byWidth, byHeight, 112)));
+    const ch = Math.round(cw * 1.4);
+    this.root.style.setProperty("--gap", `${gap}px`);
+    this.root.style.setProperty("--cw", `${cw}px`);
+    this.root.style.setProperty("--ch", `${ch}px`);
+    const available = Math.max(ch, this.tableau.clientHeight - 4);
+    this.pos.columns.forEach((column, k) => {
+      let down = ch * 0.1;
+      let up = ch * (available > ch * 6 ? 0.36 : 0.3); // tall phones get bigger strips to tap
+      const needed = ch + column.down * down + Math.max(0, column.up.length - 1) * up;
+      if (needed > available) {
+        // Squeeze the face-down cards first, then the face-up ones.
+        const spare = available - ch;
+        down = Math.min(down, Math.max(ch * 0.04, (spare * 0.12) / Math.max(1, column.down)));
+        up = column.up.length > 1 ? (spare - column.down * down) / (column.up.length - 1) : up;
+      }
+      let y = 0;
+      const nodes = this.columnEls[k].children;
+      for (let i = 1; i < nodes.length; i++) { // children[0] is the column slot
+        nodes[i].style.top = `${Math.round(y)}px`;
+        y += i <= column.down ? down : up;
+      }
+    });
+  }
+
+  // ----- selection and keyboard focus ---------------------------------------------
+
+  pileOf(card) {
+    const where = this.pos && locate(this.pos, card);
+    if (!where || where.home) return [];
+    return this.pos.columns[where.col].up.slice(where.index).map((c) => this.cardEls.get(c));
+  }
+
+  markSelection() {
+    for (const node of this.root.querySelectorAll(".card.selected")) node.classList.remove("selected");
+    if (this.selected) {
+      for (const node of this.pileOf(this.selected)) node.classList.add("selected");
+    }
+  }
+
+  clearSelection() {
+    this.selected = null;
+    this.markSelection();
+    this.clearTargets();
+  }
+
+  focusTarget() {
+    const { col, index } = this.focus;
+    const up = this.pos.columns[col].up;
+    return index >= 0 && index < up.length ? this.cardEls.get(up[index]) : this.slotEls[col];
+  }
+
+  /** Keep one element of the board in the tab order, and keep focus on a card that moved. */
+  updateRoving(focusedCard) {
+    if (!this.pos || !this.onMove) return;
+    if (focusedCard) {
+      const where = locate(this.pos, focusedCard);
+      if (where && !where.home) this.focus = { col: where.col, index: where.index };
+    }
+    const up = this.pos.columns[this.focus.col].up;
+    if (this.focus.index >= up.length || (this.focus.index < 0 && up.length)) {
+      this.focus.index = up.length - 1;
+    }
+    const target = this.focusTarget();
+    for (const node of this.root.querySelectorAll("[tabindex='0']")) node.setAttribute("tabindex", "-1");
+    target.setAttribute("tabindex", "0");
+    if (focusedCard && document.activeElement !== target) target.focus({ preventScroll: true });
+  }
+
+  moveFocus(col, index) {
+    const up = this.pos.columns[col].up;
+    this.focus = { col, index: up.length ? Math.max(0, Math.min(index, up.length - 1)) : -1 };
+    for (const node of this.root.querySelectorAll("[tabindex='0']")) node.setAttribute("tabindex", "-1");
+    const target = this.focusTarget();
+    target.setAttribute("tabindex", "0");
+    target.focus({ preventScroll: true });
+    if (this.selected) {
+      const reason = illegalReason(this.pos, this.selected, col);
+      this.announce(reason ? `column ${col + 1}: cannot drop here` : `column ${col + 1}: drop here with Enter`);
+    }
+  }
+
+  // ----- moves --------------------------------------------------------------------
+
+  tryMove(card, dest) {
+    const reason = illegalReason(this.pos, card, dest);
+    if (reason) {
+      this.notify(reason);
+      this.announce(reason);
+      for (const node of this.pileOf(card)) {
+        node.classList.remove("flash");
+        void node.offsetWidth; // restart the animation
+        node.classList.add("flash");
+      }
+      return false;
+    }
+    this.selected = null;
+    this.clearTargets();
+    const text = moveText(card, dest);
+    this.announce(`${cardName(card)} to ${dest === "F" ? "its foundation" : `column ${dest + 1}`}`);
+    this.onMove(text);
+    return true;
+  }
+
+  showTargets(card) {
+    this.clearTargets();
+    for (const dest of targetsOf(this.pos, card)) {
+      if (dest === "F") this.foundationEls[suitOf(card)].classList.add("target");
+      else this.columnEls[dest].classList.add("target");
+    }
+  }
+
+  clearTargets() {
+    for (const node of this.root.querySelectorAll(".target, .hover")) node.classList.remove("target", "hover");
+  }
+
+  /** The destination under a point: a column (0..6), "F", or null. */
+  destAt(x, y) {
+    // The dragged pile lies under the pointer: look through it.
+    const hit = document.elementsFromPoint(x, y).find((node) => !node.closest(".dragging"));
+    if (hit?.closest(".foundations")) return "F";
+    const column = hit?.closest(".column");
+    if (column) return Number(column.dataset.col);
+    const box = this.tableau.getBoundingClientRect();
+    if (y >= box.top && y <= box.bottom && x >= box.left - 20 && x <= box.right + 20) {
+      let best = null;
+      let bestDistance = Infinity;
+      this.columnEls.forEach((node, k) => {
+        const r = node.getBoundingClientRect();
+        const d = Math.abs(x - (r.left + r.right) / 2);
+        if (d < bestDistance) { bestDistance = d; best = k; }
+      });
+      return best;
+    }
+    return null;
+  }
+
+  // ----- input --------------------------------------------------------------------
+
+  listen() {
+    const root = this.root;
+    root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    root.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    root.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    root.addEventListener("pointercancel", () => this.cancelDrag());
+    root.addEventListener("keydown", (e) => this.onKey(e));
+    root.addEventListener("focusin", (e) => {
+      const card = e.target.dataset?.card;
+      const slot = e.target.dataset?.colSlot;
+      if (card) {
+        const where = locate(this.pos, card);
+        if (where && !where.home) this.focus = { col: where.col, index: where.index };
+      } else if (slot !== undefined) {
+        this.focus = { col: Number(slot), index: -1 };
+      }
+    });
+    root.addEventListener("contextmenu", (e) => { if (this.press) e.preventDefault(); });
+  }
+
+  onPointerDown(e) {
+    if (this.frozen || this.press || (e.pointerType === "mouse" && e.button !== 0)) return;
+    const cardNode = e.target.closest(".card.up[data-card]");
+    if (cardNode && this.columnEls.some((c) => c.contains(cardNode))) {
+      e.preventDefault();
+      cardNode.setPointerCapture(e.pointerId);
+      this.press = {
+        card: cardNode.dataset.card, x: e.clientX, y: e.clientY, id: e.pointerId,
+        node: cardNode, dragging: false, pile: [],
+      };
+      return;
+    }
+    this.press = { card: null, x: e.clientX, y: e.clientY, id: e.pointerId, target: e.target };
+  }
+
+  onPointerMove(e) {
+    const press = this.press;
+    if (!press || press.id !== e.pointerId || !press.card) return;
+    const dx = e.clientX - press.x;
+    const dy = e.clientY - press.y;
+    if (!press.dragging) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      press.dragging = true;
+      press.pile = this.pileOf(press.card);
+      for (const node of press.pile) node.classList.add("dragging");
+      this.selected = null;
+      this.markSelection();
+      this.showTargets(press.card);
+    }
+    for (const node of press.pile) node.style.transform = `translate(${dx}px, ${dy}px)`;
+    const dest = this.destAt(e.clientX, e.clientY);
+    for (const node of this.root.querySelectorAll(".hover")) node.classList.remove("hover");
+    if (dest === "F") this.foundationEls[suitOf(press.card)].classList.add("hover");
+    else if (dest !== null) this.columnEls[dest].classList.add("hover");
+  }
+
+  onPointerUp(e) {
+    const press = this.press;
+    if (!press || press.id !== e.pointerId) return;
+    this.press = null;
+    if (press.dragging) {
+      this.drop(press, this.destAt(e.clientX, e.clientY));
+      return;
+    }
+    if (press.card) this.clickCard(press.card);
+    else this.clickPlace(press.target);
+  }
+
+  drop(press, dest) {
+    this.clearTargets();
+    const where = locate(this.pos, press.card);
+    const fromCol = where && !where.home ? where.col : null;
+    if (dest !== null && dest !== fromCol && this.tryMove(press.card, dest)) return;
+    this.snapBack(press.pile);
+  }
+
+  snapBack(pile) {
+    for (const node of pile) {
+      node.classList.add("snapback");
+      node.classList.remove("dragging");
+      node.style.transform = "";
+      setTimeout(() => node.classList.remove("snapback"), 200);
+    }
+  }
+
+  cancelDrag() {
+    if (this.press?.dragging) this.snapBack(this.press.pile);
+    this.press = null;
+    this.clearTargets();
+  }
+
+  clickCard(card) {
+    const now = performance.now();
+    const double = this.lastClick.card === card && now - this.lastClick.t < DOUBLE_CLICK_MS;
+    this.lastClick = { card, t: now };
+    if (double) {
+      this.clearSelection();
+      this.lastClick = { card: null, t: 0 };
+      this.tryMove(card, "F");
+      return;
+    }
+    if (this.selected && this.selected !== card) {
+      const where = locate(this.pos, card);
+      const from = locate(this.pos, this.selected);
+      if (where && from && where.col !== from.col) {
+        const moving = this.selected;
+        if (!this.tryMove(moving, where.col)) this.clearSelection();
+        this.lastClick = { card: null, t: 0 };
+        return;
+      }
+    }
+    if (this.selected === card) {
+      this.clearSelection();
+      return;
+    }
+    this.select(card);
+  }
+
+  clickPlace(target) {
+    if (!this.selected || !target) return;
+    const card = this.selected;
+    if (target.closest(".foundations")) {
+      if (!this.tryMove(card, "F")) this.clearSelection();
+      return;
+    }
+    const column = target.closest(".column");
+    if (column) {
+      if (!this.tryMove(card, Number(column.dataset.col))) this.clearSelection();
+    }
+  }
+
+  select(card) {
+    this.selected = card;
+    this.markSelection();
+    this.showTargets(card);
+    const n = this.pileOf(card).length - 1;
+    this.announce(`picked up ${cardName(card)}${n ? ` with ${n} card${n > 1 ? "s" : ""} on it` : ""}; choose a column`);
+  }
+
+  onKey(e) {
+    if (this.frozen || !this.pos) return;
+    const { col, index } = this.focus;
+    const up = this.pos.columns[col].up;
+    const key = e.key;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      const step = key === "ArrowLeft" ? 6 : 1;
+      const next = (col + step) % 7;
+      this.moveFocus(next, this.pos.columns[next].up.length - 1);
+    } else if (key === "ArrowUp") {
+      if (up.length) this.moveFocus(col, Math.max(0, index - 1));
+    } else if (key === "ArrowDown") {
+      if (up.length) this.moveFocus(col, Math.min(up.length - 1, index + 1));
+    } else if (key === "Enter" || key === " ") {
+      if (this.selected) {
+        const from = locate(this.pos, this.selected);
+        if (from && from.col === col) this.clearSelection();
+        else if (!this.tryMove(this.selected, col)) this.clearSelection();
+      } else if (index >= 0 && up[index]) {
+        this.select(up[index]);
+      }
+    } else if (key === "f" || key === "F") {
+      const card = this.selected || (index >= 0 ? up[index] : null);
+      if (card) this.tryMove(card, "F");
+    } else if (key === "Escape") {
+      if (this.selected) this.announce("put back");
+      this.clearSelection();
+    } else {
+      return;
+    }
+    e.preventDefault();
+  }
+}
+

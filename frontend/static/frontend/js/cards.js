@@ -1,0 +1,66 @@
+// Cards as text ("Kh", "Tc"), their names for screen readers, and their SVG drawings.
+
+export const RANKS = "A23456789TJQK";
+export const SUITS = "cdhs";
+export const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+const RANK_NAMES = ["ace", "two", "three", "four", "five", "six", "seven",
+  "eight", "nine", "ten", "jack", "queen", "king"];
+const RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+export function rankOf(card) { return RANKS.indexOf(card[0]) + 1; }
+export function suitOf(card) { return card[1]; }
+export function isRed(card) { return card[1] === "d" || card[1] === "h"; }
+export function isCard(text) {
+  return typeof text === "string" && text.length === 2
+    && RANKS.includes(text[0]) && SUITS.includes(text[1]);
+}
+export function cardName(card) {
+  return `${RANK_NAMES[rankOf(card) - 1]} of ${SUIT_NAMES[suitOf(card)]}`;
+}
+export function rankLabel(card) { return RANK_LABELS[rankOf(card) - 1]; }
+
+// Suit shapes in a 100x100 box. The shapes alone tell the suits apart (colour is extra).
+export const SUIT_PATHS = {
+  h: "M50 90C22 68 5 51 5 31 5 16 16 6 29 6c9 0 16 5 21 13 5-8 12-13 21-13 13 0 24 10 24 25 0 20-17 37-45 59z",
+  d: "M50 3 87 50 50 97 13 50z",
+  s: "M50 4C40 22 7 39 7 60c0 13 10 22 22 22 7 0 13-3 17-8-1 10-6 17-14 22h36c-8-5-13-12-14-22 4 5 10 8 17 8 12 0 22-9 22-22C93 39 60 22 50 4z",
+  c: "M50 6a21 21 0 0 0-17 33A21 21 0 1 0 46 74c-1 9-6 16-14 22h36c-8-6-13-13-14-22a21 21 0 1 0 13-35A21 21 0 0 0 50 6z",
+};
+
+const INK = { red: "#c0142b", black: "#15171a" };
+const cache = new Map();
+
+function suitIcon(suit, x, y, size, fill) {
+  const s = size / 100;
+  return `<path transform="translate(${x} ${y}) scale(${s})" d="${SUIT_PATHS[suit]}" fill="${fill}"/>`;
+}
+
+// One card face as an SVG string (viewBox 100x140): rank top-left, suit top-right,
+// both inside the strip that stays visible when cards overlap; a big suit below.
+export function cardSvg(card) {
+  let svg = cache.get(card);
+  if (svg) return svg;
+  const fill = isRed(card) ? INK.red : INK.black;
+  const suit = suitOf(card);
+  const label = rankLabel(card);
+  const court = rankOf(card) > 10;
+  const size = label.length > 1 ? 40 : 44;
+  svg = `<svg viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">`
+    + `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fffdf7" stroke="#6b6b6b" stroke-width="2"/>`
+    + `<text x="7" y="39" font-family="DejaVu Sans, Arial, Helvetica, sans-serif" font-weight="700"`
+    + ` font-size="${size}" letter-spacing="${label.length > 1 ? -3 : 0}" fill="${fill}">${label}</text>`
+    + suitIcon(suit, 60, 8, 33, fill)
+    + (court ? `<rect x="18" y="56" width="64" height="72" rx="6" fill="none" stroke="${fill}" stroke-width="2.5" opacity=".55"/>` : "")
+    + suitIcon(suit, 27, 66, 46, fill)
+    + `</svg>`;
+  cache.set(card, svg);
+  return svg;
+}
+
+// An empty foundation: the suit's outline, so the four places can be told apart.
+export function slotSvg(suit) {
+  return `<svg viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">`
+    + `<rect x="2" y="2" width="96" height="136" rx="9" fill="rgba(0,0,0,.15)" stroke="rgba(255,255,255,.35)" stroke-width="2" stroke-dasharray="6 5"/>`
+    + suitIcon(suit, 25, 45, 50, "rgba(255,255,255,.28)")
+    + `</svg>`;
+}

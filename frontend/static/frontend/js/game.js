@@ -1,0 +1,314 @@
+// The play page: a ranked daily game (/play/<id>/) or a practice deal (/practice/<n>/).
+//
+// Moves are applied at once with the rules mirror, then sent one at a time with their ply.
+// The server's answer names any card that turned and is final: on a 409, a refused move or
+// any other error the page reloads the authoritative game and redraws it.
+
+import { api } from "./api.js";
+import { Board } from "./board.js";
+import { cardName } from "./cards.js";
+import { applyMove, legalMoves, revealCard } from "./rules.js";
+import { formatTime, toast } from "./site.js";
+
+const root = document.querySelector("[data-game]");
+const $ = (sel) => root.querySelector(sel);
+const announceEl = $("[data-announce]");
+
+const RESULT_WORDS = { won: "won", stuck: "no moves left", resigned: "resigned", abandoned: "not finished" };
+const TITLES = { won: "You won!", stuck: "No moves left", resigned: "Resigned", abandoned: "Day closed" };
+
+const state = {
+  game: null, // the last game JSON from the server
+  pos: null, // the position shown: the server's, plus moves not yet answered
+  ply: 0, // the ply the next move will carry
+  queue: Promise.resolve(),
+  generation: 0, // bumped on every reload, so queued sends of an older state give up
+  startedAt: 0,
+  finished: false,
+};
+
+function announce(text) {
+  announceEl.textContent = "";
+  requestAnimationFrame(() => { announceEl.textContent = text; });
+}
+
+const board = new Board($("[data-board]"), {
+  onMove: (text) => playMove(text),
+  notify: (text) => toast(text, { warn: true }),
+  announce,
+});
+
+// ----- loading -------------------------------------------------------------------
+
+async function start() {
+  try {
+    if (root.dataset.mode === "practice") await startPractice();
+    else adopt(await api.get(`/api/games/${root.dataset.gameId}/`));
+  } catch (err) {
+    $("[data-board]").innerHTML = `<p class="loading">Could not load the game: ${err.message}.</p>`;
+  }
+}
+
+async function startPractice() {
+  const params = new URLSearchParams(window.location.search);
+  const known = params.get("game");
+  if (known) {
+    try {
+      adopt(await api.get(`/api/games/${encodeURIComponent(known)}/`));
+      return;
+    } catch {
+      // gone or not ours: deal a fresh one below
+    }
+  }
+  await newPractice();
+}
+
+async function newPractice() {
+  const game = await api.post("/api/games/", { deal: root.dataset.deal, variant: root.dataset.variant });
+  const url = new URL(window.location.href);
+  url.searchParams.set("variant", root.dataset.variant);
+  url.searchParams.set("game", game.id);
+  window.history.replaceState(null, "", url);
+  adopt(game);
+}
+
+/** Take the server's game as the truth and redraw everything from it. */
+function adopt(game) {
+  state.generation += 1;
+  state.queue = Promise.resolve();
+  state.game = game;
+  state.pos = game.position;
+  state.ply = game.ply;
+  state.startedAt = game.started_at ? Date.parse(game.started_at) : Date.now();
+  state.finished = game.status !== "playing";
+  if (game.mode === "daily") {
+    $("[data-title]").textContent = `${game.date} · ${game.tier}`;
+  }
+  board.render(state.pos);
+  board.setFrozen(state.finished);
+  updateHud();
+  if (state.finished) showEnd();
+}
+
+async function reload(reason) {
+  if (reason) toast(reason, { warn: true });
+  try {
+    adopt(await api.get(`/api/games/${state.game.id}/`));
+  } catch (err) {
+    toast(`Could not reload the game: ${err.message}`, { warn: true });
+  }
+}
+
+// ----- moves ---------------------------------------------------------------------
+
+function playMove(text) {
+  if (state.finished) return;
+  let step;
+  try {
+    step = applyMove(state.pos, text);
+  } catch (err) {
+    toast(err.message, { warn: true });
+    return;
+  }
+  state.pos = step.position;
+  const ply = state.ply;
+  state.ply += 1;
+  board.render(state.pos, { animate: true });
+  updateHud();
+  const generation = state.generation;
+  state.queue = state.queue.then(() => sendMove(generation, ply, text, step.uncovered));
+}
+
+async function sendMove(generation, ply, text, uncovered) {
+  if (generation !== state.generation) return;
+  let result;
+  try {
+    result = await api.post(`/api/games/${state.game.id}/moves/`, { ply, move: text });
+  } catch (err) {
+    if (generation !== state.generation) return;
+    const why = err.status === 409 ? "The game changed elsewhere; reloaded it." : `Move ${text} was not accepted: ${err.message}`;
+    await reload(why);
+    return;
+  }
+  if (generation !== state.generation) return;
+  if ((uncovered !== null) !== Boolean(result.turned)) {
+    await reload("The board was out of step; reloaded it.");
+    return;
+  }
+  if (uncovered !== null) {
+    state.pos = revealCard(state.pos, uncovered, result.turned);
+    announce(`turned up the ${cardName(result.turned)}`);
+  }
+  state.pos = { ...state.pos, score: result.score };
+  state.game = { ...state.game, ply: result.ply, score: result.score, status: result.status, moves: result.moves };
+  board.render(state.pos);
+  updateHud();
+  if (result.status !== "playing") await finish();
+}
+
+async function finish() {
+  state.finished = true;
+  board.setFrozen(true);
+  try {
+    state.game = await api.get(`/api/games/${state.game.id}/`);
+  } catch {
+    // the move result already said how it ended; the details can wait
+  }
+  updateHud();
+  showEnd();
+}
+
+// ----- heads-up display ----------------------------------------------------------
+
+function elapsedSeconds() {
+  const g = state.game;
+  if (!g) return 0;
+  if (g.status !== "playing" && g.elapsed_ms != null) return g.elapsed_ms / 1000;
+  if (g.status !== "playing" && g.finished_at) return (Date.parse(g.finished_at) - state.startedAt) / 1000;
+  return (Date.now() - state.startedAt) / 1000;
+}
+
+function updateHud() {
+  if (!state.pos) return;
+  $("[data-score]").textContent = state.pos.score;
+  $("[data-moves]").textContent = state.pos.moves;
+  $("[data-time]").textContent = formatTime(elapsedSeconds());
+  const undo = $("[data-undo]");
+  if (undo) undo.disabled = state.finished || state.pos.moves === 0;
+  const resign = $("[data-resign]");
+  resign.disabled = state.finished;
+  if (!state.finished && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
+    board.statusLine.textContent = "No legal move left.";
+  } else {
+    board.statusLine.textContent = "";
+  }
+}
+setInterval(() => { if (!state.finished) updateHud(); }, 1000);
+
+// ----- the end -------------------------------------------------------------------
+
+export function shareText(game, seconds) {
+  const result = RESULT_WORDS[game.status] || game.status;
+  const where = game.mode === "daily"
+    ? `${game.date} ${game.tier}`
+    : `practice ${game.variant} #${game.deal}`;
+  return `Yukon Daily ${where}: ${result}, ${game.score}, ${formatTime(seconds)}`;
+}
+
+function showEnd() {
+  const g = state.game;
+  const dialog = $("[data-end]");
+  $("[data-end-title]").textContent = TITLES[g.status] || "Game over";
+  const seconds = elapsedSeconds();
+  $("[data-end-line]").textContent = `Score ${g.score} in ${g.moves} moves, ${formatTime(seconds)}.`;
+  $("[data-share]").value = shareText(g, seconds);
+  $("[data-end-replay]").href = `/replay/${g.id}/`;
+  if (g.mode === "daily") {
+    $("[data-end-board]").href = `/leaderboards/daily/?date=${g.date}&tier=${g.tier}`;
+    showRank(g, 0);
+  } else {
+    $("[data-end-rank]").textContent = "Practice games are not ranked.";
+    $("[data-end-board]").hidden = true;
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+async function showRank(game, attempt) {
+  const rankEl = $("[data-end-rank]");
+  if (game.verification !== "verified") {
+    rankEl.textContent = game.verification === "rejected"
+      ? "The server could not verify this game, so it is not ranked."
+      : "Checking your game before it enters the leaderboard…";
+    if (game.verification === "pending" && attempt < 15) {
+      setTimeout(async () => {
+        try {
+          const fresh = await api.get(`/api/games/${game.id}/`);
+          state.game = fresh;
+          showRank(fresh, attempt + 1);
+        } catch { /* try again with the next tick */ }
+      }, 2000);
+    }
+    return;
+  }
+  if (root.dataset.boardsApi === "0") {
+    rankEl.textContent = "Verified. The leaderboards open soon; your result is kept.";
+    return;
+  }
+  try {
+    const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
+    const rows = board?.results || board?.entries || board?.rows || [];
+    const mine = board?.me || rows.find((r) => r.me || r.is_me || r.game_id === game.id || r.game === game.id);
+    rankEl.textContent = mine?.rank ? `You are #${mine.rank} on today's ${game.tier} board.` : "Verified: you are on today's board.";
+  } catch {
+    rankEl.textContent = "Verified. The leaderboards are coming soon.";
+  }
+}
+
+$("[data-copy]").addEventListener("click", async () => {
+  const text = $("[data-share]").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Copied");
+  } catch {
+    $("[data-share]").select();
+    toast("Select and copy the text");
+  }
+});
+$("[data-end-close]").addEventListener("click", () => $("[data-end]").close());
+
+// ----- buttons -------------------------------------------------------------------
+
+$("[data-resign]").addEventListener("click", () => {
+  if (state.finished || !window.confirm("Resign this game? It ends here and counts as played.")) return;
+  const generation = state.generation;
+  state.queue = state.queue.then(async () => {
+    if (generation !== state.generation) return;
+    try {
+      adopt(await api.post(`/api/games/${state.game.id}/resign/`));
+    } catch (err) {
+      await reload(`Could not resign: ${err.message}`);
+    }
+  });
+});
+
+const undoButton = $("[data-undo]");
+if (undoButton) {
+  undoButton.addEventListener("click", () => {
+    const generation = state.generation;
+    state.queue = state.queue.then(async () => {
+      if (generation !== state.generation) return;
+      try {
+        adopt(await api.post(`/api/games/${state.game.id}/undo/`, { ply: state.ply }));
+        announce("move taken back");
+      } catch (err) {
+        await reload(`Could not undo: ${err.message}`);
+      }
+    });
+  });
+}
+
+const newButton = $("[data-new]");
+if (newButton) {
+  newButton.addEventListener("click", () => {
+    state.generation += 1;
+    newPractice().catch((err) => toast(err.message, { warn: true }));
+  });
+}
+
+const variantPick = $("[data-variant-pick]");
+if (variantPick) {
+  variantPick.addEventListener("change", () => {
+    root.dataset.variant = variantPick.value;
+    state.generation += 1;
+    newPractice().catch((err) => toast(err.message, { warn: true }));
+  });
+}
+
+document.addEventListener("keydown", (e) => {
+  if ((e.key === "z" || e.key === "Z") && (e.ctrlKey || e.metaKey) && undoButton && !undoButton.disabled) {
+    e.preventDefault();
+    undoButton.click();
+  }
+});
+
+start();

@@ -1,0 +1,97 @@
+// The replay viewer: rebuilds every position of a game from its log, then steps through them.
+
+import { api } from "./api.js";
+import { Board } from "./board.js";
+import { applyMove, revealCard } from "./rules.js";
+import { formatTime } from "./site.js";
+
+const root = document.querySelector("[data-replay]");
+const $ = (sel) => root.querySelector(sel);
+const board = new Board($("[data-board]"));
+const scrub = $("[data-scrub]");
+const playButton = $("[data-play]");
+
+let frames = []; // [{pos, text, atMs}]; frames[0] is the deal
+let at = 0;
+let timer = 0;
+
+/** Every position of the game, in order; an "undo" entry returns to the one before. */
+export function buildFrames(start, log) {
+  const out = [{ pos: start, text: "", atMs: 0 }];
+  const standing = [start];
+  for (const entry of log) {
+    let pos;
+    if (entry.move === "undo") {
+      if (standing.length > 1) standing.pop();
+      pos = standing[standing.length - 1];
+    } else {
+      const step = applyMove(standing[standing.length - 1], entry.move);
+      pos = step.uncovered === null ? step.position : revealCard(step.position, step.uncovered, entry.turned);
+      standing.push(pos);
+    }
+    out.push({ pos, text: entry.move, atMs: entry.at_ms ?? null });
+  }
+  return out;
+}
+
+function show(index) {
+  at = Math.max(0, Math.min(frames.length - 1, index));
+  const frame = frames[at];
+  board.render(frame.pos, { animate: true });
+  $("[data-score]").textContent = frame.pos.score;
+  $("[data-moves]").textContent = `${at}/${frames.length - 1}`;
+  $("[data-time]").textContent = frame.atMs == null ? "–" : formatTime(frame.atMs / 1000);
+  $("[data-move-text]").textContent = frame.text || "deal";
+  scrub.value = String(at);
+  if (at >= frames.length - 1) stop();
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = 0;
+  playButton.textContent = "Play";
+  playButton.setAttribute("aria-label", "Play");
+}
+
+function play() {
+  if (timer) { stop(); return; }
+  if (at >= frames.length - 1) show(0);
+  playButton.textContent = "Pause";
+  playButton.setAttribute("aria-label", "Pause");
+  timer = setInterval(() => show(at + 1), Number($("[data-speed]").value));
+}
+
+async function load() {
+  let game;
+  try {
+    game = await api.get(`/api/games/${root.dataset.gameId}/replay/`);
+  } catch (err) {
+    const why = err.status === 409 ? "This game is still being played; its replay opens when it ends."
+      : err.status === 404 ? "This replay is not public yet (daily games open when their day closes)."
+        : err.message;
+    $("[data-board]").innerHTML = `<p class="loading">${why}</p>`;
+    return;
+  }
+  frames = buildFrames(game.start, game.log || []);
+  const who = game.player_name || game.player || "";
+  $("[data-title]").textContent = game.mode === "daily"
+    ? `Replay ${game.date} ${game.tier}${who ? ` · ${who}` : ""}`
+    : `Replay practice #${game.deal ?? ""} ${game.variant}`;
+  scrub.max = String(frames.length - 1);
+  show(0);
+}
+
+$("[data-first]").addEventListener("click", () => { stop(); show(0); });
+$("[data-back]").addEventListener("click", () => { stop(); show(at - 1); });
+$("[data-forward]").addEventListener("click", () => { stop(); show(at + 1); });
+$("[data-last]").addEventListener("click", () => { stop(); show(frames.length - 1); });
+playButton.addEventListener("click", play);
+scrub.addEventListener("input", () => { stop(); show(Number(scrub.value)); });
+$("[data-speed]").addEventListener("change", () => { if (timer) { stop(); play(); } });
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, select, textarea")) return;
+  if (e.key === "ArrowRight") { stop(); show(at + 1); } else if (e.key === "ArrowLeft") { stop(); show(at - 1); } else return;
+  e.preventDefault();
+});
+
+load();

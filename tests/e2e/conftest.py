@@ -1,0 +1,120 @@
+"""Browser fixtures: one headless Chromium per session, a fresh context per test.
+
+Chromium is Debian's (``/usr/bin/chromium``); Playwright drives it, never downloads one.
+Every page collects console errors and uncaught exceptions; ``assert_clean`` fails on them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an asyncio loop in this thread, which makes Django refuse
+# ORM calls from the test body ("async unsafe"). The test body only sets up rows; the
+# server under test runs in its own thread either way.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+FIXTURES = Path(__file__).parent / "fixtures"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def chromium_path() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium"
+
+
+def load_fixture(name: str) -> Any:
+    return json.loads((FIXTURES / name).read_text())
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Page:
+    """A Playwright page at a base URL that records console errors."""
+
+    def __init__(self, page: Any, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"uncaught: {exc}"))
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def goto(self, path: str) -> Any:
+        return self.page.goto(self.base_url + path)
+
+    def assert_clean(self) -> None:
+        assert self.errors == [], "\n".join(self.errors)
+
+    def shot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.fixture
+def browse(chromium: Any, live_server: Any) -> Iterator[Any]:
+    """A factory of pages (desktop size unless told) on the live server."""
+    contexts: list[Any] = []
+
+    def new_page(viewport: dict[str, int] | None = None) -> Page:
+        context = chromium.new_context(viewport=viewport or DESKTOP)
+        context.set_default_timeout(5_000)
+        contexts.append(context)
+        return Page(context.new_page(), live_server.url)
+
+    yield new_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Verify finished games in-process, as `make run` does without Redis."""
+    from yukon_site.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def daily_deal0(transactional_db: None) -> Any:
+    """Today's easy challenge on deal 0, whose winning line is in fixtures/deal0.json."""
+    from games.models import DailyChallenge, Deal, utc_today
+
+    deal, _ = Deal.objects.get_or_create(number=0, variant="yukon")
+    challenge, _ = DailyChallenge.objects.get_or_create(
+        date=utc_today(), tier="easy", defaults={"deal": deal}
+    )
+    return challenge

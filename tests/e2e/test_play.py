@@ -1,0 +1,281 @@
+"""The browser client in a real Chromium against a live server.
+
+Sign up, win today's easy daily by dragging cards along a known winning line, read the
+end screen, step through the replay; keyboard-only moves; an illegal drop snaps back;
+screenshots of the main pages at phone and desktop sizes; first-load weight of the play page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import DESKTOP, PHONE, load_fixture
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIN = load_fixture("deal0.json")
+
+
+def parse(move: str) -> tuple[str, int | str]:
+    card, dest = move.split(">")
+    return card, "F" if dest == "F" else int(dest) - 1
+
+
+def sign_up(page: Any, name: str) -> None:
+    page.goto("/signup/")
+    form = page.page.locator("[data-account-form]")
+    form.locator("[name=username]").fill(name)
+    form.locator("[name=display_name]").fill(name.title())
+    form.locator("[name=password]").fill("correct horse battery 42")
+    form.locator("button[type=submit]").click()
+    page.page.wait_for_url(page.base_url + "/")
+    page.page.locator(".who", has_text=name).wait_for()
+
+
+def center(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page: Any, card: str, dest: int | str) -> None:
+    """Drag `card` (grabbing its visible top strip) onto a column or its foundation."""
+    p = page.page
+    source = p.locator(f'.tableau [data-card="{card}"]')
+    source.wait_for()
+    box = source.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 5
+    if dest == "F":
+        tx, ty = center(p.locator(f'.foundations [data-suit="{card[1]}"]').bounding_box())
+    else:
+        column = p.locator(f'.column[data-col="{dest}"]').bounding_box()
+        tx, ty = column["x"] + column["width"] / 2, column["y"] + 30
+    p.mouse.move(x, y)
+    p.mouse.down()
+    p.mouse.move(x + 8, y + 8, steps=2)
+    p.mouse.move(tx, ty, steps=4)
+    p.mouse.up()
+
+
+def wait_landed(page: Any, card: str, dest: int | str) -> None:
+    """Wait until the card lies at its destination and has finished gliding there."""
+    where = (
+        f'.foundations [data-top="{card}"]'
+        if dest == "F"
+        else f'.column[data-col="{dest}"] [data-card="{card}"]'
+    )
+    try:
+        page.page.locator(where).wait_for()
+    except Exception as exc:
+        toast = page.page.locator(".toast").inner_text()
+        raise AssertionError(f"{card} did not reach {dest}; the page said: {toast!r}") from exc
+    page.page.wait_for_function(
+        "document.getAnimations().every(a => a.effect.getTiming().iterations === Infinity)"
+    )
+
+
+def test_sign_up_win_daily_by_dragging_then_replay(
+    browse: Any, daily_deal0: Any, eager_celery: None
+) -> None:
+    page = browse(DESKTOP)
+    sign_up(page, "dragger")
+    today = daily_deal0.date.isoformat()
+
+    start = page.page.locator('[data-start="easy"]')
+    start.click()
+    page.page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    game_url = page.page.url
+    page.page.locator('.tableau [data-card="8d"]').wait_for()
+    page.shot("play-desktop-start")
+
+    for number, move in enumerate(WIN["moves"], start=1):
+        card, dest = parse(move)
+        drag(page, card, dest)
+        wait_landed(page, card, dest)
+        if number == 40:
+            page.shot("play-desktop-midgame")
+
+    dialog = page.page.locator("dialog[data-end]")
+    dialog.wait_for(state="visible")
+    assert dialog.locator("[data-end-title]").inner_text() == "You won!"
+    share = dialog.locator("[data-share]").input_value()
+    assert re.fullmatch(rf"Yukon Daily {today} easy: won, 625, \d+:\d\d", share), share
+    assert "8d" not in share and "deal" not in share
+    dialog.locator("[data-end-rank]").filter(has_text=re.compile("Verified|#")).wait_for()
+    page.shot("play-desktop-won")
+    assert page.page.locator("[data-score]").inner_text() == "625"
+
+    # Reloading shows the finished game again, straight from the server.
+    page.page.goto(game_url)
+    page.page.locator("dialog[data-end][open]").wait_for()
+
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    page.goto(f"/replay/{game_id}/")
+    page.page.locator('.tableau [data-card="8d"]').wait_for()
+    assert page.page.locator("[data-moves]").inner_text() == "0/99"
+    page.page.locator("[data-forward]").click()
+    page.page.locator('.column[data-col="5"] [data-card="8d"]').wait_for()
+    assert page.page.locator("[data-move-text]").inner_text() == "8d>6"
+    page.page.locator("[data-back]").click()
+    page.page.locator('.column[data-col="4"] [data-card="8d"]').wait_for()
+    page.page.locator("[data-scrub]").fill("50")
+    assert page.page.locator("[data-moves]").inner_text() == "50/99"
+    page.page.locator("[data-last]").click()
+    assert page.page.locator("[data-score]").inner_text() == "625"
+    assert page.page.locator(".tableau .card").count() == 0
+    page.shot("replay-desktop-end")
+
+    page.goto(f"/leaderboards/daily/?date={today}&tier=easy")
+    body = page.page.locator("[data-board-body]")
+    body.filter(has_not_text="Loading").wait_for()
+    if body.locator("table").count():
+        assert body.locator("tr", has_text="Dragger").count() == 1
+    else:
+        assert "coming soon" in body.inner_text()
+    page.assert_clean()
+
+
+def test_keyboard_only_moves(browse: Any) -> None:
+    page = browse(DESKTOP)
+    page.goto("/practice/0/?variant=yukon")
+    p = page.page
+    p.locator('.tableau [data-card="8d"]').wait_for()
+    # Tab from the page top into the board: its one tab stop is the first column's card.
+    p.locator("body").focus()
+    for _ in range(40):
+        p.keyboard.press("Tab")
+        if p.evaluate("document.activeElement.closest('.board') !== null"):
+            break
+
+    def focused_label() -> str:
+        return str(p.evaluate("document.activeElement.getAttribute('aria-label')"))
+
+    assert focused_label() == "eight of spades, column 1, face up"
+
+    def keys(*names: str) -> None:
+        for name in names:
+            p.keyboard.press(name)
+
+    # 8d>6: column 5 (four right), up to its first face-up card, pick up, one right, drop.
+    keys(*["ArrowRight"] * 4, *["ArrowUp"] * 4)
+    assert focused_label() == "eight of diamonds, column 5, face up, 4 on it"
+    keys("Enter", "ArrowRight", "Enter")
+    p.locator('.column[data-col="5"] [data-card="8d"]').wait_for()
+    p.locator("[data-moves]", has_text="1").wait_for()
+    # 9c>7: column 2 is four to the left of column 6, then its first face-up card.
+    keys(*["ArrowLeft"] * 4, *["ArrowUp"] * 4, "Space", *["ArrowRight"] * 5, "Enter")
+    p.locator('.column[data-col="6"] [data-card="9c"]').wait_for()
+    p.wait_for_function("document.querySelector('[data-moves]').textContent === '2'")
+    # 7s>5: two columns left is column 5 (now topped by the eight of hearts it uncovered),
+    # one right is column 6, six up is the seven of spades; pick up, one left, drop.
+    keys("ArrowLeft", "ArrowLeft")
+    assert focused_label() == "eight of hearts, column 5, face up"
+    keys("ArrowRight", *["ArrowUp"] * 6)
+    assert focused_label() == "seven of spades, column 6, face up, 6 on it"
+    keys("Enter", "ArrowLeft", "Enter")
+    p.locator('.column[data-col="4"] [data-card="7s"]').wait_for()
+    # As>F: the ace of spades is now the last card of column 6; F sends it home.
+    keys("ArrowRight")
+    assert focused_label() == "ace of spades, column 6, face up"
+    keys("f")
+    wait_landed(page, "As", "F")
+    p.wait_for_function("document.querySelector('[data-moves]').textContent === '4'")
+    # The server agrees: a reload shows the same four moves.
+    p.reload()
+    p.locator('.foundations [data-top="As"]').wait_for()
+    assert p.locator("[data-moves]").inner_text() == "4"
+    page.assert_clean()
+
+
+def test_illegal_drop_snaps_back_with_a_reason(browse: Any) -> None:
+    page = browse(DESKTOP)
+    page.goto("/practice/0/")
+    p = page.page
+    p.locator('.tableau [data-card="8s"]').wait_for()
+    before = p.locator('.tableau [data-card="8s"]').bounding_box()
+    drag(page, "8s", 1)  # the eight of spades cannot go on the six of spades
+    toast = p.locator(".toast")
+    toast.wait_for(state="visible")
+    assert "cannot go on the six of spades" in toast.inner_text()
+    p.wait_for_timeout(300)  # the snap-back animation
+    assert p.locator('.column[data-col="0"] [data-card="8s"]').count() == 1
+    after = p.locator('.tableau [data-card="8s"]').bounding_box()
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+    assert p.locator("[data-moves]").inner_text() == "0"
+    # A legal drag on the same board works, and the click-click route too.
+    drag(page, "8d", 5)
+    wait_landed(page, "8d", 5)
+    p.locator('.tableau [data-card="9c"]').click(position={"x": 20, "y": 5})
+    p.locator('.column[data-col="6"]').click(position={"x": 20, "y": 300})
+    wait_landed(page, "9c", 6)
+    page.assert_clean()
+
+
+PAGES = [
+    ("home", "/"),
+    ("how-to-play", "/how-to-play/"),
+    ("strategy", "/strategy/"),
+    ("faq", "/faq/"),
+    ("practice", "/practice/"),
+    ("practice-board", "/practice/0/?variant=yukon"),
+    ("leaderboards", "/leaderboards/daily/"),
+    ("signup", "/signup/"),
+    ("login", "/login/"),
+]
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
+def test_screenshots_without_console_errors(
+    browse: Any, daily_deal0: Any, size: str, viewport: dict[str, int]
+) -> None:
+    page = browse(viewport)
+    for name, path in PAGES:
+        page.goto(path)
+        page.page.wait_for_load_state("networkidle")
+        page.shot(f"{name}-{size}")
+    # No horizontal scrolling at any size.
+    for name, path in PAGES:
+        page.goto(path)
+        page.page.wait_for_load_state("networkidle")
+        overflow = page.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at {size}"
+    page.assert_clean()
+
+
+def test_play_page_first_load_is_small(browse: Any) -> None:
+    page = browse(PHONE)
+    sizes: dict[str, int] = {}
+
+    def on_finished(request: Any) -> None:
+        sizes[request.url] = (
+            request.sizes()["responseBodySize"] + request.sizes()["responseHeadersSize"]
+        )
+
+    page.page.on("requestfinished", on_finished)
+    page.goto("/practice/3/")
+    page.page.locator(".tableau .card.up").first.wait_for()
+    page.page.wait_for_load_state("networkidle")
+    total = sum(sizes.values())
+    assert total < 200_000, f"{total} bytes: {sizes}"
+    page.assert_clean()
+
+
+def test_board_fits_and_does_not_shift_as_columns_grow(browse: Any) -> None:
+    page = browse(PHONE)
+    page.goto("/practice/0/")
+    p = page.page
+    p.locator('.tableau [data-card="8d"]').wait_for()
+    board = p.locator("[data-board]").bounding_box()
+    for move in WIN["moves"][:20]:
+        card, dest = parse(move)
+        drag(page, card, dest)
+        wait_landed(page, card, dest)
+    assert p.locator("[data-board]").bounding_box() == board
+    bottom = board["y"] + board["height"]
+    for box in p.locator(".tableau .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().bottom)"
+    ):
+        assert box <= bottom + 1
+    page.shot("play-phone-midgame")
+    page.assert_clean()
