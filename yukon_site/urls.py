@@ -6,7 +6,6 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
