@@ -84,7 +84,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Decided before the first migration: players have a unique display name (leaderboards).
 AUTH_USER_MODEL = "accounts.User"
-LOGIN_URL = "/accounts/login/"
+LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 
 REDIS_URL = env.str("REDIS_URL", default="")
