@@ -1,0 +1,95 @@
+"""Benchmark of the daily pipeline: time to prepare a day's three tiers, and their bot rates.
+
+Prepares ``--days`` consecutive days (default 30) from scratch on a throwaway test
+database (the configured one, or SQLite when DATABASE_URL is unset) and prints the median
+and worst time per day, the candidates tried per tier, and the measured bot win rate of
+each tier's published deals. Run it on a quiet machine:
+
+    .venv/bin/python bench/bench_daily.py [--days 30]
+
+Target (issue 5): under 60 s per day on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--start", default="2027-01-01", help="first date (YYYY-MM-DD)")
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment(debug=False)
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        return run(dt.date.fromisoformat(args.start), args.days)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def run(start: dt.date, days: int) -> int:
+    from django.conf import settings
+
+    from games.daily import BANDS, candidate_number, prepare_daily
+    from games.models import DailyChallenge, Tier
+
+    seconds: list[float] = []
+    attempts: dict[str, list[int]] = {tier: [] for tier in Tier.values}
+    for offset in range(days):
+        date = start + dt.timedelta(days=offset)
+        started = time.perf_counter()
+        prepare_daily(date)
+        seconds.append(time.perf_counter() - started)
+        for challenge in DailyChallenge.objects.filter(date=date).select_related("deal"):
+            tried = [
+                candidate_number(settings.DAILY_SECRET, date, challenge.tier, n)
+                for n in range(settings.DAILY_MAX_ATTEMPTS)
+            ]
+            attempts[challenge.tier].append(tried.index(challenge.deal.number) + 1)
+        print(f"{date}: {seconds[-1]:.1f} s", flush=True)
+    print(f"\n{days} days, {connection_vendor()}; solver budget {settings.DAILY_SOLVE_NODES:,} "
+          f"nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts per candidate")
+    print(f"time per day: median {statistics.median(seconds):.1f} s, "
+          f"p95 {sorted(seconds)[int(0.95 * (len(seconds) - 1))]:.1f} s, "
+          f"max {max(seconds):.1f} s (target < 60 s)")
+    print(f"{'tier':8} {'band':>12} {'bot win rate: mean':>20} {'min':>6} {'max':>6} "
+          f"{'candidates tried: mean':>24}")
+    for tier in Tier.values:
+        rates = list(
+            DailyChallenge.objects.filter(tier=tier).values_list("bot_win_rate", flat=True)
+        )
+        band = BANDS[tier]
+        print(f"{tier:8} {band.low:>5.2f}-{min(band.high, 1):<5.2f} "
+              f"{statistics.mean(rates):>20.2f} {min(rates):>6.2f} {max(rates):>6.2f} "
+              f"{statistics.mean(attempts[tier]):>24.1f}")
+    return 0
+
+
+def connection_vendor() -> str:
+    from django.db import connection
+
+    return connection.vendor
+
+
+if __name__ == "__main__":
+    sys.exit(main())
