@@ -49,8 +49,7 @@ VARIANT_CODES: Final = {"yukon": 0, "russian": 1, "alaska": 2, "moosehide": 3}
 ALL_RULES: Final = _csolver.F_ALL
 FIRST_NODES: Final = 20_000  # the first, deterministic run
 LUBY_UNIT: Final = 20_000  # positions per Luby unit in the restarts
-RESTART_SHARE: Final = 0.3  # share of the budget given to the restarts
-RESTART_MAX_SECONDS: Final = 3.0
+PROOF_SHARE: Final = 2.0  # proof-search positions per restart position, interleaved
 
 
 class SolverError(ValueError):
@@ -168,7 +167,7 @@ def solve(
     code = VARIANT_CODES[start.variant.name]
     budget = _Budget(seconds, nodes)
 
-    def run(max_nodes: int, run_seconds: float, seed: int = 0) -> tuple[int, list[int], str]:
+    def restart(max_nodes: int, seed: int) -> tuple[int, list[int], int, str]:
         verdict, line, used, reason = _csolver.solve(
             code,
             start.cols,
@@ -176,34 +175,55 @@ def solve(
             start.found,
             flags=rules,
             max_nodes=max_nodes,
-            seconds=run_seconds,
+            seconds=budget.seconds_until(seconds),
             memory_mb=memory_mb,
             seed=seed,
-            randomize=seed != 0,
+            randomize=True,
+        )
+        budget.used += used
+        return verdict, line, used, reason
+
+    # The proof search: one deterministic search, run in slices that resume where the
+    # last one stopped (same table), interleaved with Luby restarts with random
+    # tie-breaks and a fresh table each. Any run that exhausts the space proves the
+    # loss: the move order never affects soundness.
+    proof = _csolver.Search(
+        code,
+        start.cols,
+        start.down,
+        start.found,
+        flags=rules,
+        memory_mb=memory_mb,
+        expect_nodes=FIRST_NODES if restarts else 0,
+    )
+
+    def prove(max_nodes: int) -> tuple[int, list[int], str]:
+        verdict, line, used, reason = proof.run(
+            max_nodes=max_nodes, seconds=budget.seconds_until(seconds)
         )
         budget.used += used
         return verdict, line, reason
 
-    # A deterministic run, Luby restarts with random tie-breaks, then one long
-    # deterministic search. Any run that exhausts the space proves the loss: the move
-    # order never affects soundness.
-    if restarts:
-        restart_seconds = min(RESTART_MAX_SECONDS, RESTART_SHARE * seconds) if seconds else None
-        restart_nodes = int(RESTART_SHARE * nodes) if nodes else None
-        verdict, line, reason = run(
-            budget.nodes_until(restart_nodes, FIRST_NODES), budget.seconds_until(seconds)
-        )
-        i = 1
-        while verdict == 2 and not budget.spent(restart_seconds, restart_nodes):
-            verdict, line, reason = run(
-                budget.nodes_until(restart_nodes, luby(i) * LUBY_UNIT),
-                budget.seconds_until(restart_seconds),
-                seed=(i * 0x9E3779B97F4A7C15) % (1 << 64),
-            )
-            i += 1
-        if verdict != 2 or budget.spent(seconds, nodes):
-            return _finish(start, budget, verdict, line, reason)
-    verdict, line, reason = run(budget.nodes_until(nodes), budget.seconds_until(seconds))
+    if not restarts:
+        verdict, line, reason = prove(budget.nodes_until(nodes))
+        return _finish(start, budget, verdict, line, reason)
+    verdict, line, reason = prove(budget.nodes_until(nodes, FIRST_NODES))
+    proof_open = reason != "memory"
+    i = 1
+    while verdict == 2 and not budget.spent(seconds, nodes):
+        # (once the proof search's table is full, only restarts are left)
+        step = budget.nodes_until(nodes, luby(i) * LUBY_UNIT)
+        verdict, line, used, reason = restart(step, (i * 0x9E3779B97F4A7C15) % (1 << 64))
+        i += 1
+        if verdict != 2 or budget.spent(seconds, nodes) or not proof_open:
+            continue
+        verdict, line, reason = prove(budget.nodes_until(nodes, max(1, round(PROOF_SHARE * used))))
+        proof_open = reason != "memory"
+    if verdict == 2:
+        if seconds is not None and budget.elapsed() >= seconds:
+            reason = "seconds"
+        elif nodes is not None and budget.used >= nodes:
+            reason = "nodes"
     return _finish(start, budget, verdict, line, reason)
 
 

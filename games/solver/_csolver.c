@@ -3,7 +3,9 @@
  *
  * solve() takes a position as plain integers (cards are suit*13 + rank-1, suits
  * c d h s), searches it with the GIL released and returns (verdict, moves, nodes,
- * reason); legal_moves() exposes the move generator for tests against the engine. Everything else (deals, text, verification of the
+ * reason); Search is the same search as an object whose run() resumes where the last run
+ * stopped (the portfolio's proof search runs in slices between the restarts);
+ * legal_moves() exposes the move generator for tests against the engine. Everything else (deals, text, verification of the
  * line, the portfolio of searches) lives in Python: see games/solver/ and
  * docs/solver.md, which also gives the soundness argument of every pruning rule.
  *
@@ -53,6 +55,7 @@ typedef struct {
 
 typedef struct {
     uint16_t moves[MAXMOVES];
+    uint8_t known[MAXMOVES]; /* the child was already in the table when this frame began */
     int n, idx;
     size_t mark; /* log length when this position was reached */
 } Frame;
@@ -70,6 +73,7 @@ typedef struct {
     /* transposition table */
     uint64_t *tt;
     size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots;
+    int tt_shift; /* a key's home slot is its top bits: b >> tt_shift */
     /* budgets */
     uint64_t nodes, max_nodes;
     double deadline;
@@ -77,6 +81,11 @@ typedef struct {
     /* ordering */
     int randomize;
     uint64_t rng;
+    /* resumable search: started (the root is in the table), pending_frame (the current
+     * position is in the table but its moves are not generated yet), finished (0, or
+     * 1 + the final verdict: 0 solved, 1 exhausted, 2 out of memory) */
+    int started, pending_frame, finished;
+    int grow_aborted; /* the last doubling was stopped by the clock: the next one completes */
     /* line and undo */
     Undo *log;
     size_t log_len, log_cap;
@@ -341,13 +350,14 @@ static int tt_setup(S *s, size_t slots) {
     if (!s->tt) return -1;
     s->tt_slots = slots;
     s->tt_mask = slots - 1;
+    s->tt_shift = 64 - __builtin_ctzll((unsigned long long)slots);
     s->tt_limit = (size_t)((double)slots * TT_LOAD);
     s->tt_count = 0;
     return 0;
 }
 
-static void tt_put(uint64_t *tt, size_t mask, uint64_t a, uint64_t b) {
-    size_t i = (size_t)(b & mask);
+static void tt_put(uint64_t *tt, size_t mask, int shift, uint64_t a, uint64_t b) {
+    size_t i = (size_t)(b >> shift);
     while (tt[2 * i] || tt[2 * i + 1]) i = (i + 1) & mask;
     tt[2 * i] = a;
     tt[2 * i + 1] = b;
@@ -364,19 +374,22 @@ static int tt_grow(S *s) {
         return -1;
     }
     for (size_t i = 0; i < old_slots; i++) {
-        if (old[2 * i] || old[2 * i + 1]) tt_put(s->tt, s->tt_mask, old[2 * i], old[2 * i + 1]);
-        if ((i & 0xFFFFF) == 0xFFFFF && s->deadline > 0 && now() >= s->deadline) {
+        if (old[2 * i] || old[2 * i + 1]) tt_put(s->tt, s->tt_mask, s->tt_shift, old[2 * i], old[2 * i + 1]);
+        if ((i & 0xFFFFF) == 0xFFFFF && s->deadline > 0 && !s->grow_aborted && now() >= s->deadline) {
             /* out of time while rehashing a large table: keep the old one and stop */
             free_table(s->tt, s->tt_slots);
             s->tt = old;
             s->tt_slots = old_slots;
             s->tt_mask = old_slots - 1;
+            s->tt_shift = 64 - __builtin_ctzll((unsigned long long)old_slots);
             s->tt_limit = (size_t)((double)old_slots * TT_LOAD);
             s->tt_count = count;
             s->reason = R_TIME;
+            s->grow_aborted = 1; /* a resumed search must make progress */
             return -2;
         }
     }
+    s->grow_aborted = 0;
     s->tt_count = count;
     free_table(old, old_slots);
     return 0;
@@ -387,7 +400,7 @@ static int tt_grow(S *s) {
 static int tt_insert(S *s) {
     uint64_t a = s->ha, b = s->hb;
     if (!a && !b) a = 1;
-    size_t i = (size_t)(b & s->tt_mask);
+    size_t i = (size_t)(b >> s->tt_shift);
     while (s->tt[2 * i] || s->tt[2 * i + 1]) {
         if (s->tt[2 * i] == a && s->tt[2 * i + 1] == b) return 0;
         i = (i + 1) & s->tt_mask;
@@ -395,7 +408,7 @@ static int tt_insert(S *s) {
     if (s->tt_count >= s->tt_limit) {
         int g = tt_grow(s);
         if (g < 0) return g;
-        i = (size_t)(b & s->tt_mask);
+        i = (size_t)(b >> s->tt_shift);
         while (s->tt[2 * i] || s->tt[2 * i + 1]) i = (i + 1) & s->tt_mask;
     }
     s->tt[2 * i] = a;
@@ -405,6 +418,39 @@ static int tt_insert(S *s) {
 }
 
 /* ---------------------------------------------------------------- search */
+
+/* The key of the position the tableau move `move` leads to, found without making the
+ * move (1), or 0 for a foundation move or when the move may trigger an auto-foundation
+ * move. A tableau move leaves the foundations alone, so the only auto-foundation move it
+ * can trigger is of the card it uncovers in its source column (every other top card was
+ * already unsafe: the position was closed under the rule); when that card is not safe,
+ * the child's key is the parent's with the moved card's (card, under) pair changed and,
+ * if a card turns, its face-down value removed: exactly what push_move() does to it. */
+static int child_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
+    int c = move >> 3, d = move & 7;
+    int k = s->col_of[c], h = s->pos_of[c];
+    if (d == FOUND_DEST) return 0;
+    if (h > 0 && (s->flags & F_AUTO) && safe_home(s, s->cols[k][h - 1])) return 0;
+    int from = below_key(s, k, h), to = below_key(s, d, s->len[d]);
+    uint64_t a = s->ha ^ ZA[c][from] ^ ZA[c][to], b = s->hb ^ ZB[c][from] ^ ZB[c][to];
+    if (h > 0 && h == s->down[k]) {
+        a ^= DA[s->cols[k][h - 1]];
+        b ^= DB[s->cols[k][h - 1]];
+    }
+    if (!a && !b) a = 1;
+    *pa = a;
+    *pb = b;
+    return 1;
+}
+
+static int tt_contains(const S *s, uint64_t a, uint64_t b) {
+    size_t i = (size_t)(b >> s->tt_shift);
+    while (s->tt[2 * i] || s->tt[2 * i + 1]) {
+        if (s->tt[2 * i] == a && s->tt[2 * i + 1] == b) return 1;
+        i = (i + 1) & s->tt_mask;
+    }
+    return 0;
+}
 
 static int push_frame(S *s) {
     if (s->nframes == s->frames_cap) {
@@ -416,17 +462,30 @@ static int push_frame(S *s) {
     }
     Frame *f = &s->frames[s->nframes++];
     f->n = gen_moves(s, f->moves);
-    /* Prefetch the table slot of every child (its key before any auto-foundation
-     * move): the table is far larger than the cache, and by the time the child is
-     * tried its slot is usually there. */
+    /* Look every child up now, all at once: prefetch the table slot of each child (its
+     * key before any auto-foundation move), then probe the tableau children whose key
+     * is known without making the move (see child_key). The misses then overlap instead
+     * of coming one by one, and before the subtree of an earlier child has evicted the
+     * slots from the cache. An entry is never removed, so a child found now is still
+     * there at its turn; one not found now is checked again then (an earlier child's
+     * subtree may reach it). */
+    uint64_t ka[MAXMOVES], kb[MAXMOVES];
+    uint8_t has_key[MAXMOVES];
     for (int i = 0; i < f->n; i++) {
-        int c = f->moves[i] >> 3, d = f->moves[i] & 7;
-        int k = s->col_of[c], h = s->pos_of[c];
-        uint64_t b = s->hb ^ ZB[c][below_key(s, k, h)];
-        if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
-        if (h > 0 && h == s->down[k]) b ^= DB[s->cols[k][h - 1]];
-        __builtin_prefetch(&s->tt[2 * (size_t)(b & s->tt_mask)]);
+        int move = f->moves[i], c = move >> 3, d = move & 7;
+        f->known[i] = 0;
+        has_key[i] = (uint8_t)child_key(s, move, &ka[i], &kb[i]);
+        uint64_t b = kb[i];
+        if (!has_key[i]) {
+            int k = s->col_of[c], h = s->pos_of[c];
+            b = s->hb ^ ZB[c][below_key(s, k, h)];
+            if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
+            if (h > 0 && h == s->down[k]) b ^= DB[s->cols[k][h - 1]];
+        }
+        __builtin_prefetch(&s->tt[2 * (size_t)(b >> s->tt_shift)]);
     }
+    for (int i = 0; i < f->n; i++)
+        if (has_key[i]) f->known[i] = (uint8_t)tt_contains(s, ka[i], kb[i]);
     f->idx = 0;
     f->mark = s->log_len;
     return 0;
@@ -444,48 +503,89 @@ static int budget_out(S *s) {
     return 0;
 }
 
-/* 0 solved, 1 exhausted, 2 budget out (s->reason) */
+/* Undo the moves back to log length mark. */
+static void pop_to(S *s, size_t mark) {
+    while (s->log_len > mark) pop_move(s);
+}
+
+static int fail_memory(S *s) {
+    s->reason = R_MEMORY;
+    s->finished = 3;
+    return 2;
+}
+
+/* 0 solved, 1 exhausted, 2 budget out (s->reason). A search stopped by a node or time
+ * budget can be resumed by calling search() again: it continues exactly where it stopped,
+ * with the same table, so a search run in slices visits the same positions in the same
+ * order as one run in one go. */
 static int search(S *s) {
-    if (apply_autos(s, -1) < 0) { s->reason = R_MEMORY; return 2; }
-    if (s->nhome == 52) return 0;
-    int r0 = tt_insert(s);
-    if (r0 < 0) {
-        if (r0 == -1) s->reason = R_MEMORY;
-        return 2;
+    if (s->finished) {
+        if (s->finished == 3) s->reason = R_MEMORY;
+        return s->finished - 1;
     }
-    s->nodes++;
-    if (push_frame(s) < 0) { s->reason = R_MEMORY; return 2; }
+    if (!s->started) {
+        if (apply_autos(s, -1) < 0) return fail_memory(s);
+        if (s->nhome == 52) {
+            s->finished = 1;
+            return 0;
+        }
+        int r0 = tt_insert(s);
+        if (r0 == -1) return fail_memory(s);
+        if (r0 < 0) {
+            pop_to(s, 0);
+            return 2;
+        }
+        s->nodes++;
+        s->started = 1;
+        s->pending_frame = 1;
+    }
+    if (s->pending_frame) {
+        if (push_frame(s) < 0) return fail_memory(s);
+        s->pending_frame = 0;
+    }
     while (s->nframes) {
         Frame *f = &s->frames[s->nframes - 1];
         if (f->idx >= f->n) {
-            while (s->log_len > f->mark) pop_move(s);
+            pop_to(s, f->mark);
             s->nframes--;
-            if (s->nframes) {
-                /* undo the move that led here */
-                Frame *parent = &s->frames[s->nframes - 1];
-                while (s->log_len > parent->mark) pop_move(s);
-            }
+            /* undo the move that led here */
+            if (s->nframes) pop_to(s, s->frames[s->nframes - 1].mark);
+            continue;
+        }
+        if (f->known[f->idx]) {
+            f->idx++;
             continue;
         }
         int move = f->moves[f->idx++];
         size_t mark = s->log_len;
         int src = (move & 7) == FOUND_DEST ? -1 : s->col_of[move >> 3];
-        if (push_move(s, move) < 0 || apply_autos(s, src) < 0) { s->reason = R_MEMORY; return 2; }
-        if (s->nhome == 52) return 0;
+        uint64_t ca, cb;
+        if (src >= 0 && child_key(s, move, &ca, &cb) && tt_contains(s, ca, cb)) continue;
+        if (push_move(s, move) < 0 || apply_autos(s, src) < 0) return fail_memory(s);
+        if (s->nhome == 52) {
+            s->finished = 1;
+            return 0;
+        }
         int r = tt_insert(s);
+        if (r == -1) return fail_memory(s);
         if (r < 0) {
-            if (r == -1) s->reason = R_MEMORY;
+            /* out of time while growing the table: try this move again on resume */
+            pop_to(s, mark);
+            f->idx--;
             return 2;
         }
         if (r == 0) {
-            while (s->log_len > mark) pop_move(s);
+            pop_to(s, mark);
             continue;
         }
         s->nodes++;
-        if (budget_out(s)) return 2;
-        if (push_frame(s) < 0) { s->reason = R_MEMORY; return 2; }
-        s->frames[s->nframes - 1].mark = s->log_len;
+        if (budget_out(s)) {
+            s->pending_frame = 1;
+            return 2;
+        }
+        if (push_frame(s) < 0) return fail_memory(s);
     }
+    s->finished = 2;
     return 1;
 }
 
@@ -630,6 +730,101 @@ static void setup_rules(S *s) {
     }
 }
 
+static void free_search(S *s) {
+    if (!s) return;
+    free_table(s->tt, s->tt_slots);
+    free(s->log);
+    free(s->frames);
+    free(s);
+}
+
+/* A new search of the position (NULL with an exception set on bad input). The table
+ * starts at the size expect_nodes positions need and doubles up to the memory cap. */
+static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *found, int flags,
+                     Py_ssize_t memory_mb, unsigned long long seed, int randomize, unsigned long long expect_nodes) {
+    if (variant < 0 || variant >= V_COUNT) {
+        PyErr_SetString(PyExc_ValueError, "variant must be 0 (yukon), 1 (russian), 2 (alaska) or 3 (moosehide)");
+        return NULL;
+    }
+    if (flags < 0 || flags > F_ALL) {
+        PyErr_SetString(PyExc_ValueError, "unknown flags");
+        return NULL;
+    }
+    if (memory_mb < 1 || memory_mb > (1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "memory_mb must be between 1 and 1048576");
+        return NULL;
+    }
+    S *s = calloc(1, sizeof(S));
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    s->variant = variant;
+    s->flags = flags;
+    s->runs_only = variant == V_MOOSEHIDE;
+    s->randomize = randomize;
+    s->rng = seed;
+    if (read_position(s, columns, down, found) < 0) {
+        free(s);
+        return NULL;
+    }
+    setup_rules(s);
+    /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
+     * small (or at the size the node budget needs) and doubles up to the memory cap */
+    size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
+    /* a doubling holds the old and the new table at once: 1.5 x the final size */
+    while (slots * 2 * 24 <= cap_bytes) slots *= 2;
+    s->tt_max_slots = slots;
+    size_t want = 1024;
+    double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 19);
+    while (want < slots && (double)want * TT_LOAD < need) want *= 2;
+    if (tt_setup(s, want) < 0) {
+        free(s);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    return s;
+}
+
+static int check_seconds(double seconds) {
+    if (!(seconds >= 0.0) || seconds > 1e7) {
+        PyErr_SetString(PyExc_ValueError, "seconds must be between 0 (no limit) and 1e7");
+        return -1;
+    }
+    return 0;
+}
+
+/* Run (or resume) the search with max_nodes more positions (0: no limit) and seconds
+ * of wall-clock time (0: no limit); the GIL is released meanwhile. Returns the result
+ * tuple (verdict, moves, nodes of this run, reason). */
+static PyObject *run_search(S *s, unsigned long long max_nodes, double seconds) {
+    int verdict;
+    uint64_t nodes0 = s->nodes;
+    Py_BEGIN_ALLOW_THREADS
+    double t0 = now();
+    s->deadline = seconds > 0 ? t0 + seconds : 0;
+    s->max_nodes = max_nodes ? s->nodes + max_nodes : 0;
+    s->reason = R_NONE;
+    verdict = search(s);
+    Py_END_ALLOW_THREADS
+    PyObject *moves = NULL;
+    if (verdict == 0) {
+        moves = PyList_New((Py_ssize_t)s->log_len);
+        if (moves) {
+            for (size_t i = 0; i < s->log_len; i++) {
+                PyObject *m = PyLong_FromLong(s->log[i].move);
+                if (!m) { Py_CLEAR(moves); break; }
+                PyList_SET_ITEM(moves, (Py_ssize_t)i, m);
+            }
+        }
+    } else {
+        moves = PyList_New(0);
+    }
+    if (!moves) return NULL;
+    return Py_BuildValue("(iNKs)", verdict, moves, (unsigned long long)(s->nodes - nodes0),
+                         verdict == 2 ? REASONS[s->reason] : "");
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "max_nodes", "seconds",
                              "memory_mb", "seed", "randomize", NULL};
@@ -645,76 +840,106 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
-    if (variant < 0 || variant >= V_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "variant must be 0 (yukon), 1 (russian), 2 (alaska) or 3 (moosehide)");
-        return NULL;
-    }
-    if (flags < 0 || flags > F_ALL) {
-        PyErr_SetString(PyExc_ValueError, "unknown flags");
-        return NULL;
-    }
-    if (!(seconds >= 0.0) || seconds > 1e7) {
-        PyErr_SetString(PyExc_ValueError, "seconds must be between 0 (no limit) and 1e7");
-        return NULL;
-    }
-    if (memory_mb < 1 || memory_mb > (1 << 20)) {
-        PyErr_SetString(PyExc_ValueError, "memory_mb must be between 1 and 1048576");
-        return NULL;
-    }
-    S *s = calloc(1, sizeof(S));
-    if (!s) return PyErr_NoMemory();
-    s->variant = variant;
-    s->flags = flags;
-    s->runs_only = variant == V_MOOSEHIDE;
-    s->randomize = randomize;
-    s->rng = seed;
-    s->max_nodes = max_nodes;
-    if (read_position(s, columns, down, found) < 0) {
-        free(s);
-        return NULL;
-    }
-    setup_rules(s);
-    /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
-     * small (or at the size the node budget needs) and doubles up to the memory cap */
-    size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
-    /* a doubling holds the old and the new table at once: 1.5 x the final size */
-    while (slots * 2 * 24 <= cap_bytes) slots *= 2;
-    s->tt_max_slots = slots;
-    size_t want = 1024;
-    double need = max_nodes ? (double)max_nodes + 64 : (double)(1 << 19);
-    while (want < slots && (double)want * TT_LOAD < need) want *= 2;
-    if (tt_setup(s, want) < 0) {
-        free(s);
-        return PyErr_NoMemory();
-    }
-    int verdict;
-    double t0 = now();
-    Py_BEGIN_ALLOW_THREADS
-    s->deadline = seconds > 0 ? t0 + seconds : 0;
-    verdict = search(s);
-    Py_END_ALLOW_THREADS
-    PyObject *moves = NULL, *result = NULL;
-    if (verdict == 0) {
-        moves = PyList_New((Py_ssize_t)s->log_len);
-        if (moves) {
-            for (size_t i = 0; i < s->log_len; i++) {
-                PyObject *m = PyLong_FromLong(s->log[i].move);
-                if (!m) { Py_CLEAR(moves); break; }
-                PyList_SET_ITEM(moves, (Py_ssize_t)i, m);
-            }
-        }
-    } else {
-        moves = PyList_New(0);
-    }
-    if (moves)
-        result = Py_BuildValue("(iNKs)", verdict, moves, (unsigned long long)s->nodes,
-                               verdict == 2 ? REASONS[s->reason] : "");
-    free_table(s->tt, s->tt_slots);
-    free(s->log);
-    free(s->frames);
-    free(s);
+    if (check_seconds(seconds) < 0) return NULL;
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes);
+    if (!s) return NULL;
+    PyObject *result = run_search(s, max_nodes, seconds);
+    free_search(s);
     return result;
 }
+
+/* ---------------------------------------------------------------- Search objects */
+
+/* Search(variant, columns, down, found, flags=F_ALL, memory_mb=256, seed=0,
+ * randomize=False, expect_nodes=0): a search that can be run in slices with
+ * run(max_nodes=0, seconds=0.0); each call continues where the last one stopped. */
+typedef struct {
+    PyObject_HEAD
+    S *s;
+    int busy; /* a run is in progress (another thread must not touch s) */
+} SearchObject;
+
+static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "memory_mb", "seed", "randomize",
+                             "expect_nodes", NULL};
+    int variant, flags = F_ALL, randomize = 0;
+    unsigned long long seed = 0, expect = 0;
+    PyObject *seed_obj = NULL, *expect_obj = NULL;
+    Py_ssize_t memory_mb = 256;
+    PyObject *columns, *down, *found;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the search is running in another thread");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|inOpO", kwlist, &variant, &columns, &down, &found, &flags,
+                                     &memory_mb, &seed_obj, &randomize, &expect_obj))
+        return -1;
+    if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return -1;
+    if (expect_obj && read_u64(expect_obj, "expect_nodes", &expect) < 0) return -1;
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, expect);
+    if (!s) return -1;
+    free_search(self->s);
+    self->s = s;
+    return 0;
+}
+
+static void Search_dealloc(SearchObject *self) {
+    free_search(self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"max_nodes", "seconds", NULL};
+    unsigned long long max_nodes = 0;
+    PyObject *max_nodes_obj = NULL;
+    double seconds = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Od", kwlist, &max_nodes_obj, &seconds)) return NULL;
+    if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
+    if (check_seconds(seconds) < 0) return NULL;
+    if (!self->s) {
+        PyErr_SetString(PyExc_RuntimeError, "the search was not initialised");
+        return NULL;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the search is running in another thread");
+        return NULL;
+    }
+    self->busy = 1;
+    PyObject *result = run_search(self->s, max_nodes, seconds);
+    self->busy = 0;
+    return result;
+}
+
+static PyObject *Search_get_nodes(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->s ? (unsigned long long)self->s->nodes : 0ULL);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
+     "run(max_nodes=0, seconds=0.0) -> (verdict, moves, nodes of this run, reason); resumes where the last "
+     "run stopped"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "positions searched so far, all runs", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "games.solver._csolver.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Search(variant, columns, down, found, flags=F_ALL, memory_mb=256, seed=0, randomize=False, "
+              "expect_nodes=0): a depth-first search that runs in resumable slices.",
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+    .tp_init = (initproc)Search_init,
+    .tp_new = PyType_GenericNew,
+};
 
 /* legal_moves(variant, columns, down, found) -> list of moves: the search's move
  * generator with every empty column offered, for testing it against the engine. */
@@ -767,8 +992,15 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csolver", "Depth-fi
 
 PyMODINIT_FUNC PyInit__csolver(void) {
     init_keys();
+    if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
         PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {

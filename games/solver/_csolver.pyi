@@ -26,3 +26,22 @@ def legal_moves(
     down: Sequence[int],
     found: Sequence[int],
 ) -> list[int]: ...
+
+class Search:
+    def __init__(
+        self,
+        variant: int,
+        columns: Sequence[Sequence[int]],
+        down: Sequence[int],
+        found: Sequence[int],
+        flags: int = ...,
+        memory_mb: int = ...,
+        seed: int = ...,
+        randomize: bool = ...,
+        expect_nodes: int = ...,
+    ) -> None: ...
+    def run(
+        self, max_nodes: int = ..., seconds: float = ...
+    ) -> tuple[int, list[int], int, str]: ...
+    @property
+    def nodes(self) -> int: ...

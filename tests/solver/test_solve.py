@@ -147,7 +147,14 @@ def test_a_line_that_does_not_replay_never_escapes(
     def lying_solve(*args: object, **kwargs: object) -> tuple[int, list[int], int, str]:
         return 0, [(0 << 3) | 7, (13 << 3) | 7], 1, ""  # Ac home, Ad home: not a win
 
+    class LyingSearch:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        run = staticmethod(lying_solve)
+
     monkeypatch.setattr(_csolver, "solve", lying_solve)
+    monkeypatch.setattr(_csolver, "Search", LyingSearch)
     with caplog.at_level(logging.ERROR, logger="games.solver"):
         result = solve(1, seconds=1)
     assert result.verdict == "unknown"
