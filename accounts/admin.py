@@ -1,4 +1,5 @@
-"""Admin registration of players (moderation tools come with the moderation issue)."""
+"""Admin registration of players. Bans go through the moderation actions (with a reason
+and an audit row), so ``is_banned`` is read-only here."""
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
@@ -11,6 +12,7 @@ class PlayerAdmin(UserAdmin):
     list_display = ("username", "display_name", "email", "is_staff", "is_banned", "date_joined")
     list_filter = ("is_staff", "is_banned", "is_active")
     search_fields = ("username", "display_name", "email")
+    readonly_fields = ("is_banned",)
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         ("Player", {"fields": ("display_name", "is_banned")}),

@@ -1,0 +1,231 @@
+"""Moderation records: automatic flags, player reports, bans, voided days, the audit log.
+
+Games and players are changed only through ``moderation.services``; every such change
+writes one ``AuditLog`` row, which can never be edited or deleted afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from accounts.models import User
+
+
+class FlagKind(models.TextChoices):
+    FAST_MOVES = "fast_moves", "Moves faster than a human"
+    EVEN_PACING = "even_pacing", "Suspiciously even pacing"
+    FAST_FINISH = "fast_finish", "Finished faster than the solver's line allows"
+    PERFECT_FIRST_TRY = "perfect_first_try", "New player's perfect game on a hard deal"
+    SHARED_ADDRESS = "shared_address", "Several accounts from one address"
+
+
+class FlagStatus(models.TextChoices):
+    OPEN = "open"
+    CLEARED = "cleared"  # a moderator looked and found nothing wrong
+    UPHELD = "upheld"  # the game was disqualified (or its player banned)
+
+
+class Flag(models.Model):
+    """An automatic suspicion about one verified game; the game stays on the board meanwhile."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="flags")
+    kind = models.CharField(max_length=20, choices=FlagKind.choices)
+    reason = models.TextField(help_text="What was measured, in words.")
+    measured = models.JSONField(default=dict, help_text="The numbers behind the reason.")
+    thresholds = models.JSONField(default=dict, help_text="The settings in force when raised.")
+    status = models.CharField(max_length=8, choices=FlagStatus.choices, default=FlagStatus.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    resolution = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind"], name="moderation_flag_one_per_kind"),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="moderation_flag_queue")]
+        ordering = ["-created_at"]
+        permissions = [
+            ("moderate_games", "Can clear flags, disqualify games and void days"),
+            ("ban_players", "Can ban and unban players"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} on game {self.game_id} ({self.status})"
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open"
+    DISMISSED = "dismissed"
+    ACTIONED = "actioned"
+
+
+class Report(models.Model):
+    """A player's report of a game, with their reason: it waits in the moderation queue."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_filed"
+    )
+    reason = models.TextField()
+    status = models.CharField(
+        max_length=10, choices=ReportStatus.choices, default=ReportStatus.OPEN
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_at = models.DateTimeField(null=True, blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    resolution = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "reporter"], name="moderation_report_one_per_player"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="moderation_report_queue"),
+            # The rate limit counts a reporter's recent reports.
+            models.Index(fields=["reporter", "created_at"], name="moderation_report_recent"),
+        ]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"report of game {self.game_id} by {self.reporter_id} ({self.status})"
+
+
+class Ban(models.Model):
+    """A ban of a player; ``lifted_at`` is set when it ends. At most one is in force."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans"
+    )
+    reason = models.TextField()
+    banned_at = models.DateTimeField(auto_now_add=True)
+    banned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    lift_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(lifted_at__isnull=True),
+                name="moderation_ban_one_in_force",
+            ),
+        ]
+        ordering = ["-banned_at"]
+
+    def __str__(self) -> str:
+        state = "lifted" if self.lifted_at else "in force"
+        return f"ban of {self.player_id} ({state})"
+
+
+class DayVoid(models.Model):
+    """A daily board voided as a whole: its games were disqualified, the board says why."""
+
+    challenge = models.OneToOneField(
+        "games.DailyChallenge", on_delete=models.CASCADE, related_name="void"
+    )
+    reason = models.TextField()
+    voided_at = models.DateTimeField(auto_now_add=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-voided_at"]
+
+    def __str__(self) -> str:
+        return f"void of {self.challenge}"
+
+
+class GameAddress(models.Model):
+    """The client address a ranked game was started from (for the shared-address flag)."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="address"
+    )
+    address = models.GenericIPAddressField()
+
+    class Meta:
+        indexes = [models.Index(fields=["address"], name="moderation_gameaddress_addr")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} from {self.address}"
+
+
+class AuditAction(models.TextChoices):
+    CLEAR_FLAG = "clear_flag", "Cleared a flag"
+    DISQUALIFY = "disqualify", "Disqualified a game"
+    REQUALIFY = "requalify", "Put a game back"
+    BAN = "ban", "Banned a player"
+    UNBAN = "unban", "Unbanned a player"
+    VOID_DAY = "void_day", "Voided a day's board"
+    DISMISS_REPORT = "dismiss_report", "Dismissed a report"
+
+
+class AuditLogQuerySet(models.QuerySet["AuditLog"]):
+    """Bulk update and delete are refused: the log only grows."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("the audit log is append-only: rows are never updated")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the audit log is append-only: rows are never deleted")
+
+
+class AuditLog(models.Model):
+    """Who did what to which target, when and why. Append-only: rows are never changed."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_name = models.CharField(max_length=150, help_text="The moderator's username then.")
+    action = models.CharField(max_length=16, choices=AuditAction.choices)
+    target_type = models.CharField(max_length=40)  # e.g. "games.game", "accounts.user"
+    target_id = models.CharField(max_length=40)
+    target_repr = models.CharField(max_length=200)
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AuditLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["target_type", "target_id"], name="moderation_audit_target"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.actor_name} {self.action} {self.target_repr}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("the audit log is append-only: a stored row is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the audit log is append-only: rows are never deleted")
+
+
+class Player(User):
+    """Players as moderators see them in the admin: bans and their reasons."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "player"

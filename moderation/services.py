@@ -1,0 +1,271 @@
+"""Every moderation action: clear a flag, disqualify a game, ban or unban a player, void a
+day, file or dismiss a report. Each runs in one transaction, writes one AuditLog row per
+target, and updates the boards (``leaderboards.services``) once the change has committed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+from collections.abc import Iterable
+from contextvars import ContextVar
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import Conflict, Forbidden, GameError
+from games.models import DailyChallenge, Game, Mode
+from leaderboards import services as boards
+from moderation.models import (
+    AuditAction,
+    AuditLog,
+    Ban,
+    DayVoid,
+    Flag,
+    FlagStatus,
+    GameAddress,
+    Report,
+    ReportStatus,
+)
+
+MAX_REASON = 2000
+
+
+class TooManyReports(GameError):
+    http_status = 429
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValueError("a reason is required")
+    return reason[:MAX_REASON]
+
+
+def _audit(actor: Any, action: str, target: models.Model, reason: str) -> AuditLog:
+    return AuditLog.objects.create(
+        actor=actor,
+        actor_name=actor.get_username(),
+        action=action,
+        target_type=target._meta.label_lower,
+        target_id=str(target.pk),
+        target_repr=str(target)[:200],
+        reason=reason,
+    )
+
+
+def _after_commit(func: Any, *args: Any) -> None:
+    # robust: Redis trouble must not fail a committed moderation action (reads filter anyway).
+    transaction.on_commit(lambda: func(*args), robust=True)
+
+
+def _close_flags(game_ids: Iterable[int], actor: Any, status: str, why: str) -> None:
+    Flag.objects.filter(game_id__in=list(game_ids), status=FlagStatus.OPEN).update(
+        status=status, resolved_by=actor, resolved_at=timezone.now(), resolution=why
+    )
+
+
+def _close_reports(game_ids: Iterable[int], actor: Any, why: str) -> None:
+    Report.objects.filter(game_id__in=list(game_ids), status=ReportStatus.OPEN).update(
+        status=ReportStatus.ACTIONED, handled_by=actor, handled_at=timezone.now(),
+        resolution=why,
+    )
+
+
+# ----- flags and reports -----------------------------------------------------------------
+
+
+def clear_flag(actor: Any, flag_id: int, reason: str) -> Flag:
+    """A moderator looked at a flag and found nothing wrong; the game keeps its place."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        flag = Flag.objects.select_for_update().get(pk=flag_id)
+        if flag.status != FlagStatus.OPEN:
+            return flag  # already decided: nothing to log twice
+        flag.status = FlagStatus.CLEARED
+        flag.resolved_by = actor
+        flag.resolved_at = timezone.now()
+        flag.resolution = reason
+        flag.save(update_fields=["status", "resolved_by", "resolved_at", "resolution"])
+        _audit(actor, AuditAction.CLEAR_FLAG, flag, reason)
+    return flag
+
+
+def dismiss_report(actor: Any, report_id: int, reason: str) -> Report:
+    reason = _reason(reason)
+    with transaction.atomic():
+        report = Report.objects.select_for_update().get(pk=report_id)
+        if report.status != ReportStatus.OPEN:
+            return report
+        report.status = ReportStatus.DISMISSED
+        report.handled_by = actor
+        report.handled_at = timezone.now()
+        report.resolution = reason
+        report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+        _audit(actor, AuditAction.DISMISS_REPORT, report, reason)
+    return report
+
+
+def file_report(reporter: Any, game: Game, reason: str) -> tuple[Report, bool]:
+    """A player reports a game they can see: (report, created). One report per game each."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise GameError("say what looks wrong: a reason is required")
+    if game.player_id == reporter.pk:
+        raise Forbidden("you cannot report your own game")
+    existing = Report.objects.filter(game=game, reporter=reporter).first()
+    if existing is not None:
+        return existing, False
+    limit = settings.MODERATION_REPORTS_PER_HOUR
+    since = timezone.now() - dt.timedelta(hours=1)
+    if Report.objects.filter(reporter=reporter, created_at__gte=since).count() >= limit:
+        raise TooManyReports(f"you have sent {limit} reports in the last hour; try again later")
+    try:
+        with transaction.atomic():
+            report = Report.objects.create(game=game, reporter=reporter, reason=reason[:MAX_REASON])
+    except IntegrityError:  # a double click: the first one stands
+        return Report.objects.get(game=game, reporter=reporter), False
+    return report, True
+
+
+# ----- games ------------------------------------------------------------------------------
+
+
+def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
+    """Take a game off every board at once; its open flags and reports are closed."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
+        if game.disqualified:
+            return game
+        game.disqualified = True
+        game.save(update_fields=["disqualified"])
+        _close_flags([game.pk], actor, FlagStatus.UPHELD, reason)
+        _close_reports([game.pk], actor, reason)
+        _audit(actor, AuditAction.DISQUALIFY, game, reason)
+        _after_commit(boards.remove_game, game)
+    return game
+
+
+def requalify_game(actor: Any, game_id: int, reason: str) -> Game:
+    """Undo a disqualification (not one that came with a voided day)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
+        if not game.disqualified:
+            return game
+        if DayVoid.objects.filter(challenge_id=game.challenge_id).exists():
+            raise Conflict("this game's day was voided: its games stay off the board")
+        game.disqualified = False
+        game.save(update_fields=["disqualified"])
+        _audit(actor, AuditAction.REQUALIFY, game, reason)
+        _after_commit(boards.restore_game, game)
+    return game
+
+
+def void_day(actor: Any, challenge_id: int, reason: str) -> DayVoid:
+    """Void a whole daily board: every game of the challenge leaves it; the board says why.
+
+    Games verified later (the day may still be open) are disqualified on verification.
+    """
+    reason = _reason(reason)
+    with transaction.atomic():
+        challenge = DailyChallenge.objects.select_for_update().get(pk=challenge_id)
+        existing = DayVoid.objects.filter(challenge=challenge).first()
+        if existing is not None:
+            return existing
+        void = DayVoid.objects.create(challenge=challenge, reason=reason, voided_by=actor)
+        games = Game.objects.filter(challenge=challenge, mode=Mode.DAILY)
+        game_ids = list(games.values_list("pk", flat=True))
+        games.update(disqualified=True)
+        _close_flags(game_ids, actor, FlagStatus.UPHELD, f"day voided: {reason}")
+        _close_reports(game_ids, actor, f"day voided: {reason}")
+        _audit(actor, AuditAction.VOID_DAY, challenge, reason)
+        transaction.on_commit(lambda: boards.rebuild_boards([challenge.pk]), robust=True)
+    return void
+
+
+def disqualify_if_voided(game_id: int) -> None:
+    """A game of a voided day verified after the void stays off the board too."""
+    game = Game.objects.filter(
+        pk=game_id, disqualified=False, challenge__void__isnull=False
+    ).first()
+    if game is None:
+        return
+    Game.objects.filter(pk=game_id).update(disqualified=True)
+    boards.remove_game(game)
+
+
+def void_of(challenge: DailyChallenge | None) -> DayVoid | None:
+    if challenge is None:
+        return None
+    return DayVoid.objects.filter(challenge=challenge).first()
+
+
+# ----- players ----------------------------------------------------------------------------
+
+
+def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
+    """Ban a player: every result leaves the boards; ranked games cannot be started."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if user.pk == actor.pk:
+            raise Forbidden("you cannot ban yourself")
+        ban = Ban.objects.filter(player=user, lifted_at__isnull=True).first()
+        if ban is not None and user.is_banned:
+            return ban
+        if ban is None:
+            ban = Ban.objects.create(player=user, reason=reason, banned_by=actor)
+        user.is_banned = True
+        user.save(update_fields=["is_banned"])
+        game_ids = Game.objects.filter(player=user).values_list("pk", flat=True)
+        _close_flags(game_ids, actor, FlagStatus.UPHELD, f"player banned: {reason}")
+        _audit(actor, AuditAction.BAN, user, reason)
+        _after_commit(boards.remove_player, user)
+    return ban
+
+
+def unban_player(actor: Any, user_id: int, reason: str) -> User:
+    """Lift a ban: the player's counting results return to the boards."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        Ban.objects.filter(player=user, lifted_at__isnull=True).update(
+            lifted_at=timezone.now(), lifted_by=actor, lift_reason=reason
+        )
+        if not user.is_banned:
+            return user
+        user.is_banned = False
+        user.save(update_fields=["is_banned"])
+        _audit(actor, AuditAction.UNBAN, user, reason)
+        _after_commit(boards.restore_player, user)
+    return user
+
+
+def ban_reason(user_id: int) -> str:
+    """Why a player is banned, as they are told (installed into games.services.ban_reason)."""
+    ban = Ban.objects.filter(player_id=user_id, lifted_at__isnull=True).first()
+    return ban.reason if ban is not None else "ask a moderator"
+
+
+# ----- client addresses -------------------------------------------------------------------
+
+# The address of the request being served (set by moderation.middleware).
+client_address: ContextVar[str | None] = ContextVar("client_address", default=None)
+
+
+def record_address(game: Game) -> None:
+    """Remember where a ranked game was started from (for the shared-address flag)."""
+    address = client_address.get()
+    if not address or game.mode != Mode.DAILY:
+        return
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        return
+    GameAddress.objects.get_or_create(game=game, defaults={"address": address})
+
