@@ -1,0 +1,1 @@
+"""The coach: hints and winnability checks in practice, post-game analysis, and the odds study."""

@@ -1,0 +1,107 @@
+"""Shapes of the coach's answers and of a game's analysis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from analysis.models import GameAnalysis, Outcome
+
+VERDICTS = ("solved", "unwinnable", "unknown")
+
+
+class HintSerializer(serializers.Serializer):
+    verdict = serializers.ChoiceField(
+        choices=VERDICTS,
+        help_text="solved: a win exists (move is its next move); unwinnable: proven lost "
+        "from here; unknown: no win found within the time budget.",
+    )
+    move = serializers.CharField(
+        allow_null=True, help_text="The next move of a winning line ('8s>3'), else null."
+    )
+    ply = serializers.IntegerField(help_text="The game's ply the answer is about.")
+    hints_used = serializers.IntegerField(help_text="Questions asked to the coach so far.")
+    assisted = serializers.BooleanField(help_text="Always true once the coach was asked.")
+
+
+class WinnableSerializer(serializers.Serializer):
+    verdict = serializers.ChoiceField(choices=VERDICTS)
+    ply = serializers.IntegerField()
+    hints_used = serializers.IntegerField()
+    assisted = serializers.BooleanField()
+
+
+class AnalysisSerializer(serializers.ModelSerializer):
+    """The analysis of a finished game; positions are counted in standing moves."""
+
+    game = serializers.IntegerField(source="game_id", read_only=True)
+    outcome = serializers.ChoiceField(choices=Outcome.choices, allow_blank=True)
+    losing_move = serializers.SerializerMethodField()
+    summary = serializers.SerializerMethodField()
+    player_moves = serializers.IntegerField(source="game.moves", read_only=True)
+
+    class Meta:
+        model = GameAnalysis
+        fields = (
+            "game",
+            "status",
+            "outcome",
+            "summary",
+            "moves",
+            "player_moves",
+            "last_winnable",
+            "first_lost",
+            "losing_move",
+            "lost_ply",
+            "continuation",
+            "par",
+            "solves",
+            "seconds",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(
+        serializers.DictField(
+            allow_null=True,
+            help_text='{"number": 23, "move": "8s>F", "ply": 25}: the move that lost the game.',
+        )
+    )
+    def get_losing_move(self, analysis: GameAnalysis) -> dict[str, Any] | None:
+        if analysis.outcome != Outcome.LOST_AT or analysis.first_lost is None:
+            return None
+        return {
+            "number": analysis.first_lost,
+            "move": analysis.lost_move,
+            "ply": analysis.lost_ply,
+        }
+
+    @extend_schema_field(serializers.CharField(help_text="The analysis in one sentence."))
+    def get_summary(self, analysis: GameAnalysis) -> str:
+        return summary(analysis)
+
+
+def summary(analysis: GameAnalysis) -> str:
+    """One sentence for people, e.g. "Your game was winnable until move 23: 8s>F. ..."."""
+    if analysis.status != "done":
+        return "The analysis is being computed; it takes a few seconds."
+    outcome = analysis.outcome
+    if outcome == Outcome.WON:
+        return "You won: the deal stayed winnable all the way."
+    if outcome == Outcome.NEVER_WINNABLE:
+        return "This deal could not be won: no line wins from the start."
+    if outcome == Outcome.WINNABLE_AT_END:
+        return "The game was still winnable when it ended; here is a line that wins from there."
+    if outcome == Outcome.LOST_AT and analysis.first_lost is not None:
+        return (
+            f"Your game was winnable until move {analysis.first_lost}: {analysis.lost_move}. "
+            "From there, no line wins."
+        )
+    known = []
+    if analysis.last_winnable is not None:
+        known.append(f"still winnable after move {analysis.last_winnable}")
+    if analysis.first_lost is not None:
+        known.append(f"lost after move {analysis.first_lost}")
+    detail = " and ".join(known) if known else "neither winnable nor lost within the budget"
+    return f"Undecided: the solver ran out of time. Known: {detail}."

@@ -1,0 +1,193 @@
+"""Post-game analysis: run the review of a finished game, store it, say who may read it.
+
+A practice game is analysed as soon as it is verified (``game_verified``); a daily game
+when its day has closed (the sweeper, on Celery beat), since its analysis shows the deal.
+The solver runs outside any transaction; the result is written once, under a row lock, and
+a second run of the same game is a no-op (idempotent through ``GameAnalysis.status``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from analysis.coach import cached_solve
+from analysis.models import AnalysisStatus, GameAnalysis
+from analysis.review import Review, review_line
+from games.engine import Position
+from games.errors import Forbidden, NotFound
+from games.models import UNDO, Game, Mode, Verdict, Verification, utc_today
+from games.services import Actor, get_replay_for
+from games.solver import SolveResult
+
+logger = logging.getLogger(__name__)
+
+# A practice game verified this long ago without an analysis lost its task message.
+MISSED_GRACE = dt.timedelta(minutes=5)
+# An analysis still pending after this long was dropped by a dying worker: queue it again.
+STALE_PENDING = dt.timedelta(minutes=30)
+# The sweeper looks this far back, so that its query stays small as the tables grow.
+SWEEP_WINDOW = dt.timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    moves: list[str]  # the moves that stand, undos applied
+    plies: list[int]  # the log ply of each
+
+
+def standing_line(entries: list[tuple[int, str]]) -> StandingLine:
+    """The log ``(ply, text)`` with each ``undo`` popping the move before it."""
+    stack: list[tuple[int, str]] = []
+    for ply, text in entries:
+        if text == UNDO:
+            if stack:
+                stack.pop()
+        else:
+            stack.append((ply, text))
+    return StandingLine([t for _, t in stack], [p for p, _ in stack])
+
+
+def _deal_result(game: Game) -> SolveResult | None:
+    deal = game.deal
+    if deal.verdict == Verdict.SOLVED and deal.solution:
+        return SolveResult(verdict="solved", moves=list(deal.solution))
+    if deal.verdict == Verdict.UNWINNABLE:
+        return SolveResult(verdict="unwinnable")
+    return None
+
+
+def review_game(game: Game) -> tuple[Review, StandingLine]:
+    """Run the review of a finished game's standing line (slow: the solver)."""
+    entries = list(game.log.order_by("ply").values_list("ply", "text"))
+    line = standing_line(entries)
+    seconds = settings.ANALYSIS_SOLVE_SECONDS
+
+    def solver(position: Position) -> SolveResult:
+        return cached_solve(position, seconds)
+
+    review = review_line(
+        game.deal.start_position(),
+        line.moves,
+        solver,
+        total_seconds=settings.ANALYSIS_TOTAL_SECONDS,
+        deal_result=_deal_result(game),
+    )
+    return review, line
+
+
+def analyse_game(game_id: int) -> str:
+    """Analyse a finished, verified game once; return what happened (for the task's logs)."""
+    game = Game.objects.select_related("deal").filter(pk=game_id).first()
+    if game is None:
+        return "gone"
+    if game.verification != Verification.VERIFIED:
+        return f"not analysed: verification {game.verification}"
+    analysis, _ = GameAnalysis.objects.get_or_create(game=game)
+    if analysis.status == AnalysisStatus.DONE:
+        return "already done"
+    review, line = review_game(game)
+    with transaction.atomic():
+        analysis = GameAnalysis.objects.select_for_update().get(pk=analysis.pk)
+        if analysis.status == AnalysisStatus.DONE:
+            return "already done"
+        losing = review.losing_move
+        analysis.status = AnalysisStatus.DONE
+        analysis.outcome = review.outcome
+        analysis.moves = review.moves
+        analysis.last_winnable = review.last_winnable
+        analysis.first_lost = review.first_lost
+        analysis.lost_move = line.moves[losing - 1] if losing else ""
+        analysis.lost_ply = line.plies[losing - 1] if losing else None
+        analysis.continuation = review.continuation
+        analysis.par = review.par
+        analysis.solves = review.solves
+        analysis.nodes = review.nodes
+        analysis.seconds = review.seconds
+        analysis.save()
+    logger.info(
+        "game %s analysed: %s in %.2f s (%d solves)",
+        game_id, review.outcome, review.seconds, review.solves,
+    )
+    return review.outcome
+
+
+def _queue(game_id: int) -> None:
+    from analysis.tasks import analyse_game as task  # tasks import services
+
+    transaction.on_commit(lambda: task.delay(game_id), robust=True)
+
+
+def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
+    """Practice games are analysed at once; daily ones wait for their day to close."""
+    if game.mode == Mode.PRACTICE and settings.ANALYSIS_ON_FINISH:
+        _queue(game.pk)
+
+
+def sweep_analyses(*, queue: Callable[[int], Any], limit: int = 200) -> dict[str, int]:
+    """Queue the analyses that are due: closed days' daily games, missed practice games,
+    and analyses left pending by a worker that died."""
+    now = timezone.now()
+    due = (
+        Game.objects.filter(
+            verification=Verification.VERIFIED,
+            analysis__isnull=True,
+            finished_at__gte=now - SWEEP_WINDOW,
+        )
+        .filter(
+            Q(mode=Mode.DAILY, challenge__date__lt=utc_today())
+            | Q(mode=Mode.PRACTICE, verified_at__lt=now - MISSED_GRACE)
+        )
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    new = list(due)
+    for game_id in new:
+        # The row marks the game as queued, so the next sweep leaves it to the worker.
+        GameAnalysis.objects.get_or_create(game_id=game_id)
+        queue(game_id)
+    stale = list(
+        GameAnalysis.objects.filter(
+            status=AnalysisStatus.PENDING, updated_at__lt=now - STALE_PENDING
+        ).values_list("game_id", flat=True)[:limit]
+    )
+    for game_id in stale:
+        GameAnalysis.objects.filter(game_id=game_id).update(updated_at=now)
+        queue(game_id)
+    return {"queued": len(new), "requeued": len(stale)}
+
+
+def analysis_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> GameAnalysis:
+    """The analysis a reader may see: practice at once (its owner), daily once the day closed.
+
+    It shows a winning line, i.e. the deal's hidden cards, so a daily game's analysis
+    waits for the day to close even for its own player.
+    """
+    game = get_replay_for(actor, game_id, today=today)  # 404 / 409 as for the replay
+    if not game.is_public(today):
+        assert game.challenge is not None
+        raise Forbidden(
+            "the analysis of a daily game opens when its day closes "
+            f"({game.challenge.closes_at:%Y-%m-%d %H:%M} UTC): it shows the deal",
+            opens_at=game.challenge.closes_at.isoformat(),
+        )
+    if game.verification == Verification.REJECTED:
+        raise NotFound("this game could not be verified, so it has no analysis")
+    analysis = GameAnalysis.objects.filter(game=game).first()
+    if analysis is None and game.verification == Verification.VERIFIED:
+        # Not queued yet (a daily game before the sweeper's next round): queue it now.
+        GameAnalysis.objects.get_or_create(game=game)
+        _queue(game.pk)
+        analysis = GameAnalysis.objects.filter(game=game).first()
+    if analysis is None:  # still being verified
+        analysis = GameAnalysis(game=game, status=AnalysisStatus.PENDING)
+    analysis.game = game
+    return analysis

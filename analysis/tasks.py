@@ -1,0 +1,38 @@
+"""Celery tasks of the analysis app: analyse a finished game, sweep up the analyses due.
+
+Tasks take ids, have explicit names, are idempotent through ``GameAnalysis.status`` and
+retry only on transient database errors. Without REDIS_URL they run eagerly in-process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from analysis import services
+
+
+@shared_task(
+    name="analysis.analyse_game",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def analyse_game(game_id: int) -> str:
+    """Find where a finished game stopped being winnable (binary search with the solver)."""
+    return services.analyse_game(game_id)
+
+
+@shared_task(
+    name="analysis.sweep_analyses",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=3,
+)
+def sweep_analyses() -> dict[str, Any]:
+    """Queue analyses of closed days' daily games and of any practice game that was missed."""
+    return services.sweep_analyses(queue=analyse_game.delay)

@@ -1,0 +1,13 @@
+"""Routes of the coach and analysis API (mounted at /api/)."""
+
+from django.urls import path
+
+from analysis import api
+
+app_name = "analysis"
+
+urlpatterns = [
+    path("games/<int:game_id>/hint/", api.HintView.as_view(), name="hint"),
+    path("games/<int:game_id>/winnable/", api.WinnableView.as_view(), name="winnable"),
+    path("games/<int:game_id>/analysis/", api.AnalysisView.as_view(), name="analysis"),
+]
