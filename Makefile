@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # The pure-Python packages (those that have an __init__.py yet), checked strictly.
 PURE_DIRS := $(patsubst %/,%,$(dir $(wildcard games/engine/__init__.py games/solver/__init__.py)))
 # The Django code and the top-level tests: normal mypy with the django-stubs plugin.
-TYPED_DJANGO := yukon_site accounts games leaderboards frontend $(wildcard tests/*.py)
+TYPED_DJANGO := yukon_site accounts games leaderboards moderation frontend $(wildcard tests/*.py)
 PYTEST_ARGS ?=
 
 .PHONY: help run test lint install clean

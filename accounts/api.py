@@ -19,13 +19,21 @@ from accounts import services
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
 from accounts.validators import validate_display_name
 from games.api.base import GameAPIView
+from games.api.throttles import LoginThrottle, SignupThrottle
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    ban_reason = serializers.SerializerMethodField(help_text="Why you are banned, if you are.")
+
     class Meta:
         model = User
-        fields = ("id", "username", "display_name", "is_staff")
+        fields = ("id", "username", "display_name", "is_staff", "is_banned", "ban_reason")
         read_only_fields = fields
+
+    def get_ban_reason(self, user: User) -> str | None:
+        from games import services as game_services  # moderation installs the lookup
+
+        return game_services.ban_reason(user.pk) if user.is_banned else None
 
 
 class SignupSerializer(serializers.Serializer):
@@ -79,6 +87,8 @@ _ME = inline_serializer(
 
 
 class SignupView(GameAPIView):
+    throttle_classes = [SignupThrottle]
+
     @extend_schema(
         request=SignupSerializer,
         responses={201: _ME},
@@ -93,6 +103,8 @@ class SignupView(GameAPIView):
 
 
 class LoginView(GameAPIView):
+    throttle_classes = [LoginThrottle]
+
     @extend_schema(
         request=LoginSerializer, responses={200: _ME}, summary="Log in", tags=["auth"]
     )

@@ -20,4 +20,5 @@ urlpatterns = [
     path("how-to-play/", views.how_to_play, name="how-to-play"),
     path("strategy/", views.strategy, name="strategy"),
     path("faq/", views.faq, name="faq"),
+    path("stats/", views.stats, name="stats"),
 ]

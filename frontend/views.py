@@ -121,3 +121,9 @@ def strategy(request: HttpRequest) -> HttpResponse:
 
 def faq(request: HttpRequest) -> HttpResponse:
     return _page(request, "faq.html")
+
+
+def stats(request: HttpRequest) -> HttpResponse:
+    from analysis.stats import page_context
+
+    return _page(request, "stats.html", **page_context())

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.engine import (
@@ -85,6 +87,14 @@ def _queue_verification(game_id: int) -> None:
 # ----- start ---------------------------------------------------------------------------
 
 
+def _no_reason_recorded(user_id: int) -> str:
+    return "ask a moderator"
+
+
+# Why a player is banned: moderation (which games never imports) installs its lookup here.
+ban_reason: Callable[[int], str] = _no_reason_recorded
+
+
 def start_daily_game(
     actor: Actor, tier: str, *, today: dt.date | None = None
 ) -> tuple[Game, bool]:
@@ -95,6 +105,8 @@ def start_daily_game(
     """
     if actor.user_id is None:
         raise LoginRequired("log in to play the daily challenge; practice games are open to all")
+    if get_user_model().objects.filter(pk=actor.user_id, is_banned=True).exists():
+        raise Forbidden(f"your account is banned: {ban_reason(actor.user_id)}", banned=True)
     if tier not in Tier.values:
         raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
     today = today or utc_today()
@@ -375,6 +387,16 @@ def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
         game.used_undo = True
         game.save(update_fields=["ply", "moves", "score", "position", "used_undo"])
     return game
+
+
+def record_hint(game_id: int) -> int:
+    """Count one question to the practice coach (a hint or "still winnable?"); return the count.
+
+    One atomic UPDATE, no lock held while the solver thinks (the coach asks after it has
+    its answer). A game with any hint is assisted.
+    """
+    Game.objects.filter(pk=game_id).update(hints_used=F("hints_used") + 1)
+    return Game.objects.filter(pk=game_id).values_list("hints_used", flat=True).first() or 0
 
 
 def resign_game(actor: Actor, game_id: int) -> Game:

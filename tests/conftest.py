@@ -71,3 +71,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_sep("=", "CI=true: skipped tests fail the run", red=True)
         for nodeid in _SKIPS.skipped:
             terminalreporter.write_line(f"SKIPPED IN CI: {nodeid}", red=True)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _tests_play_faster_than_people() -> None:
+    """Tests play whole lines in a blink and sign up many players from 127.0.0.1: lift
+    the rate limits for the in-process client. tests/security/test_rate_limits.py sets
+    its own rates; the tests that start gunicorn pass THROTTLE_MOVES themselves."""
+    from django.conf import settings
+
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    rates.update({"moves": "100000/s", "signup": "100000/s", "login": "100000/s"})

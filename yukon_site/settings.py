@@ -28,8 +28,25 @@ ALLOWED_HOSTS = env.list(
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# Production (DEBUG off) is HTTPS behind a proxy that sets X-Forwarded-Proto
+# (docs/operations.md); `manage.py check --deploy` passes with these defaults.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container health check speaks plain HTTP
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# Cookies go over HTTPS only (SECURE_COOKIES=false only for plain-HTTP tests on loopback);
+# the session cookie is never readable by scripts. The CSRF cookie is: the client sends
+# it back in the X-CSRFToken header.
+SECURE_COOKIES = env.bool("SECURE_COOKIES", default=not DEBUG)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "moderation.admin_config.ModeratedAdminConfig",  # django.contrib.admin, 403 for players
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -40,6 +57,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "moderation",
+    "analysis",
     "frontend",
 ]
 
@@ -52,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "moderation.middleware.ClientAddressMiddleware",
 ]
 
 ROOT_URLCONF = "yukon_site.urls"
@@ -80,6 +100,9 @@ DATABASES = {
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 # Keep connections between requests: opening one costs more than a whole move.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+# Check a kept connection before a request uses it (one round trip), so that a
+# PostgreSQL restart costs no request an error once the server is back.
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Decided before the first migration: players have a unique display name (leaderboards).
@@ -92,8 +115,11 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # RedisCache that treats a Redis outage as a miss: sessions fall back to the
+            # database and rate limits open, instead of every request failing.
+            "BACKEND": "yukon_site.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 1.0},
         }
     }
 else:
@@ -115,8 +141,8 @@ SESSION_ENGINE = env.str(
 # Celery: without Redis, tasks run in-process so `make run` needs no broker.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
-CELERY_TASK_EAGER_PROPAGATES = not REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -150,6 +176,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=22, minute=0),
     },
     # ... and a sweeper makes sure today (and, late in the day, tomorrow) is never missing.
+    # Analyses due: daily games once their day has closed, practice games that were missed.
+    "sweep-analyses": {
+        "task": "analysis.sweep_analyses",
+        "schedule": env.float("ANALYSIS_SWEEP_SECONDS", default=600.0),
+    },
     "sweep-daily": {
         "task": "games.sweep_daily",
         "schedule": env.float("DAILY_SWEEP_SECONDS", default=900.0),
@@ -163,6 +194,29 @@ DAILY_SOLVE_NODES = env.int("DAILY_SOLVE_NODES", default=4_000_000)
 DAILY_SOLVE_SECONDS = env.float("DAILY_SOLVE_SECONDS", default=20.0)
 DAILY_BOT_PLAYOUTS = env.int("DAILY_BOT_PLAYOUTS", default=200)
 DAILY_MAX_ATTEMPTS = env.int("DAILY_MAX_ATTEMPTS", default=60)
+
+# The practice coach and post-game analysis (docs/practice.md): the solver's time budget
+# for a hint or "still winnable?", its memory cap (each search, in MB), the budget of each
+# probe of an analysis and of a whole analysis, and whether practice games are analysed
+# as soon as they are verified.
+HINT_SECONDS = env.float("HINT_SECONDS", default=2.0)
+COACH_MEMORY_MB = env.int("COACH_MEMORY_MB", default=256)
+ANALYSIS_SOLVE_SECONDS = env.float("ANALYSIS_SOLVE_SECONDS", default=2.0)
+ANALYSIS_TOTAL_SECONDS = env.float("ANALYSIS_TOTAL_SECONDS", default=30.0)
+ANALYSIS_ON_FINISH = env.bool("ANALYSIS_ON_FINISH", default=True)
+
+# Moderation (docs/moderation.md): when a verified daily game is flagged for a moderator.
+# The flag rate on honest simulated play is measured in tests/moderation/test_flag_rate.py.
+MODERATION_FAST_MOVE_MS = env.int("MODERATION_FAST_MOVE_MS", default=150)
+MODERATION_FAST_MOVE_RUN = env.int("MODERATION_FAST_MOVE_RUN", default=8)
+MODERATION_EVEN_PACING_MIN_MOVES = env.int("MODERATION_EVEN_PACING_MIN_MOVES", default=30)
+MODERATION_EVEN_PACING_MAX_CV = env.float("MODERATION_EVEN_PACING_MAX_CV", default=0.25)
+MODERATION_MIN_HUMAN_MS_PER_MOVE = env.int("MODERATION_MIN_HUMAN_MS_PER_MOVE", default=400)
+MODERATION_NEW_PLAYER_DAILIES = env.int("MODERATION_NEW_PLAYER_DAILIES", default=3)
+MODERATION_SHARED_ADDRESS_ACCOUNTS = env.int("MODERATION_SHARED_ADDRESS_ACCOUNTS", default=3)
+MODERATION_REPORTS_PER_HOUR = env.int("MODERATION_REPORTS_PER_HOUR", default=10)
+# A header set by your own reverse proxy (e.g. "HTTP_X_REAL_IP"); empty: REMOTE_ADDR.
+MODERATION_CLIENT_ADDRESS_HEADER = env.str("MODERATION_CLIENT_ADDRESS_HEADER", default="")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -203,6 +257,17 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
+    # Rates per scope (games/api/throttles.py reads them from here at request time):
+    # sign-up and log-in per client address, moves per player (a burst per second,
+    # far above human play, so only scripts hit it). Counted in the default cache.
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": env.str("THROTTLE_SIGNUP", default="20/min"),
+        "login": env.str("THROTTLE_LOGIN", default="30/min"),
+        "moves": env.str("THROTTLE_MOVES", default="20/s"),
+    },
+    # Proxies in front of gunicorn (1 in docker-compose.yml): the client address for the
+    # sign-up and log-in limits is that many hops back in X-Forwarded-For; 0: REMOTE_ADDR.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -220,14 +285,17 @@ SPECTACULAR_SETTINGS = {
 }
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+# One JSON object a line in production (yukon_site/logging.py), readable text in development.
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "yukon_site.logging.JsonFormatter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

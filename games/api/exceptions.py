@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import DataError
+from django.db import DataError, InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -43,6 +43,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         )
     if isinstance(exc, EngineError):  # the engine's reasons are written for people
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # PostgreSQL is down or restarting: nothing was written (a move commits or not at
+        # all); the client may send the same ply again.
+        logger.warning("database unavailable: %s", exc)
+        return Response(
+            {"detail": "the database is unavailable; try again in a moment"},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
+        )
     if isinstance(exc, DataError):
         logger.info("rejected input the database cannot hold: %s", exc)
         return Response(

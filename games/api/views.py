@@ -19,6 +19,7 @@ from games.api.serializers import (
     ReplaySerializer,
     StartGameSerializer,
 )
+from games.api.throttles import MoveThrottle
 from games.models import DailyChallenge, Game, Mode, Status, utc_today
 
 ERROR = inline_serializer(
@@ -112,6 +113,8 @@ class GameDetailView(GameAPIView):
 
 
 class MoveView(GameAPIView):
+    throttle_classes = [MoveThrottle]
+
     @extend_schema(
         request=MoveInputSerializer,
         responses={

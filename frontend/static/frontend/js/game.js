@@ -25,6 +25,7 @@ const state = {
   generation: 0, // bumped on every reload, so queued sends of an older state give up
   startedAt: 0,
   finished: false,
+  asking: false, // a question to the practice coach is on its way
 };
 
 function announce(text) {
@@ -110,6 +111,8 @@ function playMove(text) {
     toast(err.message, { warn: true });
     return;
   }
+  const coachLine = $("[data-coach]");
+  if (coachLine) coachLine.textContent = "";
   state.pos = step.position;
   const ply = state.ply;
   state.ply += 1;
@@ -177,6 +180,12 @@ function updateHud() {
   if (undo) undo.disabled = state.finished || state.pos.moves === 0;
   const resign = $("[data-resign]");
   resign.disabled = state.finished;
+  const hints = $("[data-hints]");
+  if (hints && state.game) hints.textContent = state.game.hints_used ?? 0;
+  for (const sel of ["[data-hint]", "[data-winnable]"]) {
+    const button = $(sel);
+    if (button) button.disabled = state.finished || state.asking;
+  }
   if (!state.finished && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
     board.statusLine.textContent = "No legal move left.";
   } else {
@@ -310,5 +319,62 @@ document.addEventListener("keydown", (e) => {
     undoButton.click();
   }
 });
+
+// ----- the practice coach -------------------------------------------------------
+
+const VERDICT_WORDS = {
+  solved: "Yes: this game can still be won.",
+  unwinnable: "No win exists from here. Undo a few moves and try another way.",
+  unknown: "No win found in time: the solver could not tell within its budget.",
+};
+
+export function hintText(answer) {
+  if (answer.verdict === "solved" && answer.move) {
+    const [card, dest] = answer.move.split(">");
+    const where = dest === "F" ? "to its foundation" : `onto column ${dest}`;
+    return `Hint: move the ${cardName(card)} ${where} (${answer.move}).`;
+  }
+  return VERDICT_WORDS[answer.verdict] || answer.verdict;
+}
+
+function showHint(move) {
+  for (const node of root.querySelectorAll(".card.hinted")) node.classList.remove("hinted");
+  if (!move) return;
+  const card = move.split(">")[0].split(":").pop();
+  const node = root.querySelector(`.tableau [data-card="${card}"]`);
+  if (node) node.classList.add("hinted");
+}
+
+async function askCoach(kind) {
+  if (state.finished || state.asking) return;
+  state.asking = true;
+  updateHud();
+  const line = $("[data-coach]");
+  line.textContent = kind === "hint" ? "Thinking about a hint…" : "Checking…";
+  const generation = state.generation;
+  try {
+    await state.queue; // the server must have every move first
+    const answer = await api.get(`/api/games/${state.game.id}/${kind}/`);
+    if (generation !== state.generation) return;
+    state.game = { ...state.game, hints_used: answer.hints_used };
+    if (answer.ply !== state.ply) {
+      line.textContent = "The game moved on meanwhile; ask again.";
+    } else {
+      line.textContent = kind === "hint" ? hintText(answer) : VERDICT_WORDS[answer.verdict];
+      if (kind === "hint") showHint(answer.move);
+    }
+    announce(line.textContent);
+  } catch (err) {
+    line.textContent = `The coach could not answer: ${err.message}`;
+  } finally {
+    state.asking = false;
+    updateHud();
+  }
+}
+
+const hintButton = $("[data-hint]");
+if (hintButton) hintButton.addEventListener("click", () => askCoach("hint"));
+const winnableButton = $("[data-winnable]");
+if (winnableButton) winnableButton.addEventListener("click", () => askCoach("winnable"));
 
 start();

@@ -79,6 +79,54 @@ async function load() {
     : `Replay practice #${game.deal ?? ""} ${game.variant}`;
   scrub.max = String(frames.length - 1);
   show(0);
+  // A daily game's analysis shows the deal: it opens with the deal number, when the day closes.
+  if (game.mode === "practice" || game.deal != null) loadAnalysis(game, 0);
+  else showClosedAnalysis();
+}
+
+function showClosedAnalysis() {
+  $("[data-analysis]").hidden = false;
+  $("[data-analysis-summary]").textContent = "The analysis of a daily game opens when its day closes (midnight UTC).";
+}
+
+// ----- the analysis: where the game stopped being winnable ----------------------
+
+/** The par line: the player's move count beside the solver's line length. */
+export function parText(analysis) {
+  const mine = `You played ${analysis.player_moves} moves`;
+  return analysis.par ? `${mine}; par (the solver's winning line from the deal) is ${analysis.par}.` : `${mine}.`;
+}
+
+async function loadAnalysis(game, attempt) {
+  const panel = $("[data-analysis]");
+  let analysis;
+  try {
+    analysis = await api.get(`/api/games/${game.id}/analysis/`);
+  } catch (err) {
+    if (err.status === 403) {
+      panel.hidden = false;
+      $("[data-analysis-summary]").textContent = err.message;
+    }
+    return; // 404: no analysis for this game (not verified, or not yours)
+  }
+  panel.hidden = false;
+  $("[data-analysis-summary]").textContent = analysis.summary;
+  if (analysis.status !== "done") {
+    if (attempt < 20) setTimeout(() => loadAnalysis(game, attempt + 1), 1500);
+    return;
+  }
+  $("[data-analysis-par]").textContent = parText(analysis);
+  const jump = $("[data-analysis-jump]");
+  const lost = analysis.losing_move;
+  if (lost && lost.ply != null) {
+    jump.hidden = false;
+    jump.textContent = `Show move ${lost.number}: ${lost.move}`;
+    jump.onclick = () => { stop(); show(lost.ply + 1); };
+  }
+  if (analysis.continuation && analysis.continuation.length) {
+    $("[data-analysis-line]").hidden = false;
+    $("[data-analysis-moves]").textContent = analysis.continuation.join(" ");
+  }
 }
 
 $("[data-first]").addEventListener("click", () => { stop(); show(0); });

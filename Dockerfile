@@ -1,0 +1,39 @@
+# Yukon Daily: one image for the web app (gunicorn), the Celery worker and Celery beat.
+# docker-compose.yml starts it three times with different commands; docs/operations.md.
+
+# ---- build: compile the solver's C extension into a wheel ------------------------------
+FROM python:3.11-slim AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY yukon_site yukon_site
+COPY accounts accounts
+COPY games games
+COPY leaderboards leaderboards
+COPY frontend frontend
+RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+
+# ---- run ---------------------------------------------------------------------------------
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DJANGO_SETTINGS_MODULE=yukon_site.settings \
+    STATIC_ROOT=/app/staticfiles \
+    PORT=8000
+RUN groupadd --system yukon && useradd --system --gid yukon --home-dir /app --shell /usr/sbin/nologin yukon
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+WORKDIR /app
+COPY manage.py ./
+# Static files are collected at build time (whitenoise serves them, compressed and
+# hashed); the throwaway secrets below exist only for this one command.
+RUN DEBUG=false SECRET_KEY=collectstatic-only-not-a-secret DAILY_SECRET=collectstatic-only \
+    python manage.py collectstatic --noinput \
+    && chown -R yukon:yukon /app
+USER yukon
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4).status == 200 else 1)"]
+CMD ["gunicorn", "yukon_site.wsgi:application", "--config", "python:yukon_site.gunicorn"]

@@ -1,0 +1,235 @@
+"""docker-compose.yml and the Dockerfile, held to the settings the app really reads.
+
+There is no Docker engine here: the file is parsed (PyYAML) and every service's command,
+port and environment is checked against settings.py, the gunicorn config and the Celery
+app; then the production settings are loaded from exactly the web service's environment.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+APP_SERVICES = ("migrate", "web", "worker", "beat")
+LONG_RUNNING = ("postgres", "redis", "web", "worker", "beat")
+# Must reach every app service: without them settings refuse to load (DEBUG off) or the
+# app would quietly run on SQLite and in-process tasks.
+REQUIRED = {"DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}
+SAMPLE = {
+    "SECRET_KEY": "k" * 20 + "-sample-secret-key-for-the-compose-test-0123456789",
+    "DAILY_SECRET": "sample-daily-secret",
+    "POSTGRES_PASSWORD": "pw",
+    "SITE_HOST": "yukon.example",
+}
+
+
+def compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return data
+
+
+_VAR = re.compile(r"\$\{(\w+)(?:(:?[-?])([^}]*))?\}|\$\$")
+
+
+def interpolate(value: str, variables: dict[str, str]) -> str:
+    """Compose's ${VAR}, ${VAR:-default}, ${VAR:?error} and $$, as `docker compose` does."""
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(0) == "$$":
+            return "$"
+        name, op, arg = match.groups()
+        if variables.get(name):
+            return variables[name]
+        if op and op.endswith("?"):
+            raise KeyError(f"{name}: {arg}")
+        return arg if op else ""
+
+    return _VAR.sub(one, value)
+
+
+def environment(service: str, variables: dict[str, str] | None = None) -> dict[str, str]:
+    env = compose()["services"][service].get("environment", {})
+    assert isinstance(env, dict), f"{service}: environment as a mapping"
+    return {k: interpolate(str(v), variables or SAMPLE) for k, v in env.items()}
+
+
+def settings_env_names() -> set[str]:
+    """Every variable settings.py reads: env("X"), env.<type>("X", ...)."""
+    tree = ast.parse((ROOT / "yukon_site" / "settings.py").read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        is_env = (isinstance(func, ast.Name) and func.id == "env") or (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "env"
+        )
+        first = node.args[0]
+        if is_env and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            names.add(first.value)
+    return names
+
+
+def gunicorn_env_names() -> set[str]:
+    source = (ROOT / "yukon_site" / "gunicorn.py").read_text()
+    return set(re.findall(r"os\.environ\.get\(\s*[\"'](\w+)[\"']", source))
+
+
+def test_the_settings_reader_finds_the_known_variables() -> None:
+    names = settings_env_names()
+    assert names >= REQUIRED
+    assert {"THROTTLE_MOVES", "LOG_FORMAT", "SECURE_COOKIES"} <= names
+    assert {"PORT", "WEB_CONCURRENCY"} <= gunicorn_env_names()
+
+
+def test_services_and_named_volumes() -> None:
+    data = compose()
+    services = data["services"]
+    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "beat"}
+    declared = set(data["volumes"])
+    used = set()
+    for name, service in services.items():
+        for volume in service.get("volumes", []):
+            source = volume.split(":")[0]
+            assert not source.startswith((".", "/")), f"{name}: a named volume, not a bind mount"
+            used.add(source)
+    assert used == declared == {"postgres-data", "redis-data"}
+    assert services["postgres"]["volumes"] == ["postgres-data:/var/lib/postgresql/data"]
+
+
+def test_every_long_running_service_has_a_healthcheck_and_waits_for_healthy_deps() -> None:
+    services = compose()["services"]
+    for name in LONG_RUNNING:
+        check = services[name].get("healthcheck")
+        assert check and not check.get("disable") and check["test"], f"{name}: healthcheck"
+    for name in APP_SERVICES:
+        depends = services[name]["depends_on"]
+        assert depends["postgres"] == {"condition": "service_healthy"}, name
+        if name != "migrate":
+            assert depends["redis"] == {"condition": "service_healthy"}, name
+            assert depends["migrate"] == {"condition": "service_completed_successfully"}, name
+    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    assert services["migrate"]["restart"] == "no"
+
+
+def test_every_variable_passed_is_one_the_app_reads_and_the_required_ones_are_passed() -> None:
+    known = settings_env_names()
+    for name in APP_SERVICES:
+        env = environment(name)
+        extra = set(env) - known - (gunicorn_env_names() if name == "web" else set())
+        assert not extra, f"{name} passes variables nothing reads: {sorted(extra)}"
+        assert set(env) >= REQUIRED, f"{name} lacks {sorted(REQUIRED - set(env))}"
+        assert env["DEBUG"] == "false"
+    # The operator must supply the secrets: no silent defaults.
+    for secret in ("SECRET_KEY", "DAILY_SECRET", "POSTGRES_PASSWORD", "SITE_HOST"):
+        with pytest.raises(KeyError, match=secret):
+            environment("web", {k: v for k, v in SAMPLE.items() if k != secret})
+
+
+def test_database_and_redis_urls_point_at_their_services() -> None:
+    services = compose()["services"]
+    pg = {k: interpolate(str(v), SAMPLE) for k, v in services["postgres"]["environment"].items()}
+    for name in APP_SERVICES:
+        env = environment(name)
+        db = urlsplit(env["DATABASE_URL"])
+        assert (db.scheme, db.hostname, db.port) == ("postgres", "postgres", 5432)
+        assert (db.username, db.password) == (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"])
+        assert db.path.lstrip("/") == pg["POSTGRES_DB"]
+        redis_url = urlsplit(env["REDIS_URL"])
+        assert (redis_url.scheme, redis_url.hostname, redis_url.port) == ("redis", "redis", 6379)
+        hosts = env["ALLOWED_HOSTS"].split(",")
+        # the public name, and what the container health check calls
+        assert hosts[0] == SAMPLE["SITE_HOST"] and "127.0.0.1" in hosts
+
+
+def test_commands_and_ports() -> None:
+    services = compose()["services"]
+    web = services["web"]
+    command = web["command"]
+    assert command[:2] == ["gunicorn", "yukon_site.wsgi:application"]
+    assert command[2:] == ["--config", "python:yukon_site.gunicorn"]
+    port = environment("web")["PORT"]
+    (mapping,) = web["ports"]
+    assert interpolate(mapping, SAMPLE).split(":")[-1] == port == "8000"
+    assert f"127.0.0.1:{port}/healthz" in " ".join(web["healthcheck"]["test"])
+    # the gunicorn config binds the PORT it is given
+    probe = subprocess.run(
+        [sys.executable, "-c", "import yukon_site.gunicorn as g; print(g.bind, g.workers)"],
+        cwd=ROOT, env={**os.environ, "PORT": port, "WEB_CONCURRENCY": "3"},
+        capture_output=True, text=True, check=True,
+    )
+    assert probe.stdout.split() == [f"0.0.0.0:{port}", "3"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "yukon_site", "worker"]
+    assert services["beat"]["command"][:4] == ["celery", "-A", "yukon_site", "beat"]
+    assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    for name in ("postgres", "redis", "worker", "beat", "migrate"):
+        assert "ports" not in services[name], f"{name} is not published"
+
+
+def test_celery_app_named_by_the_commands_has_the_beat_schedule() -> None:
+    from yukon_site.celery import app
+
+    assert app.main == "yukon_site"
+    assert {"sweep-unverified-games", "rebuild-stale-boards", "sweep-daily"} <= set(
+        app.conf.beat_schedule
+    )
+
+
+def test_dockerfile() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    froms = re.findall(r"^FROM (\S+)", text, re.M)
+    assert froms and all(image == "python:3.11-slim" for image in froms)
+    users = re.findall(r"^USER (\S+)", text, re.M)
+    assert users and users[-1] not in {"root", "0"}
+    assert "collectstatic --noinput" in text
+    assert re.search(r"^HEALTHCHECK .*\n?.*/healthz", text, re.M)
+    cmd = re.search(r"^CMD (\[.*\])$", text, re.M)
+    assert cmd and yaml.safe_load(cmd.group(1)) == compose()["services"]["web"]["command"]
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".git", ".venv", "db.sqlite3"} <= set(ignored)
+
+
+def test_production_settings_from_the_compose_environment_pass_check_deploy() -> None:
+    env = {"PATH": os.environ["PATH"], **environment("web")}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "DAILY_SECRET"])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        ["manage.py", "check"],
+        ["manage.py", "migrate"],
+        ["-c", "import yukon_site.wsgi"],
+    ],
+    ids=["manage-check", "manage-migrate", "wsgi"],
+)
+def test_a_missing_secret_stops_start_up_with_one_line(missing: str, entry: list[str]) -> None:
+    env = {"PATH": os.environ["PATH"], **environment("web")}
+    del env[missing]
+    result = subprocess.run(
+        [sys.executable, *entry], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        check=False,
+    )
+    assert result.returncode != 0
+    lines = (result.stdout + result.stderr).strip().splitlines()
+    assert len(lines) == 1, shlex.join(entry) + ":\n" + "\n".join(lines)
+    assert missing in lines[0] and "Traceback" not in lines[0]

@@ -1,0 +1,133 @@
+"""A real gunicorn serving the app on a free loopback port, in production settings
+(DEBUG off), pointed at the test database; plus a small JSON client over httpx.
+
+Used by tests/faults and tests/security. Tests that use it need committed data:
+``django_db(transaction=True)``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.workers import ROOT, worker_database_url
+
+TEST_SECRET_KEY = "gunicorn-tests-" + "x7Qp2" * 10
+_STATIC: dict[str, Path] = {}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def collected_static(tmp_root: Path) -> Path:
+    """collectstatic once per test session: DEBUG off serves the hashed manifest files."""
+    if "dir" not in _STATIC:
+        target = tmp_root / "static"
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT, env={**production_env(), "STATIC_ROOT": str(target)},
+            check=True, capture_output=True, timeout=120,
+        )
+        _STATIC["dir"] = target
+    return _STATIC["dir"]
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    """DEBUG off, secrets set, plain HTTP on loopback (no TLS redirect, cookies not Secure)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": TEST_SECRET_KEY,
+        "DAILY_SECRET": "gunicorn-tests-daily-secret",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_COOKIES": "false",
+        "LOG_FORMAT": "json",
+        # tasks go to a queue nobody consumes unless a test starts a worker on it
+        "CELERY_TASK_DEFAULT_QUEUE": f"gunicorn-{uuid.uuid4().hex[:8]}",
+    }
+    with contextlib.suppress(Exception):
+        env["DATABASE_URL"] = worker_database_url()
+    env.update(extra)
+    return env
+
+
+@contextlib.contextmanager
+def gunicorn(
+    log_path: Path, static_root: Path, *, workers: int = 2, **extra_env: str
+) -> Iterator[str]:
+    """Serve the app; yields its base URL; stops it (SIGTERM, then SIGKILL) afterwards."""
+    port = free_port()
+    env = production_env(STATIC_ROOT=str(static_root), **extra_env)
+    log = log_path.open("ab")
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn", "yukon_site.wsgi:application",
+            "--config", "python:yukon_site.gunicorn",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+        ],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError("gunicorn exited:\n" + log_path.read_text()[-3000:])
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/healthz", timeout=2).status_code in (200, 503):
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not answer:\n" + log_path.read_text()[-3000:])
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        log.close()
+
+
+class Browser:
+    """A JSON client with its own cookies that sends the CSRF token like the site's JS."""
+
+    def __init__(self, base: str, timeout: float = 10.0) -> None:
+        self.http = httpx.Client(base_url=base, timeout=timeout)
+        self.http.get("/api/auth/me/")  # sets csrftoken
+
+    def close(self) -> None:
+        self.http.close()
+
+    def headers(self) -> dict[str, str]:
+        token = self.http.cookies.get("csrftoken")
+        return {"X-CSRFToken": token} if token else {}
+
+    def post(self, url: str, data: Any = None) -> httpx.Response:
+        return self.http.post(url, json=data, headers=self.headers())
+
+    def get(self, url: str) -> httpx.Response:
+        return self.http.get(url)
+
+    def sign_up(self, name: str, password: str = "a long enough passphrase 42") -> None:
+        response = self.post(
+            "/api/auth/signup/",
+            {"username": name, "display_name": name.title(), "password": password},
+        )
+        assert response.status_code == 201, response.text

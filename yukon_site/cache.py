@@ -1,0 +1,87 @@
+"""A Redis cache that survives a Redis outage: reads miss, writes are dropped.
+
+The cache holds sessions (``cached_db``: the database has them too) and rate-limit
+counters; neither is the truth. When Redis is down, Django's own RedisCache raises on
+every request; this one logs once in a while and carries on, so players keep playing
+(PostgreSQL is the truth) and the limits open until Redis is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import redis
+from django.core.cache.backends.redis import RedisCache
+
+logger = logging.getLogger(__name__)
+
+_WARN_EVERY = 30.0  # seconds between two warnings about the same outage
+
+
+class ResilientRedisCache(RedisCache):
+    _last_warning = 0.0
+
+    def _failed(self, operation: str, exc: Exception) -> None:
+        now = time.monotonic()
+        if now - ResilientRedisCache._last_warning > _WARN_EVERY:
+            ResilientRedisCache._last_warning = now
+            logger.warning("cache %s failed, carrying on without Redis: %s", operation, exc)
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except redis.RedisError as exc:
+            self._failed("get", exc)
+            return default
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        try:
+            return super().get_many(keys, version)
+        except redis.RedisError as exc:
+            self._failed("get_many", exc)
+            return {}
+
+    def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except redis.RedisError as exc:
+            self._failed("set", exc)
+
+    def add(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> bool:
+        try:
+            return super().add(key, value, timeout, version)
+        except redis.RedisError as exc:
+            self._failed("add", exc)
+            return False
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return super().delete(key, version)
+        except redis.RedisError as exc:
+            self._failed("delete", exc)
+            return False
+
+    def touch(self, key: Any, timeout: Any = None, version: int | None = None) -> bool:
+        try:
+            return super().touch(key, timeout, version)
+        except redis.RedisError as exc:
+            self._failed("touch", exc)
+            return False
+
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return super().has_key(key, version)
+        except redis.RedisError as exc:
+            self._failed("has_key", exc)
+            return False
+
+    def set_many(
+        self, data: dict[Any, Any], timeout: Any = None, version: int | None = None
+    ) -> list[Any]:
+        try:
+            return super().set_many(data, timeout, version)
+        except redis.RedisError as exc:
+            self._failed("set_many", exc)
+            return list(data)

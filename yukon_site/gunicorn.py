@@ -1,0 +1,21 @@
+"""gunicorn settings (``gunicorn --config python:yukon_site.gunicorn``), from the environment.
+
+PORT (8000), WEB_CONCURRENCY (worker processes; default: one per CPU core),
+GUNICORN_TIMEOUT (30 s), ACCESS_LOG ("-" for stdout; empty, the default: none, the app
+logs what matters).
+"""
+
+import multiprocessing
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+# Heartbeat files in memory, not on the container's overlay filesystem.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+accesslog = os.environ.get("ACCESS_LOG") or None
+errorlog = "-"
+# The proxy in front terminates TLS and sets X-Forwarded-Proto (settings.py trusts it).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")
