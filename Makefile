@@ -11,12 +11,13 @@ PURE_DIRS := $(patsubst %/,%,$(dir $(wildcard games/engine/__init__.py games/sol
 TYPED_DJANGO := yukon_site accounts games leaderboards moderation frontend $(wildcard tests/*.py)
 PYTEST_ARGS ?=
 
-.PHONY: help run test lint install clean
+.PHONY: help run test lint sanitize install clean
 
 help:
 	@echo "make run    - install into .venv if needed, migrate, serve http://127.0.0.1:8000/"
 	@echo "make test   - lint (ruff, mypy) and the whole pytest suite with throwaway services"
 	@echo "make lint   - ruff (with the engine import ban) and mypy only"
+	@echo "make sanitize - the solver's tests on an ASan/UBSan build of its C extension"
 	@echo "make clean  - remove .venv, caches, build output and the dev database"
 
 $(PY):
@@ -52,6 +53,10 @@ test: lint
 	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
 	exit $$rc
+
+# The solver's C extension rebuilt with AddressSanitizer + UBSan, and tests/solver run on it.
+sanitize: $(STAMP)
+	scripts/solver-sanitize-test
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
