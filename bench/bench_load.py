@@ -1,5 +1,6 @@
 """Load benchmark of the real stack: gunicorn (one worker per core), PostgreSQL, Redis and
-a Celery worker, driven over loopback by simulated players (asyncio + httpx).
+a Celery worker, driven over loopback by simulated players (asyncio + aiohttp, the
+lightest Python client: the load generator shares the machine's two cores).
 
     .venv/bin/python bench/bench_load.py [--players 64] [--seconds 20] [--max-rate 15]
 
@@ -100,25 +101,27 @@ async def player(  # noqa: PLR0917 one simulated player's whole state
     http: Any, session: str, lines: dict[str, list[str]], phase: dict[str, Any],
     stats: dict[str, Stats], max_rate: float, rng: random.Random,
 ) -> None:
-    import httpx
+    import aiohttp
 
     headers = {"Cookie": f"sessionid={session}; csrftoken={'c' * 32}", "X-CSRFToken": "c" * 32}
     games = []
     for tier in DEALS:
-        response = await http.post("/api/games/", json={"daily": tier}, headers=headers)
-        assert response.status_code in (200, 201), response.text
-        games.append((response.json()["id"], lines[tier], response.json()["ply"]))
+        async with http.post("/api/games/", json={"daily": tier}, headers=headers) as response:
+            body = await response.json()
+            assert response.status in (200, 201), body
+        games.append((body["id"], lines[tier], body["ply"]))
     for game_id, line, start in games:
         ply = start
         while ply < len(line) and not phase["stop"]:
             started = time.perf_counter()
             try:
-                response = await http.post(
+                async with http.post(
                     f"/api/games/{game_id}/moves/", json={"ply": ply, "move": line[ply]},
                     headers=headers,
-                )
-                ok, what = response.status_code == 200, str(response.status_code)
-            except httpx.HTTPError as exc:
+                ) as response:
+                    await response.read()
+                    ok, what = response.status == 200, str(response.status)
+            except aiohttp.ClientError as exc:
                 ok, what = False, type(exc).__name__
             elapsed = time.perf_counter() - started
             stats[phase["name"]].add(elapsed, ok, what)
@@ -131,21 +134,22 @@ async def player(  # noqa: PLR0917 one simulated player's whole state
 
 
 async def watcher(http: Any, url: str, phase: dict[str, Any], stats: dict[str, Stats]) -> None:
-    import httpx
+    import aiohttp
 
     while not phase["stop"]:
         started = time.perf_counter()
         try:
-            response = await http.get(url)
-            ok, what = response.status_code == 200, str(response.status_code)
-        except httpx.HTTPError as exc:
+            async with http.get(url) as response:
+                await response.read()
+                ok, what = response.status == 200, str(response.status)
+        except aiohttp.ClientError as exc:
             ok, what = False, type(exc).__name__
         stats["boards-" + phase["name"]].add(time.perf_counter() - started, ok, what)
         await asyncio.sleep(0.05)
 
 
 async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: str) -> None:
-    import httpx
+    import aiohttp
 
     from tests.games.conftest import winning_lines
 
@@ -153,9 +157,9 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     lines = {tier: by_deal[deal] for tier, deal in DEALS.items()}
     stats = {k: Stats() for k in ("human", "flat", "boards-human", "boards-flat")}
     phase: dict[str, Any] = {"name": "human", "stop": False}
-    connections = len(sessions) + 8
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-    async with httpx.AsyncClient(base_url=base, timeout=10, limits=limits) as http:
+    connector = aiohttp.TCPConnector(limit=len(sessions) + 8)
+    timeout = aiohttp.ClientTimeout(total=10)
+    async with aiohttp.ClientSession(base, connector=connector, timeout=timeout) as http:
         rng = random.Random(1)
         tasks = [
             asyncio.create_task(player(http, s, lines, phase, stats, args.max_rate, rng))
@@ -237,7 +241,7 @@ def profile_moves(count: int) -> str:
     stats = pstats.Stats(profiler, stream=out)
     total = stats.total_tt  # type: ignore[attr-defined]
     out.write(f"in-process: {1000 * total / count:.2f} ms CPU-profiled per move\n")
-    stats.sort_stats("cumulative").print_stats(28)
+    stats.sort_stats("tottime").print_stats(25)  # self time: where the CPU goes
     return out.getvalue()
 
 
@@ -248,6 +252,9 @@ def main() -> int:
     parser.add_argument("--human-seconds", type=float, default=5.0)
     parser.add_argument("--max-rate", type=float, default=15.0, help="moves/s per player")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per gunicorn worker (>1: gthread)"
+    )
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--profile-moves", type=int, default=300)
     args = parser.parse_args()
@@ -285,7 +292,7 @@ def main() -> int:
         web = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "yukon_site.wsgi:application", "--config",
              "python:yukon_site.gunicorn", "--bind", "127.0.0.1:0", "--workers",
-             str(args.workers)],
+             str(args.workers), "--threads", str(args.threads)],
             cwd=ROOT, env=stack_env(), stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )

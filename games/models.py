@@ -204,6 +204,11 @@ class Game(models.Model):
         return self.status != Status.PLAYING
 
     @property
+    def assisted(self) -> bool:
+        """Played with the coach's help (a hint or a "still winnable?" answer)."""
+        return self.hints_used > 0
+
+    @property
     def tier(self) -> str | None:
         return self.challenge.tier if self.challenge_id and self.challenge else None
 

@@ -123,6 +123,7 @@ class GameSerializer(serializers.ModelSerializer):
     deal = serializers.SerializerMethodField()
     position = serializers.SerializerMethodField()
     can_undo = serializers.BooleanField(read_only=True)
+    assisted = serializers.BooleanField(read_only=True)
 
     class Meta:
         model = Game
@@ -141,6 +142,7 @@ class GameSerializer(serializers.ModelSerializer):
             "elapsed_ms",
             "used_undo",
             "hints_used",
+            "assisted",
             "can_undo",
             "started_at",
             "finished_at",

@@ -46,7 +46,7 @@ def test_following_hints_alone_wins(api: Api, deal: int) -> None:
         assert status == 200, moved
         _, game = api.get(f"{url}/")
     assert game["status"] == "won"
-    assert game["hints_used"] == asked
+    assert game["hints_used"] == asked and game["assisted"] is True
     stored = Game.objects.get(pk=game["id"])
     assert stored.hints_used == asked
 
