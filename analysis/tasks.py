@@ -9,16 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from analysis import services
+from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
 
 @shared_task(
     name="analysis.analyse_game",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     max_retries=5,
 )
 def analyse_game(game_id: int) -> str:
@@ -28,9 +26,7 @@ def analyse_game(game_id: int) -> str:
 
 @shared_task(
     name="analysis.sweep_analyses",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     max_retries=3,
 )
 def sweep_analyses() -> dict[str, Any]:

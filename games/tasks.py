@@ -11,11 +11,11 @@ import datetime as dt
 from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import daily, deals, services
 from games.models import utc_today
+from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
 # A finished game still pending after this long lost its verify_game message (a worker
 # died, Redis restarted): the sweeper queues it again.
@@ -24,9 +24,7 @@ PENDING_GRACE = dt.timedelta(minutes=5)
 
 @shared_task(
     name="games.verify_game",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     retry_backoff_max=300,
     max_retries=8,
 )
@@ -37,9 +35,7 @@ def verify_game(game_id: int) -> str:
 
 @shared_task(
     name="games.sweep_unverified_games",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     max_retries=3,
 )
 def sweep_unverified_games() -> dict[str, Any]:
@@ -51,9 +47,7 @@ def sweep_unverified_games() -> dict[str, Any]:
 
 @shared_task(
     name="games.prepare_daily",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     max_retries=5,
 )
 def prepare_daily(date_iso: str | None = None) -> dict[str, int]:
@@ -78,9 +72,7 @@ def sweep_daily() -> list[str]:
 
 @shared_task(
     name="games.solve_deal",
-    acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     max_retries=5,
 )
 def solve_deal(deal_id: int, seconds: float = 10.0) -> str | None:

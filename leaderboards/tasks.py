@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from leaderboards import services
+from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
 
 @shared_task(
     name="leaderboards.rebuild_stale_boards",
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
+    **RETRY_ON_DATABASE_ERRORS,
     max_retries=3,
 )
 def rebuild_stale_boards() -> int:
