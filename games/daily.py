@@ -120,6 +120,13 @@ def is_ready(date: dt.date) -> bool:
     return DailyChallenge.objects.filter(date=date).count() == len(Tier.values)
 
 
+def prepare_today_on_request(today: dt.date) -> None:
+    """The embedded default has no beat: a server left running past midnight prepares the
+    new day when someone first asks for it (DAILY_PREPARE_ON_REQUEST, on without Redis)."""
+    if settings.DAILY_PREPARE_ON_REQUEST and not is_ready(today):
+        prepare_daily(today)
+
+
 def prepare_daily(date: dt.date) -> dict[str, int]:
     """Make sure ``date`` has one challenge per tier; return {tier: challenge id}."""
     started = time.perf_counter()

@@ -194,6 +194,8 @@ DAILY_SOLVE_NODES = env.int("DAILY_SOLVE_NODES", default=4_000_000)
 DAILY_SOLVE_SECONDS = env.float("DAILY_SOLVE_SECONDS", default=20.0)
 DAILY_BOT_PLAYOUTS = env.int("DAILY_BOT_PLAYOUTS", default=200)
 DAILY_MAX_ATTEMPTS = env.int("DAILY_MAX_ATTEMPTS", default=60)
+# Without Redis there is no beat: GET /api/daily/ prepares a missing today in-process.
+DAILY_PREPARE_ON_REQUEST = env.bool("DAILY_PREPARE_ON_REQUEST", default=not REDIS_URL)
 
 # The practice coach and post-game analysis (docs/practice.md): the solver's time budget
 # for a hint or "still winnable?", its memory cap (each search, in MB), the budget of each

@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
+from games import daily, services
 from games.api.base import GameAPIView, actor_of
 from games.api.serializers import (
     DailySerializer,
@@ -50,6 +50,7 @@ class DailyView(GameAPIView):
     )
     def get(self, request: Request) -> Response:
         today = utc_today()
+        daily.prepare_today_on_request(today)
         won = Count("games", filter=Q(games__status=Status.WON))
         challenges = list(
             DailyChallenge.objects.filter(date=today)

@@ -10,12 +10,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from games import daily
 from games.daily import BANDS, candidate_number, dates_due, prepare_daily
 from games.engine import replay
-from games.models import DailyChallenge, Deal, Tier, Verdict
+from games.models import DailyChallenge, Deal, Tier, Verdict, utc_today
 
 DAY = dt.date(2031, 5, 17)
 SECRET = settings.DAILY_SECRET
@@ -138,3 +138,13 @@ def test_command_prepares_a_date_and_rejects_a_bad_one(capsys: pytest.CaptureFix
 
 def _challenge(pk: int) -> DailyChallenge:
     return DailyChallenge.objects.select_related("deal").get(pk=pk)
+
+
+@pytest.mark.django_db
+def test_the_embedded_default_prepares_a_missing_today_on_request(client: Client) -> None:
+    with override_settings(DAILY_PREPARE_ON_REQUEST=False):
+        assert client.get("/api/daily/").json()["challenges"] == []
+    with override_settings(DAILY_PREPARE_ON_REQUEST=True):
+        tiers = [c["tier"] for c in client.get("/api/daily/").json()["challenges"]]
+    assert tiers == ["easy", "medium", "hard"]
+    assert DailyChallenge.objects.filter(date=utc_today()).count() == 3
