@@ -17,13 +17,16 @@ import hashlib
 import hmac
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 
 from games.deals import solve_deal
-from games.models import DailyChallenge, Deal, Tier, Verdict
+from games.models import DailyChallenge, Deal, Game, Mode, Status, Tier, Verdict, utc_today
 from games.strategy_bot import rate_deal
 
 log = logging.getLogger(__name__)
@@ -118,6 +121,32 @@ def dates_due(now: dt.datetime) -> list[dt.date]:
 
 def is_ready(date: dt.date) -> bool:
     return DailyChallenge.objects.filter(date=date).count() == len(Tier.values)
+
+
+@dataclass(frozen=True)
+class DailyOverview:
+    date: dt.date
+    challenges: Sequence[DailyChallenge]  # in tier order, annotated with played and won
+    own_games: dict[int, Game]  # the viewer's game per challenge id
+
+
+def todays_challenges(user: Any) -> DailyOverview:
+    """Today's challenges with how many played and won them, and the viewer's own games."""
+    today = utc_today()
+    prepare_today_on_request(today)
+    won = Count("games", filter=Q(games__status=Status.WON))
+    challenges = sorted(
+        DailyChallenge.objects.filter(date=today).annotate(played=Count("games"), won=won),
+        key=lambda challenge: Tier.values.index(challenge.tier),
+    )
+    own_games: dict[int, Game] = {}
+    if user.is_authenticated and challenges:
+        own_games = {
+            game.challenge_id: game
+            for game in Game.objects.filter(player=user, challenge__in=challenges, mode=Mode.DAILY)
+            if game.challenge_id is not None
+        }
+    return DailyOverview(today, challenges, own_games)
 
 
 def prepare_today_on_request(today: dt.date) -> None:

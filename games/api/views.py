@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -20,7 +19,6 @@ from games.api.serializers import (
     StartGameSerializer,
 )
 from games.api.throttles import MoveThrottle
-from games.models import DailyChallenge, Game, Mode, Status, utc_today
 
 ERROR = inline_serializer(
     "Error",
@@ -49,27 +47,10 @@ class DailyView(GameAPIView):
         tags=["daily"],
     )
     def get(self, request: Request) -> Response:
-        today = utc_today()
-        daily.prepare_today_on_request(today)
-        won = Count("games", filter=Q(games__status=Status.WON))
-        challenges = list(
-            DailyChallenge.objects.filter(date=today)
-            .annotate(played=Count("games"), won=won)
-            .order_by("tier")
-        )
-        own_games: dict[int, Game] = {}
-        if request.user.is_authenticated and challenges:
-            own_games = {
-                game.challenge_id: game
-                for game in Game.objects.filter(
-                    player=request.user, challenge__in=challenges, mode=Mode.DAILY
-                )
-                if game.challenge_id is not None
-            }
-        order = {"easy": 0, "medium": 1, "hard": 2}
-        challenges.sort(key=lambda c: order.get(c.tier, 3))
+        overview = daily.todays_challenges(request.user)
         data = DailySerializer(
-            {"date": today, "challenges": challenges}, context={"own_games": own_games}
+            {"date": overview.date, "challenges": overview.challenges},
+            context={"own_games": overview.own_games},
         ).data
         return Response(data)
 
