@@ -25,7 +25,7 @@ def sign_up(
 def log_in(request: HttpRequest, user: User) -> None:
     """Start an authenticated session; practice games played as a guest become the player's."""
     guest_session_key = request.session.session_key
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user)  # the one configured backend (settings.AUTHENTICATION_BACKENDS)
     if guest_session_key:
         game_services.claim_guest_games(user, guest_session_key)
 

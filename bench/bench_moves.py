@@ -41,12 +41,15 @@ def main() -> int:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.db import connection
     from django.test.utils import setup_test_environment
 
     from yukon_site.celery import app
 
     app.conf.task_always_eager = True  # verification of won games runs in-process, untimed
+    # one player flat out, on purpose far past the per-player move limit (20/s)
+    settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["moves"] = "100000/s"
     setup_test_environment(debug=False)  # as in production: no query logging
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)

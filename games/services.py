@@ -1,8 +1,10 @@
 """Every change to a game lives here: start, move, undo, resign, verify, sweep.
 
 Views parse input and call one of these; Celery tasks call ``verify_game``. Each write
-runs in one transaction with the game row locked (``select_for_update``), so concurrent
-requests for the same game are serialised and a move is acknowledged only once committed.
+runs in one transaction with the game row locked, so concurrent requests for the same game
+are serialised and a move is acknowledged only once committed. Undo and resign lock the
+row first (``select_for_update``); a move, the hot path, writes with one conditional
+statement that locks the row and checks the ply it was validated at (``play_move``).
 """
 
 from __future__ import annotations
@@ -206,27 +208,24 @@ def _locked_game(actor: Actor, game_id: int) -> Game:
     return game
 
 
-_LOCK_FIELDS = (
+_MOVE_FIELDS = (
     "id", "player_id", "session_key", "status", "ply", "moves", "started_at", "position"
 )
 
 
-def _locked_game_for_move(actor: Actor, game_id: int) -> Game:
-    """``_locked_game`` for the hot path: one plain SELECT ... FOR NO KEY UPDATE.
+def _game_for_move(actor: Actor, game_id: int) -> Game:
+    """The game as a move needs it, from one plain SELECT (no lock: see ``play_move``).
 
-    It loads only what a move needs; the ORM's query compilation cost as much as the
-    rest of the move (bench/bench_moves.py).
+    Plain SQL for the hot path: the ORM's query compilation cost as much as the rest of
+    the move (bench/bench_moves.py).
     """
-    sql = f"SELECT {', '.join(_LOCK_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
-    if connection.features.has_select_for_update:
-        no_key = connection.features.has_select_for_no_key_update
-        sql += " FOR NO KEY UPDATE" if no_key else " FOR UPDATE"
+    sql = f"SELECT {', '.join(_MOVE_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
     if row is None:
         raise NotFound("no such game")
-    values = dict(zip(_LOCK_FIELDS, row, strict=True))
+    values = dict(zip(_MOVE_FIELDS, row, strict=True))
     started_at = values["started_at"]
     if not isinstance(started_at, dt.datetime):  # SQLite hands back text
         started_at = dt.datetime.fromisoformat(str(started_at))
@@ -293,61 +292,79 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
 
     A stale or repeated ``ply`` gets Conflict (409) with the current ply, an illegal move
     IllegalMove (400) with the engine's reason; in both cases nothing is stored.
+
+    The ply is the game's version: every change to the position (a move, an undo) adds
+    one. So the move is validated against the position read at ``ply``, and stored by
+    one statement, in one transaction, that locks the game row and writes only if the
+    row is still at that ply and playing (``_store_move``). A request that lost a race
+    to another tab writes nothing and gets the 409 it would have got had it waited for
+    the lock. Two round trips to the database instead of four (BEGIN, SELECT ... FOR
+    UPDATE, write, COMMIT): the difference is a tenth of a move (bench/bench_load.py).
     """
-    with transaction.atomic():
-        game = _locked_game_for_move(actor, game_id)
-        _check_turn(game, ply)
-        position = Position.from_text(game.position)
-        try:
-            move, turned = position.play_text(text)
-        except EngineError as exc:
-            raise IllegalMove(_safe_reason(position, text, exc), ply=game.ply) from exc
-        now = timezone.now()
-        at_ms = _ms_between(game.started_at, now)
-        turned_text = card_text(turned) if turned is not None else None
-        game.ply += 1
-        game.moves += 1
-        game.score = position.score
-        game.position = position.to_text()
-        game.status = position.status
-        if game.status != Status.PLAYING:
-            game.finished_at = now
-            game.elapsed_ms = at_ms
-            _queue_verification(game.pk)
-        _store_move(game, move_text(move), turned_text or "", at_ms)
+    game = _game_for_move(actor, game_id)
+    _check_turn(game, ply)
+    position = Position.from_text(game.position)
+    try:
+        move, turned = position.play_text(text)
+    except EngineError as exc:
+        raise IllegalMove(_safe_reason(position, text, exc), ply=game.ply) from exc
+    now = timezone.now()
+    at_ms = _ms_between(game.started_at, now)
+    turned_text = card_text(turned) if turned is not None else None
+    game.ply += 1
+    game.moves += 1
+    game.score = position.score
+    game.position = position.to_text()
+    game.status = position.status
+    if game.status != Status.PLAYING:
+        game.finished_at = now
+        game.elapsed_ms = at_ms
+    if not _store_move(game, move_text(move), turned_text or "", at_ms):
+        _check_turn(_game_for_move(actor, game_id), ply)  # raises: the race's 409
+        raise Conflict("the game changed while this move was checked; reload it")
+    if game.status != Status.PLAYING:
+        _queue_verification(game.pk)  # committed already: queued at once
     return MoveResult(game.ply, turned_text, game.score, game.status, game.moves)
 
 
-_INSERT_MOVE = (
-    f"INSERT INTO {Move._meta.db_table} (game_id, ply, text, turned, at_ms) "
-    "VALUES (%s, %s, %s, %s, %s)"
-)
 _UPDATE_GAME = (
     f"UPDATE {Game._meta.db_table} SET ply = %s, moves = %s, score = %s, position = %s, "
-    "status = %s, finished_at = %s, elapsed_ms = %s WHERE id = %s"
+    "status = %s, finished_at = %s, elapsed_ms = %s "
+    f"WHERE id = %s AND ply = %s AND status = '{Status.PLAYING.value}'"
 )
+_INSERT_MOVE = f"INSERT INTO {Move._meta.db_table} (game_id, ply, text, turned, at_ms) "
 
 
-def _store_move(game: Game, text: str, turned: str, at_ms: int) -> None:
-    """Append the log entry (ply ``game.ply - 1``) and write the game's new state.
+def _store_move(game: Game, text: str, turned: str, at_ms: int) -> bool:
+    """Write the game's new state and append log entry ``game.ply - 1``, if the row is
+    still at that ply and playing: False, and nothing written, if it is not.
 
     Plain SQL instead of ``Move.objects.create`` and ``game.save``: the ORM's
-    compile-and-hydrate work was a third of a move's time (see bench/bench_moves.py), and on
-    PostgreSQL both writes travel in one statement. The unique (game, ply) constraint still
-    guards the log.
+    compile-and-hydrate work was a third of a move's time (see bench/bench_moves.py). On
+    PostgreSQL both writes are one statement (a data-modifying CTE), so one transaction
+    that holds the row lock from the check to the commit; elsewhere (SQLite) a
+    transaction around two. The unique (game, ply) constraint still guards the log.
     """
     finished_at = connection.ops.adapt_datetimefield_value(game.finished_at)
-    move_row: list[Any] = [game.pk, game.ply - 1, text, turned, at_ms]
     game_row: list[Any] = [
         game.ply, game.moves, game.score, game.position, game.status,
-        finished_at, game.elapsed_ms, game.pk,
+        finished_at, game.elapsed_ms, game.pk, game.ply - 1,
     ]
+    move_row: list[Any] = [game.ply - 1, text, turned, at_ms]
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":  # one round trip: a data-modifying CTE
-            cursor.execute(f"WITH logged AS ({_INSERT_MOVE}) {_UPDATE_GAME}", move_row + game_row)
-        else:
-            cursor.execute(_INSERT_MOVE, move_row)
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH moved AS ({_UPDATE_GAME} RETURNING id) "
+                f"{_INSERT_MOVE} SELECT id, %s, %s, %s, %s FROM moved",
+                game_row + move_row,
+            )
+            return bool(cursor.rowcount == 1)
+        with transaction.atomic():
             cursor.execute(_UPDATE_GAME, game_row)
+            if cursor.rowcount != 1:
+                return False
+            cursor.execute(f"{_INSERT_MOVE} VALUES (%s, %s, %s, %s, %s)", [game.pk, *move_row])
+    return True
 
 
 def effective_moves(texts: list[str]) -> list[str]:

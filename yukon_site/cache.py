@@ -51,6 +51,23 @@ class ResilientRedisCache(RedisCache):
             ResilientRedisCache._last_warning = now
             logger.warning("cache %s failed, carrying on without Redis: %s", operation, exc)
 
+    def count_in_window(self, key: Any, seconds: int) -> tuple[int, float]:
+        """Count one more hit in the fixed window of ``seconds`` that ``key`` is in:
+        (hits so far, seconds until the window ends), in one round trip (INCR, EXPIRE NX,
+        PTTL in a pipeline). With Redis down: (0, 0), so the limits open."""
+        key = self.make_and_validate_key(key)
+        try:
+            client = self._cache.get_client(key, write=True)  # type: ignore[attr-defined]
+            pipe = client.pipeline(transaction=False)
+            pipe.incr(key)
+            pipe.expire(key, seconds, nx=True)
+            pipe.pttl(key)
+            count, _, left_ms = pipe.execute()
+        except redis.RedisError as exc:
+            self._failed("count_in_window", exc)
+            return 0, 0.0
+        return int(count), max(left_ms, 0) / 1000
+
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         try:
             return super().get(key, default, version)

@@ -97,11 +97,14 @@ ASGI_APPLICATION = "yukon_site.asgi.application"
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
+    # Django's backend, with a health check that needs no round trip (its docstring).
+    DATABASES["default"]["ENGINE"] = "yukon_site.postgresql"
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 # Keep connections between requests: opening one costs more than a whole move.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
-# Check a kept connection before a request uses it (one round trip), so that a
-# PostgreSQL restart costs no request an error once the server is back.
+# Check a kept connection before a request uses it (no round trip on PostgreSQL:
+# yukon_site/postgresql), so a PostgreSQL restart costs no request an error once it is back.
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -129,6 +132,15 @@ else:
             "LOCATION": "yukon-daily",
         }
     }
+
+# Each request's user is read through the cache when every process shares it (Redis):
+# one query less per request; a save or delete of the user drops the copy, and a copy
+# lives at most USER_CACHE_SECONDS (accounts/backends.py).
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.CachedModelBackend" if REDIS_URL
+    else "django.contrib.auth.backends.ModelBackend"
+]
+USER_CACHE_SECONDS = env.int("USER_CACHE_SECONDS", default=300)
 
 # Sessions live in the database; with Redis they are read through the cache (cached_db):
 # one query less per request, about 15% of a move (docs/api.md). Never cached_db with the

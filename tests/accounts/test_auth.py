@@ -64,3 +64,16 @@ def test_display_names_are_unique_ignoring_case(client: Client) -> None:
     data = {"username": "h2", "display_name": "hANK", "password": PASSWORD}
     status, body = post(client, "/api/auth/signup/", data)
     assert status == 400 and "taken" in body["detail"]
+
+
+def test_a_change_to_the_player_reaches_their_next_request(client: Client) -> None:
+    """Each request's user may come from the cache (accounts/backends.py): a save drops it."""
+    user = User.objects.create_user(username="mona", display_name="Mona", password=PASSWORD)
+    client.force_login(user)
+    assert client.get("/api/auth/me/").json()["player"]["is_banned"] is False
+    user.is_banned = True
+    user.save(update_fields=["is_banned"])
+    assert client.get("/api/auth/me/").json()["player"]["is_banned"] is True
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    assert client.get("/api/auth/me/").json() == {"authenticated": False, "player": None}

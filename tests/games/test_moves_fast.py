@@ -9,19 +9,21 @@ from django.conf import settings
 from django.db import connection
 
 from games import services
+from games.models import Game, Move
 from tests.games.conftest import Api, winning_lines
 
 pytestmark = pytest.mark.django_db
 
-# Session (only without Redis: with it, sessions are read from the cache), user, the
-# locked game row (SELECT ... FOR NO KEY UPDATE), the log insert and the game update (one
-# statement on PostgreSQL); plus SAVEPOINT/RELEASE, which is how the test's own transaction
-# shows the service's atomic block (a real request gets BEGIN/COMMIT, not logged).
+# Session and user (each only without Redis: with it, both are read from the cache), the
+# game row, and the conditional write: one statement on PostgreSQL; on SQLite an update
+# and an insert inside SAVEPOINT/RELEASE (how the test's own transaction shows the
+# service's atomic block).
 SESSION_QUERIES = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1
-WRITE_QUERIES = 1 if connection.vendor == "postgresql" else 2
-MOVE_QUERIES_PLAYER = SESSION_QUERIES + 2 + WRITE_QUERIES + 2
+USER_QUERIES = 0 if settings.AUTHENTICATION_BACKENDS[0].endswith("CachedModelBackend") else 1
+WRITE_QUERIES = 1 if connection.vendor == "postgresql" else 4
+MOVE_QUERIES_PLAYER = SESSION_QUERIES + USER_QUERIES + 1 + WRITE_QUERIES
 # A guest has no user row to load.
-MOVE_QUERIES_GUEST = MOVE_QUERIES_PLAYER - 1
+MOVE_QUERIES_GUEST = MOVE_QUERIES_PLAYER - USER_QUERIES
 
 
 def test_move_endpoint_query_count_is_pinned_for_a_player(
@@ -70,3 +72,19 @@ def test_a_move_never_replays_the_log(api: Api, monkeypatch: pytest.MonkeyPatch)
     for ply, text in enumerate(winning_lines()[0][:10]):
         status, _ = api.post(f"/api/games/{game['id']}/moves/", {"ply": ply, "move": text})
         assert status == 200
+
+
+def test_a_move_checked_at_a_ply_the_game_has_left_is_not_stored(api: Api) -> None:
+    """play_move validates without a lock; its write stores only at the ply it checked."""
+    _, game = api.post("/api/games/", {"deal": 0})
+    line = winning_lines()[0]
+    owner = Game.objects.get(pk=game["id"]).player_id
+    stale = services._game_for_move(services.Actor(user_id=owner), game["id"])  # at ply 0
+    status, _ = api.post(f"/api/games/{game['id']}/moves/", {"ply": 0, "move": line[0]})
+    assert status == 200  # another tab moved first
+    stale.ply, stale.moves = 1, 1
+    assert services._store_move(stale, line[1], "", 10) is False
+    assert list(Move.objects.filter(game_id=game["id"]).values_list("text", flat=True)) == [
+        line[0]
+    ]
+    assert Game.objects.get(pk=game["id"]).ply == 1
