@@ -1,18 +1,24 @@
 """Load benchmark of the real stack: gunicorn (one worker per core), PostgreSQL, Redis and
-a Celery worker, driven over loopback by simulated players (asyncio + aiohttp, the
-lightest Python client: the load generator shares the machine's two cores).
+a Celery worker, driven over loopback by simulated players (asyncio with a minimal HTTP
+client, ``Http`` below: the load generator shares the machine's two cores).
 
-    .venv/bin/python bench/bench_load.py [--players 64] [--seconds 20] [--max-rate 15]
+    .venv/bin/python bench/bench_load.py [--players 64] [--steps 300 400 500 600]
+        [--step-seconds 10] [--seconds 10] [--max-rate 15] [--workers 2] [--threads 1]
 
 Without DATABASE_URL/REDIS_URL it runs itself under scripts/test-services (throwaway
 PostgreSQL and Redis, removed afterwards). Each player logs in, starts the three daily
-challenges and plays known winning lines; phase 1 at human pace (a move every 0.5-2 s),
-phase 2 flat out (each player as fast as the server answers, but under the per-player
-move limit of 20/s: at most --max-rate moves/s). Bounded in players, moves and time; it
-stops by itself and prints: accepted moves/s in the flat-out phase, median and p95
-latency, error rate, the same for leaderboard reads made while players play, pgbench
-one-row insert-and-commit TPS on the same server in the same run, and a profile of the
-move request (cProfile, in-process). Not a test: figures vary with what else runs.
+challenges and plays known winning lines (then practice games of the same deals). The
+offered load climbs: human pace (a move every 0.5-2 s per player), then steps of a fixed
+total rate of moves shared by the players, then flat out (each player as fast as the
+server answers, but at most --max-rate moves/s, under the per-player limit of 20/s).
+With a fixed number of players, flat out is a closed loop: latency is players / rate,
+so the steps are where the latency at a given rate is measured.
+
+Bounded in players, moves and time; it stops by itself and prints, for each phase:
+accepted moves/s, median and p95 latency, error rate, the same for leaderboard reads made
+meanwhile, and the CPU each part of the stack used; then pgbench one-row
+insert-and-commit TPS on the same server in the same run, and a profile of the move
+request (cProfile, in-process). Not a test: figures vary with what else runs.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import argparse
 import asyncio
 import cProfile
 import io
+import json
 import os
 import pstats
 import random
@@ -97,92 +104,210 @@ class Stats:
         )
 
 
+class Http:
+    """A minimal HTTP/1.1 client on asyncio streams, one connection at a time: the load
+    generator shares the two cores with the stack, and aiohttp cost it twice the CPU per
+    request. It keeps the connection when the server allows (gthread workers) and opens a
+    new one when the server closes it (sync workers answer ``Connection: close``)."""
+
+    def __init__(self, host: str, port: int, cookie: str = "") -> None:
+        self.host, self.port = host, port
+        self.head = f"Host: {host}:{port}\r\n"
+        if cookie:
+            self.head += f"Cookie: {cookie}\r\nX-CSRFToken: {'c' * 32}\r\n"
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        data = json.dumps(body).encode() if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\n{self.head}"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        try:
+            return await self._exchange(head.encode() + b"\r\n" + data)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            self.close()
+            raise
+
+    async def _exchange(self, request: bytes) -> tuple[int, bytes]:
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        writer.write(request)
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        headers = dict(line.lower().split(": ", 1) for line in lines[1:] if ": " in line)
+        payload = await reader.readexactly(int(headers.get("content-length", "0")))
+        if headers.get("connection") == "close":
+            self.close()
+        return status, payload
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
+class Phase:
+    """What the players are asked to do now: a name, and a total rate of moves (None: each
+    player at its own human pace; ``inf``: flat out, up to --max-rate per player)."""
+
+    def __init__(self) -> None:
+        self.name, self.rate, self.stop = "setup", None, False
+        self.changed = asyncio.Event()
+
+
 async def player(  # noqa: PLR0917 one simulated player's whole state
-    http: Any, session: str, lines: dict[str, list[str]], phase: dict[str, Any],
-    stats: dict[str, Stats], max_rate: float, rng: random.Random,
+    http: Http, lines: dict[str, list[str]], phase: Phase, stats: dict[str, Stats],
+    args: argparse.Namespace, rng: random.Random,
 ) -> None:
-    import aiohttp
-
-    headers = {"Cookie": f"sessionid={session}; csrftoken={'c' * 32}", "X-CSRFToken": "c" * 32}
-    games = []
-    for tier in DEALS:
-        async with http.post("/api/games/", json={"daily": tier}, headers=headers) as response:
-            body = await response.json()
-            assert response.status in (200, 201), body
-        games.append((body["id"], lines[tier], body["ply"]))
-    for game_id, line, start in games:
-        ply = start
-        while ply < len(line) and not phase["stop"]:
-            started = time.perf_counter()
-            try:
-                async with http.post(
-                    f"/api/games/{game_id}/moves/", json={"ply": ply, "move": line[ply]},
-                    headers=headers,
-                ) as response:
-                    await response.read()
-                    ok, what = response.status == 200, str(response.status)
-            except aiohttp.ClientError as exc:
-                ok, what = False, type(exc).__name__
-            elapsed = time.perf_counter() - started
-            stats[phase["name"]].add(elapsed, ok, what)
-            if ok:
-                ply += 1
-            if phase["name"] == "human":
-                await asyncio.sleep(rng.uniform(0.5, 2.0))
-            else:
-                await asyncio.sleep(max(0.0, 1 / max_rate - elapsed))
-
-
-async def watcher(http: Any, url: str, phase: dict[str, Any], stats: dict[str, Stats]) -> None:
-    import aiohttp
-
-    while not phase["stop"]:
+    games: list[tuple[int, list[str], int]] = []
+    for tier in DEALS:  # today's three challenges, then practice games of the same deals
+        status, body = await http.request("POST", "/api/games/", {"daily": tier})
+        assert status in (200, 201), body
+        game = json.loads(body)
+        games.append((game["id"], lines[tier], game["ply"]))
+    practice = 0
+    next_at = time.perf_counter()
+    while not phase.stop:
+        if not games:
+            deal = list(DEALS.values())[practice % len(DEALS)]
+            status, body = await http.request("POST", "/api/games/", {"deal": deal})
+            assert status == 201, body
+            game = json.loads(body)
+            games.append((game["id"], lines[list(DEALS)[practice % len(DEALS)]], 0))
+            practice += 1
+        game_id, line, ply = games[0]
+        if phase.name == "setup":
+            await phase.changed.wait()
+            next_at = time.perf_counter() + rng.uniform(0.0, 0.5)  # players are not in step
+            await asyncio.sleep(next_at - time.perf_counter())
+            continue
+        name = phase.name
         started = time.perf_counter()
         try:
-            async with http.get(url) as response:
-                await response.read()
-                ok, what = response.status == 200, str(response.status)
-        except aiohttp.ClientError as exc:
+            status, _ = await http.request(
+                "POST", f"/api/games/{game_id}/moves/", {"ply": ply, "move": line[ply]}
+            )
+            ok, what = status == 200, str(status)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
             ok, what = False, type(exc).__name__
-        stats["boards-" + phase["name"]].add(time.perf_counter() - started, ok, what)
+        done = time.perf_counter()
+        stats[name].add(done - started, ok, what)
+        if ok:
+            ply += 1
+        games[0] = (game_id, line, ply)
+        if ply >= len(line):
+            games.pop(0)
+        if phase.rate is None:  # human pace
+            next_at = done + rng.uniform(0.5, 2.0)
+        elif phase.rate == float("inf"):  # flat out: as fast as answered, up to --max-rate
+            next_at = max(done, started + 1 / args.max_rate)
+        else:  # this player's share of the phase's rate, in random (Poisson) gaps
+            next_at = max(next_at + rng.expovariate(phase.rate / args.players), done - 1.0)
+        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+
+async def watcher(http: Http, url: str, phase: Phase, stats: dict[str, Stats]) -> None:
+    while not phase.stop:
+        if phase.name == "setup":
+            await phase.changed.wait()
+            continue
+        name = phase.name
+        started = time.perf_counter()
+        try:
+            status, _ = await http.request("GET", url)
+            ok, what = status == 200, str(status)
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            ok, what = False, type(exc).__name__
+        stats["boards " + name].add(time.perf_counter() - started, ok, what)
         await asyncio.sleep(0.05)
 
 
-async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: str) -> None:
-    import aiohttp
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds so far per role: each process's user and system time
+    (/proc/<pid>/stat), summed by what the process is; ``softirq`` is the kernel's network
+    work outside any process (/proc/stat), ``idle`` what nobody used."""
+    tick = os.sysconf("SC_CLK_TCK")
+    roles = {"gunicorn": "web", "celery": "celery worker", "postgres": "postgres",
+             "redis-server": "redis"}
+    used: dict[str, float] = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, UnicodeDecodeError):
+            continue  # gone, or not ours to read
+        role = "load generator" if int(pid) == os.getpid() else next(
+            (name for marker, name in roles.items() if marker in command), "other")
+        used[role] = used.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        used[role + " sys"] = used.get(role + " sys", 0.0) + int(fields[12]) / tick
+    machine = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    used["softirq"] = int(machine[6]) / tick
+    used["idle"] = (int(machine[3]) + int(machine[4])) / tick
+    return used
 
+
+def cpu_line(before: dict[str, float], after: dict[str, float], seconds: float,
+             moves: int) -> str:
+    spent = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+    capacity = (os.cpu_count() or 1) * seconds
+    parts = [
+        f"{name} {100 * cpu / capacity:.0f}% ({1000 * cpu / max(moves, 1):.2f} ms/move"
+        + (f", {100 * spent[name + ' sys'] / cpu:.0f}% in the kernel)"
+           if name + " sys" in spent else ")")
+        for name, cpu in sorted(spent.items(), key=lambda kv: -kv[1])
+        if cpu > 0 and not name.endswith(" sys")
+    ]
+    return "CPU, share of the machine: " + ", ".join(parts)
+
+
+def phases(args: argparse.Namespace) -> list[tuple[str, float | None, float]]:
+    """(name, total moves/s or None for human pace, seconds), in order."""
+    steps = [(f"{rate:g}/s", float(rate), args.step_seconds) for rate in args.steps]
+    return [("human pace", None, args.human_seconds), *steps,
+            ("flat out", float("inf"), args.seconds)]
+
+
+async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: str) -> None:
     from tests.games.conftest import winning_lines
 
+    host, port = base.removeprefix("http://").split(":")
     by_deal = winning_lines()
     lines = {tier: by_deal[deal] for tier, deal in DEALS.items()}
-    stats = {k: Stats() for k in ("human", "flat", "boards-human", "boards-flat")}
-    phase: dict[str, Any] = {"name": "human", "stop": False}
-    connector = aiohttp.TCPConnector(limit=len(sessions) + 8)
-    timeout = aiohttp.ClientTimeout(total=10)
-    async with aiohttp.ClientSession(base, connector=connector, timeout=timeout) as http:
-        rng = random.Random(1)
-        tasks = [
-            asyncio.create_task(player(http, s, lines, phase, stats, args.max_rate, rng))
-            for s in sessions
-        ]
-        tasks += [
-            asyncio.create_task(
-                watcher(http, f"/api/leaderboards/daily/{date}/{tier}/", phase, stats)
-            )
-            for tier in DEALS
-        ]
-        await asyncio.sleep(args.human_seconds)
-        phase["name"] = "flat"
-        flat_start = time.perf_counter()
-        await asyncio.sleep(args.seconds)
-        flat_seconds = time.perf_counter() - flat_start
-        phase["stop"] = True
-        await asyncio.gather(*tasks, return_exceptions=True)
-    print(stats["human"].line(f"moves, human pace ({len(sessions)} players)", args.human_seconds))
-    print(stats["flat"].line(f"moves, flat out (<= {args.max_rate:g}/s/player)", flat_seconds))
-    print(stats["boards-human"].line("board reads during human-pace play", args.human_seconds))
-    print(stats["boards-flat"].line("board reads during flat-out play", flat_seconds))
-    print(f"FLAT_RATE {stats['flat'].ok / flat_seconds:.0f}")
+    plan = phases(args)
+    stats = {key: Stats() for name, _, _ in plan for key in (name, "boards " + name)}
+    phase = Phase()
+    rng = random.Random(1)
+    clients = [Http(host, int(port), f"sessionid={s}; csrftoken={'c' * 32}") for s in sessions]
+    tasks = [asyncio.create_task(player(c, lines, phase, stats, args, rng)) for c in clients]
+    tasks += [
+        asyncio.create_task(watcher(
+            Http(host, int(port)), f"/api/leaderboards/daily/{date}/{tier}/", phase, stats))
+        for tier in DEALS
+    ]
+    await asyncio.sleep(3)  # every player logs in and starts the three dailies first
+    lines_out = []
+    for name, rate, seconds in plan:
+        phase.name, phase.rate = name, rate
+        phase.changed.set()
+        started, cpu_before = time.perf_counter(), cpu_seconds()
+        await asyncio.sleep(seconds)
+        elapsed, cpu_after = time.perf_counter() - started, cpu_seconds()
+        moves = stats[name]
+        offered = "each player at 0.5-2 s a move" if rate is None else (
+            f"offered {min(rate, args.max_rate * args.players):g}/s")
+        lines_out.append(moves.line(f"moves, {name} ({offered})", elapsed))
+        lines_out.append(stats["boards " + name].line(f"  board reads, {name}", elapsed))
+        lines_out.append("  " + cpu_line(cpu_before, cpu_after, elapsed, moves.ok))
+    phase.stop = True
+    phase.changed.set()
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+    for client in clients:
+        client.close()
+    print(f"{len(sessions)} players, up to {args.max_rate:g} moves/s each; "
+          f"gunicorn {args.workers} workers x {args.threads} threads")
+    print("\n".join(lines_out))
 
 
 def pgbench(seconds: int) -> float:
@@ -248,8 +373,13 @@ def profile_moves(count: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=64)
-    parser.add_argument("--seconds", type=float, default=20.0, help="flat-out phase")
     parser.add_argument("--human-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--steps", type=float, nargs="*", default=[300, 400, 500, 600],
+        help="total offered moves/s of each step after the human-pace phase",
+    )
+    parser.add_argument("--step-seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=10.0, help="flat-out phase")
     parser.add_argument("--max-rate", type=float, default=15.0, help="moves/s per player")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument(

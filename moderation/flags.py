@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 
 from games.models import Game, Mode, Status, Tier, Verification
 from moderation.models import Flag, FlagKind, GameAddress
@@ -182,29 +181,35 @@ def inspect_game(game: Game, t: Thresholds | None = None) -> list[tuple[int, Fin
 
 
 def raise_flags(game_id: int) -> list[Flag]:
-    """Flag a verified daily game (idempotent: one flag per game and kind)."""
+    """Flag a verified daily game (idempotent: one flag per game and kind).
+
+    A shared address flags every game finished from it, so the flags already raised are
+    read in one query and only the missing ones inserted: behind a big shared address
+    (a campus, a carrier's NAT) each verification costs two queries, not one per game.
+    """
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
     if game is None or game.mode != Mode.DAILY or game.verification != Verification.VERIFIED:
         return []
-    raised = []
-    for flagged_id, finding in inspect_game(game):
-        try:
-            with transaction.atomic():
-                flag, created = Flag.objects.get_or_create(
-                    game_id=flagged_id,
-                    kind=finding.kind,
-                    defaults={
-                        "reason": finding.reason,
-                        "measured": finding.measured,
-                        "thresholds": finding.thresholds,
-                    },
-                )
-        except IntegrityError:  # a racing verification raised it first
-            continue
-        if created:
-            logger.info("flagged game %s: %s", flagged_id, finding.reason)
-            raised.append(flag)
-    return raised
+    findings = {(flagged_id, f.kind): f for flagged_id, f in inspect_game(game)}
+    if not findings:
+        return []
+    raised = set(
+        Flag.objects.filter(
+            game_id__in={flagged_id for flagged_id, _ in findings},
+            kind__in={kind for _, kind in findings},
+        ).values_list("game_id", "kind")
+    )
+    new = [
+        Flag(game_id=flagged_id, kind=kind, reason=f.reason, measured=f.measured,
+             thresholds=f.thresholds)
+        for (flagged_id, kind), f in findings.items()
+        if (flagged_id, kind) not in raised
+    ]
+    # a racing verification may insert the same flag first: the unique constraint keeps one
+    Flag.objects.bulk_create(new, ignore_conflicts=True)
+    for flag in new:
+        logger.info("flagged game %s: %s", flag.game_id, flag.reason)
+    return new
 
 
 def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
