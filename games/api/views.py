@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -96,6 +98,9 @@ class GameDetailView(GameAPIView):
 
 class MoveView(GameAPIView):
     throttle_classes = [MoveThrottle]
+    # The hot path speaks JSON only: no content negotiation with the browsable API.
+    parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
 
     @extend_schema(
         request=MoveInputSerializer,
