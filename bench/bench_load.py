@@ -209,15 +209,16 @@ async def player(  # noqa: PLR0917 one simulated player's whole state
             next_at = max(next_at + rng.expovariate(phase.rate / args.players), done - 1.0)
         # a player that fell behind catches up, but never faster than --max-rate (under
         # the server's per-player limit)
-        next_at = max(next_at, started + 1 / args.max_rate)
-        pause = next_at - time.perf_counter()
+        wake = max(next_at, started + 1 / args.max_rate)
+        pause = wake - time.perf_counter()
         if pause > 0.2:  # a human pause: cut short when the next phase starts
             try:
                 await asyncio.wait_for(phase.changed.wait(), pause)
                 next_at = time.perf_counter() + rng.uniform(0.0, 0.1)
             except TimeoutError:
                 continue
-        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+            wake = next_at
+        await asyncio.sleep(max(0.0, wake - time.perf_counter()))
 
 
 async def watcher(http: Http, url: str, phase: Phase, stats: dict[str, Stats]) -> None:
@@ -348,6 +349,16 @@ def pgbench(seconds: int) -> float:
     raise RuntimeError(out)
 
 
+def game_row_updates() -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
+                       "WHERE relname = 'games_game'")
+        updates, hot = cursor.fetchone()
+    return f"game row updates: {updates}, of which HOT (no index touched): {hot}"
+
+
 def profile_moves(count: int) -> str:
     """cProfile of ``count`` move requests in-process (Django test client, same settings)."""
     from django.conf import settings
@@ -458,6 +469,7 @@ def main() -> int:
             if "Traceback" in errors:
                 print("server log has tracebacks:\n" + errors[-3000:])
     print(f"load average {os.getloadavg()[0]:.2f} at the end (others share this machine)")
+    print(game_row_updates())
     from django.db import connection
 
     with connection.cursor() as cursor:

@@ -208,6 +208,12 @@ def _locked_game(actor: Actor, game_id: int) -> Game:
     return game
 
 
+def _hot_cursor() -> Any:
+    """A cursor for the statements every move runs: prepared once per connection on
+    PostgreSQL (yukon_site/postgresql), a plain one elsewhere."""
+    return getattr(connection, "prepared_cursor", connection.cursor)()
+
+
 _MOVE_FIELDS = (
     "id", "player_id", "session_key", "status", "ply", "moves", "started_at", "position"
 )
@@ -216,11 +222,11 @@ _MOVE_FIELDS = (
 def _game_for_move(actor: Actor, game_id: int) -> Game:
     """The game as a move needs it, from one plain SELECT (no lock: see ``play_move``).
 
-    Plain SQL for the hot path: the ORM's query compilation cost as much as the rest of
-    the move (bench/bench_moves.py).
+    Plain SQL for the hot path, prepared: the ORM's query compilation cost as much as the
+    rest of the move (bench/bench_moves.py).
     """
     sql = f"SELECT {', '.join(_MOVE_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
-    with connection.cursor() as cursor:
+    with _hot_cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
     if row is None:
@@ -351,7 +357,7 @@ def _store_move(game: Game, text: str, turned: str, at_ms: int) -> bool:
         finished_at, game.elapsed_ms, game.pk, game.ply - 1,
     ]
     move_row: list[Any] = [game.ply - 1, text, turned, at_ms]
-    with connection.cursor() as cursor:
+    with _hot_cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(
                 f"WITH moved AS ({_UPDATE_GAME} RETURNING id) "

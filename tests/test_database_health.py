@@ -29,7 +29,7 @@ def test_a_connection_the_server_dropped_is_replaced_before_the_next_request() -
         assert time.monotonic() < deadline, "a dropped connection still looks usable"
         time.sleep(0.01)
     # what Django does when a request starts (CONN_HEALTH_CHECKS is on)
-    connection.health_check_done = False
+    connection.health_check_done = False  # type: ignore[attr-defined]
     connection.close_if_health_check_failed()
     assert User.objects.count() == 0
     assert connection.connection.info.backend_pid != pid
