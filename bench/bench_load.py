@@ -159,6 +159,18 @@ class Phase:
         self.changed = asyncio.Event()
 
 
+def next_move_at(
+    phase: Phase, args: argparse.Namespace, rng: random.Random, planned: float, done: float
+) -> float:
+    """When this player's next move is due, given the last plan and the last answer."""
+    if phase.rate is None:  # human pace
+        return done + rng.uniform(0.5, 2.0)
+    if phase.rate == float("inf"):  # flat out: as fast as answered
+        return done
+    # this player's share of the phase's rate, in random (Poisson) gaps
+    return max(planned + rng.expovariate(phase.rate / args.players), done - 1.0)
+
+
 async def player(  # noqa: PLR0917 one simulated player's whole state
     http: Http, lines: dict[str, list[str]], phase: Phase, stats: dict[str, Stats],
     args: argparse.Namespace, rng: random.Random,
@@ -201,12 +213,7 @@ async def player(  # noqa: PLR0917 one simulated player's whole state
         games[0] = (game_id, line, ply)
         if ply >= len(line):
             games.pop(0)
-        if phase.rate is None:  # human pace
-            next_at = done + rng.uniform(0.5, 2.0)
-        elif phase.rate == float("inf"):  # flat out: as fast as answered
-            next_at = done
-        else:  # this player's share of the phase's rate, in random (Poisson) gaps
-            next_at = max(next_at + rng.expovariate(phase.rate / args.players), done - 1.0)
+        next_at = next_move_at(phase, args, rng, next_at, done)
         # a player that fell behind catches up, but never faster than --max-rate (under
         # the server's per-player limit)
         wake = max(next_at, started + 1 / args.max_rate)
@@ -324,7 +331,7 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     print("\n".join(lines_out))
 
 
-def pgbench(seconds: int) -> float:
+def pgbench(seconds: int) -> str:
     from urllib.parse import urlsplit
 
     url = urlsplit(os.environ["DATABASE_URL"])
@@ -343,10 +350,10 @@ def pgbench(seconds: int) -> float:
         env=env, check=True, capture_output=True, text=True,
     ).stdout
     os.unlink(script.name)
-    for line in out.splitlines():
-        if line.startswith("tps"):
-            return float(line.split("=")[1].split()[0])
-    raise RuntimeError(out)
+    tps = next(float(line.split("=")[1].split()[0]) for line in out.splitlines()
+               if line.startswith("tps"))
+    return (f"pgbench one-row INSERT + COMMIT: {tps:.0f} TPS (4 clients, {seconds} s; this "
+            "throwaway cluster runs with fsync=off, synchronous_commit=off)")
 
 
 def game_row_updates() -> str:
@@ -394,7 +401,7 @@ def profile_moves(count: int) -> str:
     return out.getvalue()
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--human-seconds", type=float, default=5.0)
@@ -411,7 +418,11 @@ def main() -> int:
     )
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--profile-moves", type=int, default=300)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
     reexec_under_services()
     os.environ.update({k: v for k, v in stack_env().items() if k not in os.environ or k in (
         "DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
@@ -437,9 +448,7 @@ def main() -> int:
         sessions.append(client.cookies["sessionid"].value)
 
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")
-    tps = pgbench(args.pgbench_seconds)
-    print(f"pgbench one-row INSERT + COMMIT: {tps:.0f} TPS (4 clients, {args.pgbench_seconds} s;"
-          " this throwaway cluster runs with fsync=off, synchronous_commit=off)")
+    print(pgbench(args.pgbench_seconds))
 
     with tempfile.TemporaryDirectory() as tmp:
         log = open(Path(tmp) / "stack.log", "wb")  # noqa: SIM115 closed below
