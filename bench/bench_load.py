@@ -2,8 +2,8 @@
 a Celery worker, driven over loopback by simulated players (asyncio on uvloop with a
 minimal HTTP client, ``Http`` below: the load generator shares the machine's two cores).
 
-    .venv/bin/python bench/bench_load.py [--players 64] [--steps 300 400 500 600]
-        [--step-seconds 10] [--seconds 10] [--max-rate 15] [--workers 2] [--threads 1]
+    .venv/bin/python bench/bench_load.py [--players 64] [--steps 300 400 500 520 600]
+        [--step-seconds 15] [--seconds 10] [--max-rate 15] [--workers 2] [--threads 1]
 
 Without DATABASE_URL/REDIS_URL it runs itself under scripts/test-services (throwaway
 PostgreSQL and Redis, removed afterwards). Each player logs in, starts the three daily
@@ -156,6 +156,7 @@ class Phase:
 
     def __init__(self) -> None:
         self.name, self.rate, self.stop = "setup", None, False
+        self.ready, self.all_ready = 0, asyncio.Event()  # players set up
         self.changed = asyncio.Event()
 
 
@@ -167,8 +168,25 @@ def next_move_at(
         return done + rng.uniform(0.5, 2.0)
     if phase.rate == float("inf"):  # flat out: as fast as answered
         return done
-    # this player's share of the phase's rate, in random (Poisson) gaps
-    return max(planned + rng.expovariate(phase.rate / args.players), done - 1.0)
+    # this player's share of the phase's rate, in random (Poisson) gaps; a player kept
+    # waiting by a slow answer does not make up for it with a burst (people don't)
+    return max(planned + rng.expovariate(phase.rate / args.players), done)
+
+
+async def warm_up(  # noqa: PLR0917
+    http: Http, game_id: int, line: list[str], ply: int, moves: int, args: argparse.Namespace
+) -> tuple[int, list[str], int]:
+    """Play ``moves`` moves of a game, unmeasured. Players start the measured phases at
+    random points of their first game, as on a real site (so their wins, each a
+    verification, spread out instead of arriving together)."""
+    for _ in range(moves):
+        status, body = await http.request(
+            "POST", f"/api/games/{game_id}/moves/", {"ply": ply, "move": line[ply]}
+        )
+        assert status == 200, body
+        ply += 1
+        await asyncio.sleep(1 / args.max_rate)
+    return game_id, line, ply
 
 
 async def player(  # noqa: PLR0917 one simulated player's whole state
@@ -181,6 +199,10 @@ async def player(  # noqa: PLR0917 one simulated player's whole state
         assert status in (200, 201), body
         game = json.loads(body)
         games.append((game["id"], lines[tier], game["ply"]))
+    games[0] = await warm_up(http, *games[0], rng.randrange(len(games[0][1])), args)
+    phase.ready += 1
+    if phase.ready == args.players:
+        phase.all_ready.set()
     practice = 0
     next_at = time.perf_counter()
     while not phase.stop:
@@ -214,8 +236,7 @@ async def player(  # noqa: PLR0917 one simulated player's whole state
         if ply >= len(line):
             games.pop(0)
         next_at = next_move_at(phase, args, rng, next_at, done)
-        # a player that fell behind catches up, but never faster than --max-rate (under
-        # the server's per-player limit)
+        # never faster than --max-rate (under the server's per-player limit)
         wake = max(next_at, started + 1 / args.max_rate)
         pause = wake - time.perf_counter()
         if pause > 0.2:  # a human pause: cut short when the next phase starts
@@ -306,7 +327,7 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
             Http(host, int(port)), f"/api/leaderboards/daily/{date}/{tier}/", phase, stats))
         for tier in DEALS
     ]
-    await asyncio.sleep(3)  # every player logs in and starts the three dailies first
+    await phase.all_ready.wait()
     lines_out = []
     for name, rate, seconds in plan:
         phase.name, phase.rate = name, rate
@@ -406,10 +427,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--human-seconds", type=float, default=5.0)
     parser.add_argument(
-        "--steps", type=float, nargs="*", default=[300, 400, 500, 600],
+        "--steps", type=float, nargs="*", default=[300, 400, 500, 520, 600],
         help="total offered moves/s of each step after the human-pace phase",
     )
-    parser.add_argument("--step-seconds", type=float, default=10.0)
+    parser.add_argument("--step-seconds", type=float, default=15.0)
     parser.add_argument("--seconds", type=float, default=10.0, help="flat-out phase")
     parser.add_argument("--max-rate", type=float, default=15.0, help="moves/s per player")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
