@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
+from django.db import transaction
 
 
 def user_cache_key(user_id: Any) -> str:
@@ -36,5 +37,9 @@ class CachedModelBackend(ModelBackend):
 
 
 def forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """Signal receiver: the next request reads the user from the database again."""
-    cache.delete(user_cache_key(instance.pk))
+    """Signal receiver: the next request reads the user from the database again. Dropped
+    now and again after the commit: a request that read the old row in between (and
+    cached it) must not keep it, a password change or a ban would wait for the expiry."""
+    key = user_cache_key(instance.pk)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key), robust=True)

@@ -305,7 +305,7 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     row is still at that ply and playing (``_store_move``). A request that lost a race
     to another tab writes nothing and gets the 409 it would have got had it waited for
     the lock. Two round trips to the database instead of four (BEGIN, SELECT ... FOR
-    UPDATE, write, COMMIT): the difference is a tenth of a move (bench/bench_load.py).
+    UPDATE, write, COMMIT), and no lock held while Python checks the move.
     """
     game = _game_for_move(actor, game_id)
     _check_turn(game, ply)
