@@ -500,13 +500,6 @@ def main() -> int:
                 print("server log has tracebacks:\n" + errors[-3000:])
     print(f"load average {os.getloadavg()[0]:.2f} at the end (others share this machine)")
     print(game_row_updates())
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
-                       "WHERE relname = 'games_game'")
-        updates, hot = cursor.fetchone()
-    print(f"game row updates: {updates}, of which HOT (no index touched): {hot}")
     print(profile_moves(args.profile_moves))
     return 0
 
