@@ -26,7 +26,7 @@ def post_worker_init(worker: object) -> None:
     now lives as long as the worker, so ``gc.freeze`` keeps it out of every later scan,
     and the youngest generation is collected every 10,000 allocations instead of 700 (a
     move allocates a few thousand objects; almost none outlive it). About 5% of a move's
-    CPU (bench/bench_load.py)."""
+    CPU, measured in-process."""
     import gc
 
     gc.freeze()
