@@ -296,6 +296,10 @@ SPECTACULAR_SETTINGS = {
         "VerificationEnum": "games.models.Verification",
         "ModeEnum": "games.models.Mode",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "yukon_site.schema.shared_error_responses",  # 429 and 503
+    ],
 }
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")

@@ -36,8 +36,13 @@ def test_schema_lists_every_endpoint_with_its_shapes(client: Client) -> None:
         assert path in document["paths"], path
         assert methods <= set(document["paths"][path]), path
     move = document["paths"]["/api/games/{game_id}/moves/"]["post"]
-    assert {"200", "400", "404", "409"} <= set(move["responses"])
+    assert {"200", "400", "404", "409", "429", "503"} <= set(move["responses"])
     assert "requestBody" in move
+    # answers from the stack (yukon_site/schema.py): 503 everywhere, 429 where limited
+    operations = [op for ops in document["paths"].values() for op in ops.values()]
+    assert all("503" in op["responses"] for op in operations)
+    assert "429" in document["paths"]["/api/auth/login/"]["post"]["responses"]
+    assert "429" not in document["paths"]["/api/auth/me/"]["get"]["responses"]
     schemas = document["components"]["schemas"]
     assert "position" in schemas["Game"]["properties"]
     assert "deal" not in schemas["DailyChallenge"]["properties"]
