@@ -17,6 +17,11 @@ class GameError(Exception):
         self.detail = detail
         self.extra = extra
 
+    @property
+    def body(self) -> dict[str, Any]:
+        """The API's answer: ``{"detail": ..., **extra}``."""
+        return {"detail": self.detail, **self.extra}
+
 
 class NotFound(GameError):
     http_status = 404

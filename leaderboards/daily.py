@@ -2,10 +2,15 @@
 from PostgreSQL, and answer from PostgreSQL alone (RANK() OVER ...) when Redis is down.
 
 PostgreSQL holds every result; Redis holds one sorted set per challenge (see
-``leaderboards.ranking`` for the score encoding). Each page read checks its rows against
+``leaderboards.ranking`` for the score encoding). A page read checks its rows against
 PostgreSQL in the same query that fetches names, so a result that stopped counting
-(disqualified, banned player) never shows even if its Redis entry is stale: it is removed
-and the page read again.
+(disqualified, banned player) does not show even if its Redis entry is stale: it is
+removed and the page read again. The moderation services remove such entries themselves;
+the check catches a change made behind their back (an UPDATE in a shell). Each web
+process keeps those checked rows (and the challenge looked up) for
+``LEADERBOARD_ROWS_SECONDS`` (default 2; ``Recent``), keyed by the exact members Redis
+returned: any change to the page (a new result, a removal) is a new key, so only a change
+behind the services' back can show that long.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from django.conf import settings
 from django.db.models import Case, F, Max, Value, When, Window
 from django.db.models.functions import Rank, RowNumber
 from django.utils import timezone
@@ -72,14 +78,44 @@ class Board:
         return max(1, -(-self.count // PAGE_SIZE))
 
 
+class Recent:
+    """What this process read lately, kept ``LEADERBOARD_ROWS_SECONDS``: the hot pages of
+    a busy day are read many times a second, and each read would repeat the same queries.
+    At most ``size`` entries; all of them are dropped when it is full."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.entries: dict[Any, tuple[float, Any]] = {}
+
+    def get(self, key: Any) -> Any:
+        found = self.entries.get(key)
+        return found[1] if found is not None and found[0] > time.monotonic() else None
+
+    def put(self, key: Any, value: Any) -> None:
+        seconds = settings.LEADERBOARD_ROWS_SECONDS
+        if seconds > 0:
+            if len(self.entries) >= self.size:
+                self.entries.clear()
+            self.entries[key] = (time.monotonic() + seconds, value)
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+recent = Recent()
+
+
 def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) -> DailyChallenge:
     if tier not in Tier.values:
         raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
     if date > (today or utc_today()):
         raise NotFound(f"{date.isoformat()} is in the future: its board does not exist yet")
-    challenge = DailyChallenge.objects.filter(date=date, tier=tier).first()
+    challenge: DailyChallenge | None = recent.get((date, tier))
     if challenge is None:
-        raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
+        challenge = DailyChallenge.objects.filter(date=date, tier=tier).first()
+        if challenge is None:  # not kept: today's challenge may be made any moment
+            raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
+        recent.put((date, tier), challenge)
     return challenge
 
 
@@ -188,11 +224,7 @@ def _from_redis(
             _add_result(r, challenge.pk, mine)  # a lost update: heal it and read again
             continue
         _check_page(shown_page, count)
-        ids = [ranking.game_id_of(m) for m, _ in entries]
-        found = {
-            values["id"]: values
-            for values in counted_games(challenge.pk).filter(pk__in=ids).values(*_ROW_FIELDS)
-        }
+        found = _checked_rows(challenge.pk, [m for m, _ in entries])
         stale = [(challenge.pk, m) for m, _ in entries if ranking.game_id_of(m) not in found]
         if stale:
             store.remove_entries(r, stale)  # stopped counting: drop it, then read again
@@ -212,6 +244,21 @@ def _from_redis(
             me = _row(mine, me_rank)
         return Board(challenge, rows, count, offset, shown_page, me, "redis")
     return None
+
+
+def _checked_rows(challenge_id: int, members: list[str]) -> dict[int, dict[str, Any]]:
+    """The PostgreSQL rows, by game id, of those of ``members`` that still count."""
+    key = (challenge_id, tuple(members))
+    found: dict[int, dict[str, Any]] | None = recent.get(key)
+    if found is None:
+        ids = [ranking.game_id_of(m) for m in members]
+        found = {
+            values["id"]: values
+            for values in counted_games(challenge_id).filter(pk__in=ids).values(*_ROW_FIELDS)
+        }
+        if len(found) == len(ids):  # a page with stale entries is read again: not kept
+            recent.put(key, found)
+    return found
 
 
 def _rank_keys(values: dict[str, Any]) -> tuple[bool, int, int | None, int]:

@@ -150,6 +150,10 @@ SESSION_ENGINE = env.str(
     default="django.contrib.sessions.backends." + ("cached_db" if REDIS_URL else "db"),
 )
 
+# A board page's rows, once checked against PostgreSQL, are kept this long by each web
+# process for reads of the same page with the same Redis members (leaderboards/daily.py).
+LEADERBOARD_ROWS_SECONDS = env.float("LEADERBOARD_ROWS_SECONDS", default=2.0)
+
 # Celery: without Redis, tasks run in-process so `make run` needs no broker.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -25,12 +26,12 @@ class GameAPIView(APIView):
             SessionAuthentication().enforce_csrf(request)
 
 
-def actor_of(request: Request, *, create_session: bool = False) -> Actor:
+def actor_of(request: Request | HttpRequest, *, create_session: bool = False) -> Actor:
     """The Actor behind a request; a guest's session is created when they start a game."""
     user = request.user
     if user.is_authenticated:
         return Actor(user_id=user.pk, is_staff=user.is_staff)
-    session = request._request.session
+    session = request.session  # a DRF Request hands it on from Django's
     if create_session and not session.session_key:
         session["guest"] = True  # non-empty, so the middleware sends the cookie
         session.save()

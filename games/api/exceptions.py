@@ -34,7 +34,7 @@ def _flatten(errors: Any, prefix: str = "") -> list[str]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
-        return Response({"detail": exc.detail, **exc.extra}, status=exc.http_status)
+        return Response(exc.body, status=exc.http_status)
     if isinstance(exc, exceptions.ValidationError):
         lines = _flatten(exc.detail)
         return Response(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -43,14 +44,15 @@ class MoveThrottle(_SettingsRateThrottle):
 
     scope = "moves"
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
+    def get_cache_key(self, request: Request | HttpRequest, view: Any) -> str | None:
         if request.user.is_authenticated:
             ident = f"u{request.user.pk}"
         else:
-            ident = f"s{request._request.session.session_key or self.get_ident(request)}"
+            address = self.get_ident(request)  # type: ignore[arg-type] # reads only META
+            ident = f"s{request.session.session_key or address}"
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request | HttpRequest, view: Any) -> bool:
         key = self.get_cache_key(request, view) if self.rate is not None else None
         if key is None:
             return True
