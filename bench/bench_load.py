@@ -2,7 +2,7 @@
 a Celery worker, driven over loopback by simulated players (asyncio on uvloop with a
 minimal HTTP client, ``Http`` below: the load generator shares the machine's two cores).
 
-    .venv/bin/python bench/bench_load.py [--players 64] [--steps 300 400 500 520 600]
+    .venv/bin/python bench/bench_load.py [--players 160] [--steps 300 400 500 600 700]
         [--step-seconds 15] [--seconds 10] [--max-rate 15] [--workers 2] [--threads 1]
 
 Without DATABASE_URL/REDIS_URL it runs itself under scripts/test-services (throwaway
@@ -155,7 +155,8 @@ class Phase:
     player at its own human pace; ``inf``: flat out, up to --max-rate per player)."""
 
     def __init__(self) -> None:
-        self.name, self.rate, self.stop = "setup", None, False
+        self.name, self.stop = "setup", False
+        self.rate: float | None = None
         self.ready, self.all_ready = 0, asyncio.Event()  # players set up
         self.changed = asyncio.Event()
 
@@ -278,14 +279,15 @@ async def watcher(http: Http, url: str, phase: Phase, stats: dict[str, Stats]) -
         await asyncio.sleep(0.05)
 
 
-def cpu_seconds() -> dict[str, float]:
-    """CPU seconds so far per role: each process's user and system time
-    (/proc/<pid>/stat), summed by what the process is; ``softirq`` is the kernel's network
-    work outside any process (/proc/stat), ``idle`` what nobody used."""
+def cpu_seconds() -> dict[tuple[str, str], float]:
+    """CPU seconds so far, by (role, pid): each process's user and system time
+    (/proc/<pid>/stat; the pid "sys" holds the system part), keyed by what the process
+    is; ``softirq`` is the kernel's network work outside any process (/proc/stat),
+    ``idle`` what nobody used."""
     tick = os.sysconf("SC_CLK_TCK")
     roles = {"gunicorn": "web", "celery": "celery worker", "postgres": "postgres",
              "redis-server": "redis"}
-    used: dict[str, float] = {}
+    used: dict[tuple[str, str], float] = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
@@ -294,17 +296,22 @@ def cpu_seconds() -> dict[str, float]:
             continue  # gone, or not ours to read
         role = "load generator" if int(pid) == os.getpid() else next(
             (name for marker, name in roles.items() if marker in command), "other")
-        used[role] = used.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / tick
-        used[role + " sys"] = used.get(role + " sys", 0.0) + int(fields[12]) / tick
+        used[role, pid] = (int(fields[11]) + int(fields[12])) / tick
+        used[role + " sys", pid] = int(fields[12]) / tick
     machine = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    used["softirq"] = int(machine[6]) / tick
-    used["idle"] = (int(machine[3]) + int(machine[4])) / tick
+    used["softirq", ""] = int(machine[6]) / tick
+    used["idle", ""] = (int(machine[3]) + int(machine[4])) / tick
     return used
 
 
-def cpu_line(before: dict[str, float], after: dict[str, float], seconds: float,
-             moves: int) -> str:
-    spent = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+def cpu_line(before: dict[tuple[str, str], float], after: dict[tuple[str, str], float],
+             seconds: float, moves: int) -> str:
+    """Each role's share of the machine between two ``cpu_seconds``. A process that
+    started meanwhile counts in full; one that ended (a database connection Django
+    closed after CONN_MAX_AGE) is missed, instead of taking its past off its role."""
+    spent: dict[str, float] = {}
+    for (role, pid), cpu in after.items():
+        spent[role] = spent.get(role, 0.0) + cpu - before.get((role, pid), 0.0)
     capacity = (os.cpu_count() or 1) * seconds
     parts = [
         f"{name} {100 * cpu / capacity:.0f}% ({1000 * cpu / max(moves, 1):.2f} ms/move"
@@ -437,10 +444,10 @@ def profile_moves(count: int) -> str:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--players", type=int, default=160)
     parser.add_argument("--human-seconds", type=float, default=5.0)
     parser.add_argument(
-        "--steps", type=float, nargs="*", default=[300, 400, 500, 520, 600],
+        "--steps", type=float, nargs="*", default=[300, 400, 500, 600, 700],
         help="total offered moves/s of each step after the human-pace phase",
     )
     parser.add_argument("--step-seconds", type=float, default=15.0)
