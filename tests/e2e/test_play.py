@@ -7,6 +7,7 @@ screenshots of the main pages at phone and desktop sizes; first-load weight of t
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -75,6 +76,23 @@ def wait_landed(page: Any, card: str, dest: int | str) -> None:
     )
 
 
+def assert_every_rank_shows(page: Any) -> None:
+    """Each face-up card under another still shows its rank and suit (the top 28% of
+    the face), and every column ends inside the board."""
+    columns = page.page.locator(".tableau .column").evaluate_all(
+        "cols => cols.map(col => [...col.querySelectorAll('.card.up')].map(card => {"
+        " const box = card.getBoundingClientRect(); return [box.top, box.height]; }))"
+    )
+    for number, cards in enumerate(columns, start=1):
+        for (top, height), (below, _) in itertools.pairwise(cards):
+            assert below - top >= 0.28 * height, f"column {number}: {below - top:.0f}px strip"
+    board = page.page.locator("[data-board]").bounding_box()
+    bottoms = page.page.locator(".tableau .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().bottom)"
+    )
+    assert max(bottoms) <= board["y"] + board["height"] + 1
+
+
 def test_sign_up_win_daily_by_dragging_then_replay(
     browse: Any, daily_deal0: Any, eager_celery: None
 ) -> None:
@@ -93,6 +111,8 @@ def test_sign_up_win_daily_by_dragging_then_replay(
         card, dest = parse(move)
         drag(page, card, dest)
         wait_landed(page, card, dest)
+        if number % 10 == 0:
+            assert_every_rank_shows(page)
         if number == 40:
             page.shot("play-desktop-midgame")
 

@@ -9,6 +9,10 @@ import { illegalReason, locate, moveText, targetsOf } from "./rules.js";
 
 const DRAG_THRESHOLD = 6; // px before a press becomes a drag
 const DOUBLE_CLICK_MS = 400;
+// The tightest strips of a compressed column, in card heights: a face-up card keeps its
+// rank and suit in view (the label ends at 39/140 of the face), a face-down one a sliver.
+const MIN_UP = 0.29;
+const MIN_DOWN = 0.04;
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function el(tag, className, attrs = {}) {
@@ -171,15 +175,20 @@ export class Board {
     }
   }
 
-  /** Size the cards to the board and compress long piles so that every column fits. */
+  /** Size the cards to the board and compress long piles so that every column fits,
+   * never so far that a face-up card's rank and suit are cut: a longer column makes
+   * every card smaller instead. */
   layout() {
     if (!this.pos) return;
     const width = this.root.clientWidth;
     const height = this.root.clientHeight;
     if (!width || !height) return;
     const gap = Math.round(Math.min(12, Math.max(3, window.innerWidth * 0.01)));
+    // Card heights the longest column needs at the tightest strips, plus the top row.
+    const tallest = Math.max(...this.pos.columns.map((column) =>
+      1 + column.down * MIN_DOWN + Math.max(0, column.up.length - 1) * MIN_UP));
     const byWidth = (width - 6 * gap) / 7;
-    const byHeight = (height - 1.5 * gap) / (1.4 * 4.2);
+    const byHeight = (height - 1.5 * gap - 4) / (1.4 * Math.max(4.2, 1 + tallest));
     const cw = Math.floor(Math.max(30, Math.min(byWidth, byHeight, 112)));
     const ch = Math.round(cw * 1.4);
     this.root.style.setProperty("--gap", `${gap}px`);
@@ -189,12 +198,13 @@ export class Board {
     this.pos.columns.forEach((column, k) => {
       let down = ch * 0.1;
       let up = ch * (available > ch * 6 ? 0.36 : 0.3); // tall phones get bigger strips to tap
-      const needed = ch + column.down * down + Math.max(0, column.up.length - 1) * up;
-      if (needed > available) {
-        // Squeeze the face-down cards first, then the face-up ones.
+      const ups = Math.max(0, column.up.length - 1);
+      if (ch + column.down * down + ups * up > available) {
+        // Squeeze the face-down cards first, then the face-up ones; the card size above
+        // leaves room for the tightest strips.
         const spare = available - ch;
-        down = Math.min(down, Math.max(ch * 0.04, (spare * 0.12) / Math.max(1, column.down)));
-        up = column.up.length > 1 ? (spare - column.down * down) / (column.up.length - 1) : up;
+        down = Math.max(ch * MIN_DOWN, Math.min(down, (spare - ups * up) / Math.max(1, column.down)));
+        if (ups) up = Math.max(ch * MIN_UP, (spare - column.down * down) / ups);
       }
       let y = 0;
       const nodes = this.columnEls[k].children;
