@@ -7,6 +7,7 @@ screenshots of the main pages at phone and desktop sizes; first-load weight of t
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import re
 from typing import Any
@@ -205,6 +206,19 @@ def test_keyboard_only_moves(browse: Any) -> None:
     p.reload()
     p.locator('.foundations [data-top="As"]').wait_for()
     assert p.locator("[data-moves]").inner_text() == "4"
+    page.assert_clean()
+
+
+def test_the_timer_keeps_the_servers_time_when_the_browsers_clock_is_off(browse: Any) -> None:
+    page = browse(DESKTOP)
+    ahead = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
+    page.page.clock.install(time=ahead)  # the browser's clock is an hour fast; time runs
+    page.goto("/practice/0/")
+    page.page.locator('.tableau [data-card="8d"]').wait_for()
+    drag(page, "8d", 5)
+    wait_landed(page, "8d", 5)
+    shown = page.page.locator("[data-time]").inner_text()
+    assert re.fullmatch(r"0:0\d", shown), shown  # seconds into the game, not 60:00
     page.assert_clean()
 
 

@@ -25,6 +25,32 @@ export function errorText(body, fallback) {
   return fallback;
 }
 
+// ----- the server's clock ---------------------------------------------------------
+// A game's times come from the server; the browser's own clock may be minutes off.
+// Every answer's Date header (whole seconds) gives the offset, best from the quickest
+// round trip.
+
+let clock = { offset: 0, roundTrip: Infinity };
+
+/** Milliseconds to add to the browser's clock to read the server's: the Date header
+ * stands for the middle of its second, met halfway through the round trip. */
+export function clockOffset(sentAt, receivedAt, dateHeader) {
+  const server = Date.parse(dateHeader);
+  return Number.isNaN(server) ? null : server + 500 - (sentAt + receivedAt) / 2;
+}
+
+/** The server's time now, as far as the answers so far tell (the browser's until one has). */
+export function serverNow() {
+  return Date.now() + clock.offset;
+}
+
+function noteClock(sentAt, receivedAt, response) {
+  const offset = clockOffset(sentAt, receivedAt, response.headers.get("Date") || "");
+  if (offset !== null && receivedAt - sentAt < clock.roundTrip) {
+    clock = { offset, roundTrip: receivedAt - sentAt };
+  }
+}
+
 export async function request(method, url, data) {
   const init = {
     method,
@@ -37,11 +63,13 @@ export async function request(method, url, data) {
     init.body = JSON.stringify(data);
   }
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(url, init);
   } catch {
     throw new ApiError(0, "the server cannot be reached; check your connection");
   }
+  noteClock(sentAt, Date.now(), response);
   let body = null;
   const type = response.headers.get("Content-Type") || "";
   if (response.status !== 204 && type.includes("json")) body = await response.json().catch(() => null);

@@ -4,7 +4,7 @@
 // The server's answer names any card that turned and is final: on a 409, a refused move or
 // any other error the page reloads the authoritative game and redraws it.
 
-import { api } from "./api.js";
+import { api, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { cardName } from "./cards.js";
 import { applyMove, legalMoves, revealCard } from "./rules.js";
@@ -80,7 +80,7 @@ function adopt(game) {
   state.game = game;
   state.pos = game.position;
   state.ply = game.ply;
-  state.startedAt = game.started_at ? Date.parse(game.started_at) : Date.now();
+  state.startedAt = game.started_at ? Date.parse(game.started_at) : serverNow();
   state.finished = game.status !== "playing";
   if (game.mode === "daily") {
     $("[data-title]").textContent = `${game.date} · ${game.tier}`;
@@ -168,7 +168,7 @@ function elapsedSeconds() {
   if (!g) return 0;
   if (g.status !== "playing" && g.elapsed_ms != null) return g.elapsed_ms / 1000;
   if (g.status !== "playing" && g.finished_at) return (Date.parse(g.finished_at) - state.startedAt) / 1000;
-  return (Date.now() - state.startedAt) / 1000;
+  return Math.max(0, serverNow() - state.startedAt) / 1000;
 }
 
 function updateHud() {
