@@ -63,6 +63,14 @@ class Row:
     finished_at: dt.datetime | None
 
 
+def par(challenge: DailyChallenge, today: dt.date | None = None) -> int | None:
+    """Moves in the solver's winning line from the deal, once the day is closed: a
+    benchmark to compare with, not the fewest possible. None while the day is open (the
+    line is the deal's, and nothing about the deal shows before the day closes)."""
+    solution = challenge.deal.solution
+    return len(solution) if challenge.is_closed(today) and solution else None
+
+
 @dataclass(frozen=True)
 class Board:
     challenge: DailyChallenge
@@ -106,13 +114,16 @@ recent = Recent()
 
 
 def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) -> DailyChallenge:
+    """The day's challenge in one tier, with its deal (for ``par``)."""
     if tier not in Tier.values:
         raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
     if date > (today or utc_today()):
         raise NotFound(f"{date.isoformat()} is in the future: its board does not exist yet")
     challenge: DailyChallenge | None = recent.get((date, tier))
     if challenge is None:
-        challenge = DailyChallenge.objects.filter(date=date, tier=tier).first()
+        challenge = (
+            DailyChallenge.objects.select_related("deal").filter(date=date, tier=tier).first()
+        )
         if challenge is None:  # not kept: today's challenge may be made any moment
             raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
         recent.put((date, tier), challenge)

@@ -53,6 +53,11 @@ class DailyBoard(PagingFields):
     date = serializers.DateField()
     tier = serializers.ChoiceField(choices=Tier.choices)
     closed = serializers.BooleanField(help_text="The day is over: no more results come.")
+    par = serializers.IntegerField(
+        allow_null=True,
+        help_text="Moves in the solver's winning line from the deal, once the day is closed "
+        "(null before): a benchmark, not the fewest possible.",
+    )
     offset = serializers.IntegerField(help_text="0-based place of the first row.")
     served_from = serializers.ChoiceField(
         choices=["redis", "postgres"], help_text="postgres: Redis was unavailable."

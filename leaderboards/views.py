@@ -133,6 +133,7 @@ class DailyBoardView(LeaderboardView):
             "date": challenge.date,
             "tier": challenge.tier,
             "closed": challenge.is_closed(today),
+            "par": daily.par(challenge, today),
             "count": board.count,
             "page": board.page,
             "pages": board.pages,

@@ -131,6 +131,19 @@ def test_cache_headers(client: Client, challenge: DailyChallenge, tied_board: An
     assert "max-age=300" in get(client, url(closed))["Cache-Control"]
 
 
+def test_par_shows_once_the_day_is_closed(client: Client, challenge: DailyChallenge) -> None:
+    line = ["8d>6", "Ac>F", "2c>F"]
+    for day in (challenge, make_challenge(challenge.date - dt.timedelta(days=1))):
+        day.deal.solution = line
+        day.deal.save()
+    assert get(client, url(challenge)).json()["par"] is None  # today: open
+    yesterday = challenge.date - dt.timedelta(days=1)
+    body = get(client, f"/api/leaderboards/daily/{yesterday.isoformat()}/easy/").json()
+    assert body["closed"] and body["par"] == len(line)
+    unsolved = make_challenge(challenge.date - dt.timedelta(days=2))
+    assert get(client, url(unsolved)).json()["par"] is None  # no line stored: no par
+
+
 def test_around_me_far_down_the_board(challenge: DailyChallenge) -> None:
     users = User.objects.bulk_create(
         [User(username=f"u{i}", display_name=f"U{i:03d}", password="!") for i in range(300)]

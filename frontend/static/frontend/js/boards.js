@@ -72,6 +72,10 @@ async function loadBoard(section, page) {
     return;
   }
   body.innerHTML = table(listOf(data), board);
+  if (data?.par) {
+    body.insertAdjacentHTML("afterbegin", `<p class="muted" data-par>Par: ${escapeHtml(data.par)} moves,
+      the length of the solver's winning line (not necessarily the fewest).</p>`);
+  }
   if (data && !Array.isArray(data)) {
     if (data.previous || page > 1) pager.insertAdjacentHTML("beforeend", `<button class="button small ghost" data-page="${page - 1}">Previous</button>`);
     if (data.next) pager.insertAdjacentHTML("beforeend", `<button class="button small ghost" data-page="${page + 1}">Next</button>`);
