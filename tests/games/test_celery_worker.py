@@ -1,4 +1,5 @@
-"""A real Celery worker process (broker: the real Redis) verifies a finished game."""
+"""A real Celery worker process (broker: the real Redis) verifies a finished game, then
+analyses a practice game with the solver in the worker's own process."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from analysis.models import AnalysisStatus, GameAnalysis
 from games.models import Game
 from tests.games.conftest import winning_lines
 from tests.workers import own_queue, start_worker, stop
@@ -54,3 +56,31 @@ def test_a_real_worker_verifies_a_finished_game(worker_queue: Any) -> None:
     assert game.verification == "verified", log_path.read_text()
     assert (game.status, game.score) == ("won", 625)
     assert "games.verify_game" in log_path.read_text()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_analyses_a_resigned_practice_game(worker_queue: Any) -> None:
+    process, log_path = worker_queue
+    player = User.objects.create_user(username="analysed", display_name="Analysed")
+    client = Client()
+    client.force_login(player)
+    game_id = client.post("/api/games/", {"deal": 1}, content_type="application/json").json()["id"]
+    for ply, text in enumerate(winning_lines()[1][:5]):
+        client.post(
+            f"/api/games/{game_id}/moves/", {"ply": ply, "move": text},
+            content_type="application/json",
+        )
+    assert client.post(f"/api/games/{game_id}/resign/").status_code == 200
+    deadline = time.monotonic() + 120
+    found = None
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log_path.read_text()
+        found = GameAnalysis.objects.filter(game_id=game_id, status=AnalysisStatus.DONE).first()
+        if found is not None:
+            break
+        time.sleep(0.3)
+    assert found is not None, log_path.read_text()
+    # resigned five moves into a winning line: still winnable, with a way on
+    assert (found.outcome, found.last_winnable) == ("winnable_at_end", 5), log_path.read_text()
+    assert found.continuation and found.par
+    assert "analysis.analyse_game" in log_path.read_text()
