@@ -78,11 +78,17 @@ def check_shape(serializer: Any, body: dict[str, Any]) -> None:
 
 
 def test_redis_down_serves_the_same_board_from_postgres(
-    client: Client, challenge: DailyChallenge, tied_board: Any, dead_redis: str
+    client: Client,
+    challenge: DailyChallenge,
+    tied_board: Any,
+    dead_redis: str,
+    django_assert_num_queries: Any,
 ) -> None:
     body = get(client, url(challenge)).json()
     assert body["served_from"] == "postgres"
     assert ranks(body) == [("Ann", 1), ("Cat", 2), ("Bob", 2), ("Dan", 4), ("Eve", 5), ("Fay", 6)]
+    with django_assert_num_queries(0):  # ranked once, then kept a while by this process
+        assert get(client, url(challenge)).json() == body
     me = logged_in(tied_board["Dan"])
     body = get(me, url(challenge, "?around=me")).json()
     assert body["me"]["rank"] == 4 and body["me"]["me"] is True
