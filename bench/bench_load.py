@@ -281,7 +281,7 @@ async def watcher(http: Http, url: str, phase: Phase, stats: dict[str, Stats]) -
 
 def cpu_seconds() -> dict[tuple[str, str], float]:
     """CPU seconds so far, by (role, pid): each process's user and system time
-    (/proc/<pid>/stat; the pid "sys" holds the system part), keyed by what the process
+    (/proc/<pid>/stat; the role "<role> sys" holds the system part), keyed by what the process
     is; ``softirq`` is the kernel's network work outside any process (/proc/stat),
     ``idle`` what nobody used."""
     tick = os.sysconf("SC_CLK_TCK")

@@ -89,11 +89,11 @@ class Board:
 class Recent:
     """What this process read lately, kept ``LEADERBOARD_ROWS_SECONDS``: the hot pages of
     a busy day are read many times a second, and each read would repeat the same queries.
-    At most ``size`` entries; all of them are dropped when it is full."""
+    At most ``size`` entries: when full, the expired ones go, then the oldest."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self.entries: dict[Any, tuple[float, Any]] = {}
+        self.entries: dict[Any, tuple[float, Any]] = {}  # in the order they were put
 
     def get(self, key: Any) -> Any:
         found = self.entries.get(key)
@@ -101,10 +101,15 @@ class Recent:
 
     def put(self, key: Any, value: Any) -> None:
         seconds = settings.LEADERBOARD_ROWS_SECONDS
-        if seconds > 0:
-            if len(self.entries) >= self.size:
-                self.entries.clear()
-            self.entries[key] = (time.monotonic() + seconds, value)
+        if seconds <= 0:
+            return
+        now = time.monotonic()
+        self.entries.pop(key, None)
+        if len(self.entries) >= self.size:
+            self.entries = {k: v for k, v in self.entries.items() if v[0] > now}
+            for oldest in list(self.entries)[: len(self.entries) - self.size + 1]:
+                del self.entries[oldest]
+        self.entries[key] = (now + seconds, value)
 
     def clear(self) -> None:
         self.entries.clear()

@@ -82,3 +82,12 @@ def _tests_play_faster_than_people() -> None:
 
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     rates.update({"moves": "100000/s", "signup": "100000/s", "login": "100000/s"})
+
+
+@pytest.fixture(autouse=True)
+def _no_boards_kept_from_another_test() -> None:
+    """Board pages a process keeps for LEADERBOARD_ROWS_SECONDS (leaderboards.daily.Recent)
+    are keyed by ids and dates another test's database may have reused."""
+    from leaderboards import daily
+
+    daily.recent.clear()

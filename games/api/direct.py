@@ -5,16 +5,16 @@ parser, serializer, renderer) was a quarter of its CPU: 1.92 ms a move through D
 ms by this path (in-process through WSGI, Redis sessions; docs/api.md, "Speed").
 ``MoveView.as_view`` tries this path first.
 
-It makes the same checks as DRF, in the same order, with the same code where it can
-(CSRF, the move limit, the service and its errors). It answers only what it is sure of
-and returns None for anything else; DRF then answers the request from the start. That
-covers a request that is not JSON, fails CSRF, is over the limit, or has a ply or move
-the serializer might read differently (a string "3", a list, a blank move). It also
-covers a database error.
+It makes the same checks as DRF, in the same order, with the same code where it can:
+CSRF, the move limit, the service, and the API's exception handler for the service's
+errors. It answers only requests it is sure of and returns None for anything else; DRF
+then answers that request from the start. Anything else means a request that is not
+plain JSON both ways, fails CSRF, or has a body the serializer might read differently (a
+string "3", a float, a list, a blank move, a BOM, NaN). Nothing has been written when
+it returns None, so answering twice is safe.
 
-Answering twice is safe: nothing is written before the service, and the service writes
-nothing when it raises. The OpenAPI schema describes ``MoveView``, which answers the same
-JSON; tests/games/test_moves_direct.py checks that both paths agree.
+The OpenAPI schema describes ``MoveView``, which answers the same JSON;
+tests/games/test_moves_direct.py checks that both paths agree.
 """
 
 from __future__ import annotations
@@ -24,26 +24,40 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, Throttled
+from rest_framework.utils.json import strict_constant
 
 from games import services
 from games.api.base import actor_of
+from games.api.exceptions import api_exception_handler
 from games.api.serializers import MAX_PLY, MOVE_TEXT_MAX
 from games.api.throttles import MoveThrottle
-from games.errors import GameError
 
 
 def _json(body: dict[str, Any], status: int = 200) -> HttpResponse:
     """What DRF's JSONRenderer writes for ``body``."""
     text = json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return HttpResponse(text.encode(), status=status, content_type="application/json")
+
+
+def _handled(exc: Exception) -> HttpResponse:
+    """The API's answer to ``exc`` (its exception handler's), or ``exc`` raised again."""
+    handled = api_exception_handler(exc, {})
+    if handled is None:
+        raise exc
+    answer = _json(handled.data, handled.status_code)
+    for name, value in handled.headers.items():  # Retry-After
+        if name.lower() != "content-type":
+            answer[name] = value
+    return answer
 
 
 def _ply_and_move(request: HttpRequest) -> tuple[int, str] | None:
     """``ply`` and ``move`` if the body is exactly what MoveInputSerializer accepts
-    without any conversion; None for everything else (the serializer decides)."""
-    try:
-        data = json.loads(request.body)
+    without any conversion; None for everything else (the parser and serializer decide)."""
+    try:  # as DRF's JSONParser reads it: a BOM, NaN or Infinity is an error there
+        data = json.loads(request.body.decode("utf-8"), parse_constant=strict_constant)
     except ValueError:  # not JSON, not UTF-8
         return None
     if not isinstance(data, dict):
@@ -59,21 +73,28 @@ def _ply_and_move(request: HttpRequest) -> tuple[int, str] | None:
 
 def direct_move(request: HttpRequest, game_id: int) -> HttpResponse | None:
     """The answer to a well-formed move, or None: DRF's MoveView answers instead."""
-    if request.method != "POST" or request.content_type != "application/json":
+    if (
+        request.method != "POST"
+        or request.content_type != "application/json"
+        or request.encoding not in (None, "utf-8")
+        or not request.accepts("application/json")  # DRF: 406
+        or "format" in request.GET  # DRF: 404 for an unknown format
+    ):
         return None
     try:  # every unsafe request, a guest's too (GameAPIView); it needs only Django's request
         SessionAuthentication().enforce_csrf(request)  # type: ignore[arg-type]
     except PermissionDenied:
         return None
     parsed = _ply_and_move(request)
-    if parsed is None or not MoveThrottle().allow_request(request, None):
+    if parsed is None:
         return None
+    throttle = MoveThrottle()
+    if not throttle.allow_request(request, None):
+        return _handled(Throttled(throttle.wait()))
     try:
         result = services.play_move(actor_of(request), game_id, *parsed)
-    except GameError as exc:
-        return _json(exc.body, exc.http_status)
-    except Exception:  # a database error: DRF answers, and its handler maps it
-        return None
+    except Exception as exc:  # a refused move, a database error: the handler's answer
+        return _handled(exc)
     return _json(
         {
             "ply": result.ply,

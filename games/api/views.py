@@ -118,7 +118,8 @@ class MoveView(GameAPIView):
             return answer if answer is not None else drf_view(request, game_id=game_id)
 
         # what DRF's as_view records, for URL introspection and the OpenAPI schema
-        view.__dict__.update(drf_view.__dict__, drf_view=drf_view)
+        for name in ("cls", "initkwargs", "login_required"):
+            setattr(view, name, getattr(drf_view, name))
         return view
 
     @extend_schema(

@@ -1,20 +1,34 @@
-// The browser's estimate of the server's clock, from an answer's Date header.
+// The browser's estimate of the server's clock, from answers' Date headers (api.js).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { clockOffset } from "../../frontend/static/frontend/js/api.js";
+import { betterClock } from "../../frontend/static/frontend/js/api.js";
 
-test("a browser an hour fast reads the server's time", () => {
-  const server = Date.parse("Mon, 30 Nov 2026 12:00:00 GMT");
-  const sent = server + 3_600_000 + 200; // the browser's clock, one hour ahead
-  const offset = clockOffset(sent, sent + 100, "Mon, 30 Nov 2026 12:00:00 GMT");
-  // the header's whole second stands for its middle, met halfway through the trip
-  assert.equal(offset, server + 500 - (sent + 50));
-  assert.ok(Math.abs(sent + 50 + offset - server) <= 500);
+const NONE = { offset: 0, roundTrip: Infinity };
+const SERVER = Date.parse("Mon, 30 Nov 2026 12:00:00 GMT");
+const HEADER = "Mon, 30 Nov 2026 12:00:00 GMT";
+
+test("a browser an hour fast learns the server's time within half a second", () => {
+  for (const into of [0, 400, 999]) { // how far into the header's second the answer left
+    const sent = SERVER + 3_600_000 + into - 50; // the local clock, an hour ahead
+    const clock = betterClock(NONE, sent, sent + 100, HEADER);
+    const estimate = sent + 50 + clock.offset; // the moment the server wrote the header
+    assert.ok(Math.abs(estimate - (SERVER + into)) <= 500, `${into}: ${estimate - SERVER}`);
+    assert.equal(clock.roundTrip, 100);
+  }
 });
 
-test("no Date header, or a bad one: no estimate", () => {
-  assert.equal(clockOffset(0, 10, ""), null);
-  assert.equal(clockOffset(0, 10, "yesterday-ish"), null);
+test("the quickest round trip wins; a slower answer changes nothing", () => {
+  const quick = betterClock(NONE, 1_000, 1_040, HEADER);
+  assert.equal(betterClock(quick, 5_000, 5_400, "Mon, 30 Nov 2026 13:00:00 GMT"), quick);
+  const quicker = betterClock(quick, 9_000, 9_010, HEADER);
+  assert.equal(quicker.roundTrip, 10);
+  assert.notEqual(quicker.offset, quick.offset);
+});
+
+test("no Date header, a bad one, or time running backwards: no estimate", () => {
+  assert.equal(betterClock(NONE, 0, 10, ""), NONE);
+  assert.equal(betterClock(NONE, 0, 10, "yesterday-ish"), NONE);
+  assert.equal(betterClock(NONE, 10, 0, HEADER), NONE);
 });

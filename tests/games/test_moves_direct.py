@@ -12,8 +12,10 @@ import json
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
+from games.api.throttles import MoveThrottle
 from games.models import Game, Move
 from tests.games.conftest import make_user, winning_lines
 
@@ -79,3 +81,44 @@ def test_another_players_game_is_not_found_by_either_path() -> None:
     status, body = both(intruder, games, 0, winning_lines()[0][0])
     assert status == 404 and body == {"detail": "no such game"}
     assert not Move.objects.filter(game_id__in=games).exists()
+
+
+ODD = [  # (what, body, extra request arguments, DRF's status)
+    ("a BOM before the JSON", '\ufeff{"ply": 0, "move": "8d>6"}', {}, 400),
+    ("NaN as the ply", '{"ply": NaN, "move": "8d>6"}', {}, 400),
+    ("Infinity anywhere", '{"ply": 0, "move": "8d>6", "x": Infinity}', {}, 400),
+    ("only HTML accepted", '{"ply": 0, "move": "8d>6"}', {"HTTP_ACCEPT": "text/html"}, 406),
+    ("an unknown ?format=", '{"ply": 0, "move": "8d>6"}', {"QUERY_STRING": "format=xml"}, 404),
+    ("the ply a float", '{"ply": 0.5, "move": "8d>6"}', {}, 400),
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "body", "extra", "status"), ODD, ids=[case[0] for case in ODD]
+)
+def test_odd_requests_get_drfs_answer_and_play_nothing(
+    what: str, body: str, extra: dict[str, str], status: int
+) -> None:
+    client = Client()
+    client.force_login(make_user("alice"))
+    game_id = client.post("/api/games/", {"deal": 0}, content_type="application/json").json()["id"]
+    response = client.post(
+        f"/api/games/{game_id}/moves/", body.encode(), content_type="application/json", **extra
+    )
+    assert response.status_code == status, (what, response.content)
+    assert Game.objects.get(pk=game_id).ply == 0 and not Move.objects.filter(game_id=game_id)
+
+
+def test_a_move_over_the_limit_counts_once(settings: Any) -> None:
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "moves": "2/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    player = make_user("alice")
+    client = Client()
+    client.force_login(player)
+    game_id = client.post("/api/games/", {"deal": 0}, content_type="application/json").json()["id"]
+    line = winning_lines()[0]
+    statuses = [move(client, game_id, ply, line[ply])[0] for ply in range(3)]
+    assert statuses == [200, 200, 429]
+    key = MoveThrottle.cache_format % {"scope": "moves", "ident": f"u{player.pk}"}
+    assert cache.get(key) == 3  # each request counted once, the refused one too
+    cache.delete(key)

@@ -27,28 +27,32 @@ export function errorText(body, fallback) {
 
 // ----- the server's clock ---------------------------------------------------------
 // A game's times come from the server; the browser's own clock may be minutes off.
-// Every answer's Date header (whole seconds) gives the offset, best from the quickest
-// round trip.
+// Every fresh answer's Date header (whole seconds) gives the offset, best from the
+// quickest round trip. Times here are the page's steady clock (performance.now() from
+// the page's start), which a change of the system clock does not move.
 
+const localNow = () => performance.timeOrigin + performance.now();
 let clock = { offset: 0, roundTrip: Infinity };
 
-/** Milliseconds to add to the browser's clock to read the server's: the Date header
- * stands for the middle of its second, met halfway through the round trip. */
-export function clockOffset(sentAt, receivedAt, dateHeader) {
+/** The better estimate of the server's clock: ``current``, or the one an answer gives
+ * (sent and received on the local clock; Date stands for the middle of its second, met
+ * halfway through the round trip). A slower or nonsensical answer changes nothing. */
+export function betterClock(current, sentAt, receivedAt, dateHeader) {
   const server = Date.parse(dateHeader);
-  return Number.isNaN(server) ? null : server + 500 - (sentAt + receivedAt) / 2;
+  const roundTrip = receivedAt - sentAt;
+  if (Number.isNaN(server) || !(roundTrip >= 0) || roundTrip >= current.roundTrip) return current;
+  return { offset: server + 500 - (sentAt + receivedAt) / 2, roundTrip };
 }
 
 /** The server's time now, as far as the answers so far tell (the browser's until one has). */
 export function serverNow() {
-  return Date.now() + clock.offset;
+  return localNow() + clock.offset;
 }
 
 function noteClock(sentAt, receivedAt, response) {
-  const offset = clockOffset(sentAt, receivedAt, response.headers.get("Date") || "");
-  if (offset !== null && receivedAt - sentAt < clock.roundTrip) {
-    clock = { offset, roundTrip: receivedAt - sentAt };
-  }
+  // an answer a cache kept carries an old Date: only answers that cannot be kept count
+  if ((response.headers.get("Cache-Control") || "").includes("max-age")) return;
+  clock = betterClock(clock, sentAt, receivedAt, response.headers.get("Date") || "");
 }
 
 export async function request(method, url, data) {
@@ -63,13 +67,13 @@ export async function request(method, url, data) {
     init.body = JSON.stringify(data);
   }
   let response;
-  const sentAt = Date.now();
+  const sentAt = localNow();
   try {
     response = await fetch(url, init);
   } catch {
     throw new ApiError(0, "the server cannot be reached; check your connection");
   }
-  noteClock(sentAt, Date.now(), response);
+  noteClock(sentAt, localNow(), response);
   let body = null;
   const type = response.headers.get("Content-Type") || "";
   if (response.status !== 204 && type.includes("json")) body = await response.json().catch(() => null);

@@ -13,7 +13,36 @@ const DOUBLE_CLICK_MS = 400;
 // rank and suit in view (the label ends at 39/140 of the face), a face-down one a sliver.
 const MIN_UP = 0.29;
 const MIN_DOWN = 0.04;
+const SLACK = 4; // px kept free under the longest column
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Card width (px) for a board of ``width`` x ``height``: seven columns across, and the
+ * top row plus the longest column at its tightest strips down, so that no face-up card's
+ * rank and suit are ever covered; a longer column makes every card smaller instead.
+ * Never under 30 px, where ``strips`` squeezes further. */
+export function cardWidth(width, height, gap, columns) {
+  const tallest = Math.max(...columns.map((column) =>
+    1 + column.down * MIN_DOWN + Math.max(0, column.up.length - 1) * MIN_UP));
+  const byWidth = (width - 6 * gap) / 7;
+  const byHeight = (height - 1.5 * gap - SLACK) / (1.4 * Math.max(4.2, 1 + tallest));
+  return Math.floor(Math.max(30, Math.min(byWidth, byHeight, 112)));
+}
+
+/** The strips (px) of a column's face-down and face-up cards, for cards ``ch`` high and
+ * ``available`` px of tableau: roomy when it fits, else the face-down ones squeezed
+ * first, then the face-up ones (to MIN_UP when the cards are sized for it; thinner only
+ * at the smallest cards), so that the column always ends inside the board. */
+export function strips(column, ch, available) {
+  let down = ch * 0.1;
+  let up = ch * (available > ch * 6 ? 0.36 : 0.3); // tall phones get bigger strips to tap
+  const ups = Math.max(0, column.up.length - 1);
+  if (ch + column.down * down + ups * up > available) {
+    const spare = available - ch;
+    down = Math.max(ch * MIN_DOWN, Math.min(down, (spare - ups * up) / Math.max(1, column.down)));
+    if (ups) up = (spare - column.down * down) / ups;
+  }
+  return { down, up };
+}
 
 function el(tag, className, attrs = {}) {
   const node = document.createElement(tag);
@@ -175,37 +204,21 @@ export class Board {
     }
   }
 
-  /** Size the cards to the board and compress long piles so that every column fits,
-   * never so far that a face-up card's rank and suit are cut: a longer column makes
-   * every card smaller instead. */
+  /** Size the cards to the board and space each column (``cardWidth``, ``strips``). */
   layout() {
     if (!this.pos) return;
     const width = this.root.clientWidth;
     const height = this.root.clientHeight;
     if (!width || !height) return;
     const gap = Math.round(Math.min(12, Math.max(3, window.innerWidth * 0.01)));
-    // Card heights the longest column needs at the tightest strips, plus the top row.
-    const tallest = Math.max(...this.pos.columns.map((column) =>
-      1 + column.down * MIN_DOWN + Math.max(0, column.up.length - 1) * MIN_UP));
-    const byWidth = (width - 6 * gap) / 7;
-    const byHeight = (height - 1.5 * gap - 4) / (1.4 * Math.max(4.2, 1 + tallest));
-    const cw = Math.floor(Math.max(30, Math.min(byWidth, byHeight, 112)));
+    const cw = cardWidth(width, height, gap, this.pos.columns);
     const ch = Math.round(cw * 1.4);
     this.root.style.setProperty("--gap", `${gap}px`);
     this.root.style.setProperty("--cw", `${cw}px`);
     this.root.style.setProperty("--ch", `${ch}px`);
-    const available = Math.max(ch, this.tableau.clientHeight - 4);
+    const available = Math.max(ch, this.tableau.clientHeight - SLACK);
     this.pos.columns.forEach((column, k) => {
-      let down = ch * 0.1;
-      let up = ch * (available > ch * 6 ? 0.36 : 0.3); // tall phones get bigger strips to tap
-      const ups = Math.max(0, column.up.length - 1);
-      if (ch + column.down * down + ups * up > available) {
-        // Squeeze the face-down cards first, then the face-up ones; the card size above
-        // leaves room for the tightest strips.
-        const spare = available - ch;
-        down = Math.max(ch * MIN_DOWN, Math.min(down, (spare - ups * up) / Math.max(1, column.down)));
-        if (ups) up = Math.max(ch * MIN_UP, (spare - column.down * down) / ups);
-      }
+      const { down, up } = strips(column, ch, available);
       let y = 0;
       const nodes = this.columnEls[k].children;
       for (let i = 1; i < nodes.length; i++) { // children[0] is the column slot
