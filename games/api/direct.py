@@ -1,8 +1,8 @@
 """The move endpoint's direct path: a well-formed move answered without DRF's request cycle.
 
 A move is most of the site's traffic, and DRF's cycle (request wrapper, authenticators,
-parser, serializer, renderer) was a quarter of its CPU: 1.92 ms a move through DRF, 1.49
-ms by this path (in-process through WSGI, Redis sessions; docs/api.md, "Speed").
+parser, serializer, renderer) was a quarter of its CPU: 1.92 ms a move through DRF,
+1.5-1.6 ms by this path (in-process through WSGI, Redis sessions; docs/api.md, "Speed").
 ``MoveView.as_view`` tries this path first.
 
 It makes the same checks as DRF, in the same order, with the same code where it can:
