@@ -107,7 +107,8 @@ class Recent:
         self.entries.pop(key, None)
         if len(self.entries) >= self.size:
             self.entries = {k: v for k, v in self.entries.items() if v[0] > now}
-            for oldest in list(self.entries)[: len(self.entries) - self.size + 1]:
+            excess = len(self.entries) - self.size + 1
+            for oldest in list(self.entries)[: max(0, excess)]:
                 del self.entries[oldest]
         self.entries[key] = (now + seconds, value)
 

@@ -88,12 +88,12 @@ def direct_move(request: HttpRequest, game_id: int) -> HttpResponse | None:
     parsed = _ply_and_move(request)
     if parsed is None:
         return None
-    throttle = MoveThrottle()
-    if not throttle.allow_request(request, None):
-        return _handled(Throttled(throttle.wait()))
-    try:
+    try:  # the limit is the first to load the session's user: a database error there too
+        throttle = MoveThrottle()
+        if not throttle.allow_request(request, None):
+            raise Throttled(throttle.wait())
         result = services.play_move(actor_of(request), game_id, *parsed)
-    except Exception as exc:  # a refused move, a database error: the handler's answer
+    except Exception as exc:  # over the limit, a refused move, a database error
         return _handled(exc)
     return _json(
         {

@@ -85,7 +85,7 @@ def test_another_players_game_is_not_found_by_either_path() -> None:
 
 ODD = [  # (what, body, extra request arguments, DRF's status)
     ("a BOM before the JSON", '\ufeff{"ply": 0, "move": "8d>6"}', {}, 400),
-    ("NaN as the ply", '{"ply": NaN, "move": "8d>6"}', {}, 400),
+    ("NaN beside the move", '{"ply": 0, "move": "8d>6", "x": NaN}', {}, 400),
     ("Infinity anywhere", '{"ply": 0, "move": "8d>6", "x": Infinity}', {}, 400),
     ("only HTML accepted", '{"ply": 0, "move": "8d>6"}', {"HTTP_ACCEPT": "text/html"}, 406),
     ("an unknown ?format=", '{"ply": 0, "move": "8d>6"}', {"QUERY_STRING": "format=xml"}, 404),
@@ -117,8 +117,16 @@ def test_a_move_over_the_limit_counts_once(settings: Any) -> None:
     client.force_login(player)
     game_id = client.post("/api/games/", {"deal": 0}, content_type="application/json").json()["id"]
     line = winning_lines()[0]
-    statuses = [move(client, game_id, ply, line[ply])[0] for ply in range(3)]
-    assert statuses == [200, 200, 429]
     key = MoveThrottle.cache_format % {"scope": "moves", "ident": f"u{player.pk}"}
-    assert cache.get(key) == 3  # each request counted once, the refused one too
-    cache.delete(key)
+    try:
+        assert [move(client, game_id, ply, line[ply])[0] for ply in range(2)] == [200, 200]
+        refused = client.post(
+            f"/api/games/{game_id}/moves/",
+            json.dumps({"ply": 2, "move": line[2]}),
+            content_type="application/json",
+        )
+        assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 60
+        assert "throttled" in refused.json()["detail"]
+        assert cache.get(key) == 3  # each request counted once, the refused one too
+    finally:
+        cache.delete(key)

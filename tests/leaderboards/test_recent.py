@@ -28,3 +28,17 @@ def test_zero_seconds_keeps_nothing(settings: Any) -> None:
     recent = Recent()
     recent.put("a", 1)
     assert recent.get("a") is None
+
+
+def test_full_of_mostly_expired_entries_keeps_every_live_one(settings: Any) -> None:
+    settings.LEADERBOARD_ROWS_SECONDS = 0.2
+    recent = Recent(size=10)
+    for key in range(3):
+        recent.put(key, key)
+    time.sleep(0.25)  # 0, 1, 2 expire
+    settings.LEADERBOARD_ROWS_SECONDS = 60
+    for key in range(3, 10):
+        recent.put(key, key)
+    recent.put(10, 10)  # full: only the three expired go
+    assert [key for key in range(11) if recent.get(key) is not None] == list(range(3, 11))
+    assert len(recent.entries) == 8

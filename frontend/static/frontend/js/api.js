@@ -28,31 +28,33 @@ export function errorText(body, fallback) {
 // ----- the server's clock ---------------------------------------------------------
 // A game's times come from the server; the browser's own clock may be minutes off.
 // Every fresh answer's Date header (whole seconds) gives the offset, best from the
-// quickest round trip. Times here are the page's steady clock (performance.now() from
-// the page's start), which a change of the system clock does not move.
+// quickest round trip. When the page comes back from the background (a phone that
+// slept, a clock that may have been set meanwhile), the next answer starts afresh.
 
-const localNow = () => performance.timeOrigin + performance.now();
-let clock = { offset: 0, roundTrip: Infinity };
+const NO_CLOCK = { offset: 0, roundTrip: Infinity };
+let clock = NO_CLOCK;
 
 /** The better estimate of the server's clock: ``current``, or the one an answer gives
- * (sent and received on the local clock; Date stands for the middle of its second, met
- * halfway through the round trip). A slower or nonsensical answer changes nothing. */
-export function betterClock(current, sentAt, receivedAt, dateHeader) {
-  const server = Date.parse(dateHeader);
+ * (sent and received on the browser's clock; Date stands for the middle of its second,
+ * met halfway through the round trip). A slower answer, one a cache may have kept (it
+ * carries an old Date), or a nonsensical one changes nothing. */
+export function betterClock(current, sentAt, receivedAt, headers) {
+  const server = Date.parse(headers.get("Date") || "");
   const roundTrip = receivedAt - sentAt;
+  if ((headers.get("Cache-Control") || "").includes("max-age")) return current;
   if (Number.isNaN(server) || !(roundTrip >= 0) || roundTrip >= current.roundTrip) return current;
   return { offset: server + 500 - (sentAt + receivedAt) / 2, roundTrip };
 }
 
 /** The server's time now, as far as the answers so far tell (the browser's until one has). */
 export function serverNow() {
-  return localNow() + clock.offset;
+  return Date.now() + clock.offset;
 }
 
-function noteClock(sentAt, receivedAt, response) {
-  // an answer a cache kept carries an old Date: only answers that cannot be kept count
-  if ((response.headers.get("Cache-Control") || "").includes("max-age")) return;
-  clock = betterClock(clock, sentAt, receivedAt, response.headers.get("Date") || "");
+if (typeof document !== "undefined") {
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") clock = { ...clock, roundTrip: Infinity };
+  });
 }
 
 export async function request(method, url, data) {
@@ -67,13 +69,13 @@ export async function request(method, url, data) {
     init.body = JSON.stringify(data);
   }
   let response;
-  const sentAt = localNow();
+  const sentAt = Date.now();
   try {
     response = await fetch(url, init);
   } catch {
     throw new ApiError(0, "the server cannot be reached; check your connection");
   }
-  noteClock(sentAt, localNow(), response);
+  clock = betterClock(clock, sentAt, Date.now(), response.headers);
   let body = null;
   const type = response.headers.get("Content-Type") || "";
   if (response.status !== 204 && type.includes("json")) body = await response.json().catch(() => null);

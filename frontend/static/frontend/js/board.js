@@ -39,7 +39,7 @@ export function strips(column, ch, available) {
   if (ch + column.down * down + ups * up > available) {
     const spare = available - ch;
     down = Math.max(ch * MIN_DOWN, Math.min(down, (spare - ups * up) / Math.max(1, column.down)));
-    if (ups) up = (spare - column.down * down) / ups;
+    if (ups) up = Math.max(1, (spare - column.down * down) / ups);
   }
   return { down, up };
 }
