@@ -25,6 +25,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import PermissionDenied, Throttled
+from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.json import strict_constant
 
 from games import services
@@ -35,10 +36,9 @@ from games.api.throttles import MoveThrottle
 
 
 def _json(body: dict[str, Any], status: int = 200) -> HttpResponse:
-    """What DRF's JSONRenderer writes for ``body``."""
-    text = json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return HttpResponse(text.encode(), status=status, content_type="application/json")
+    """``body`` as MoveView's renderer writes it."""
+    content = JSONRenderer().render(body)
+    return HttpResponse(content, status=status, content_type="application/json")
 
 
 def _handled(exc: Exception) -> HttpResponse:
