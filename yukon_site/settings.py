@@ -6,20 +6,27 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from yukon_site import dev_secrets
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=True)
 
-_DEV_SECRET_KEY = "dev-only-insecure-secret-key-do-not-use-in-production"
-SECRET_KEY = env.str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
+# Django's signing key, and the seed of the HMAC that picks each day's deal. Required with
+# DEBUG off; a development install makes its own on first start and keeps them in a
+# git-ignored file (yukon_site/dev_secrets.py). No usable secret is written in the code.
+SECRET_KEY = env.str("SECRET_KEY", default="")
+DAILY_SECRET = env.str("DAILY_SECRET", default="")
+if DEBUG and not (SECRET_KEY and DAILY_SECRET):
+    _dev_secrets = dev_secrets.load_or_create(
+        dev_secrets.secrets_path(BASE_DIR, env.str("DEV_SECRETS_FILE", default=""))
+    )
+    SECRET_KEY = SECRET_KEY or _dev_secrets["SECRET_KEY"]
+    DAILY_SECRET = DAILY_SECRET or _dev_secrets["DAILY_SECRET"]
 if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-
-# Seeds the HMAC that picks each day's deal; the real one must stay secret.
-_DEV_DAILY_SECRET = "dev-only-daily-secret"
-DAILY_SECRET = env.str("DAILY_SECRET", default=_DEV_DAILY_SECRET if DEBUG else "")
 if not DAILY_SECRET:
     raise ImproperlyConfigured("DAILY_SECRET must be set when DEBUG is off.")
 

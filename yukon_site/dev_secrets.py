@@ -1,0 +1,98 @@
+"""Secrets of a development install: made on its first start, kept in one git-ignored file.
+
+With DEBUG on and ``SECRET_KEY`` or ``DAILY_SECRET`` unset, settings take the missing ones
+from ``.dev-secrets.json`` beside ``manage.py`` (or the file ``DEV_SECRETS_FILE`` names),
+creating it with fresh random values the first time. No secret is written in the
+repository: a constant there would let anyone who reads the code sign cookies and work
+out every daily deal of every instance run with the defaults (issue 15).
+
+The file is complete or absent, never half-written: it is written under a temporary name
+(mode 0600) and hard-linked into place, which fails if another process got there first
+(``runserver``'s autoreloader and parallel test processes start together). The loser
+reads the winner's file, so every process of one checkout agrees.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import tempfile
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+FILE_NAME = ".dev-secrets.json"
+NAMES = ("SECRET_KEY", "DAILY_SECRET")
+
+logger = logging.getLogger(__name__)
+
+
+def secrets_path(base_dir: Path, configured: str = "") -> Path:
+    """Where a development install keeps its secrets.
+
+    ``DEV_SECRETS_FILE`` if set; else beside ``manage.py`` in a checkout. An installed
+    package (``BASE_DIR`` is site-packages) has no place of its own: it must be told.
+    """
+    if configured:
+        return Path(configured).expanduser().resolve()
+    if (base_dir / "manage.py").is_file():
+        return base_dir / FILE_NAME
+    raise ImproperlyConfigured(
+        "DEBUG is on and SECRET_KEY or DAILY_SECRET is not set, outside a checkout: "
+        "set both, or set DEV_SECRETS_FILE to a file where generated ones can be kept."
+    )
+
+
+def load_or_create(path: Path) -> dict[str, str]:
+    """The secrets kept at ``path``, made and written there if it does not exist yet."""
+    try:
+        return _read(path)
+    except FileNotFoundError:
+        pass
+    fresh = {name: secrets.token_urlsafe(50) for name in NAMES}
+    if _create(path, fresh):
+        logger.warning(
+            "DEBUG is on and no SECRET_KEY/DAILY_SECRET is set: generated development "
+            "secrets in %s (git-ignored; delete it to make new ones).",
+            path,
+        )
+        return fresh
+    return _read(path)  # another process created it first: use theirs
+
+
+def _read(path: Path) -> dict[str, str]:
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(name), str) and data[name] for name in NAMES
+    ):
+        raise ImproperlyConfigured(
+            f"{path} is not a development secrets file (JSON with {' and '.join(NAMES)}); "
+            "delete it to have new secrets made."
+        )
+    return {name: data[name] for name in NAMES}
+
+
+def _create(path: Path, values: dict[str, str]) -> bool:
+    """Write ``values`` to ``path`` unless it exists; False if another process won."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # mkstemp creates the file with mode 0600 and O_EXCL.
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            json.dump(values, file, indent=2)
+            file.write("\n")
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, path)  # atomic, and refuses to replace an existing file
+        except FileExistsError:
+            return False
+        return True
+    finally:
+        os.unlink(temporary)
