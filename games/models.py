@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games import proof
 from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position
 from games.fields import UInt64Field
 
@@ -100,14 +101,51 @@ class DailyChallenge(models.Model):
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="challenges")
     bot_win_rate = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The public commitment to the deal (games/proof.py, docs/fair-play.md): shown from
+    # the first minute; the salt, like the deal number, only once the day has closed.
+    salt = models.CharField(max_length=128, editable=False)
+    commitment = models.CharField(max_length=64, editable=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["date", "tier"], name="games_challenge_one_per_tier"),
+            models.CheckConstraint(
+                condition=Q(commitment__regex=r"^[0-9a-f]{64}$")
+                & Q(salt__regex=r"^[0-9a-f]{32,128}$"),
+                name="games_challenge_committed",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.date} {self.tier}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Every challenge is committed to as it is published, however it is created."""
+        if self._state.adding and not self.commitment:
+            self.seal()
+        super().save(*args, **kwargs)
+
+    def seal(self) -> None:
+        """Draw the salt and compute the commitment (before the first save only)."""
+        self.salt = proof.new_salt()
+        self.commitment = self.expected_commitment()
+
+    def expected_commitment(self) -> str:
+        return self.opening().commitment()
+
+    def opening(self) -> proof.Opening:
+        """What the commitment covers (the salt included: for the server, or after the close)."""
+        deal = self.deal
+        day = self.date if isinstance(self.date, str) else self.date.isoformat()
+        return proof.Opening(
+            day, self.tier, deal.variant, deal.algorithm_version, deal.number, self.salt
+        )
+
+    @classmethod
+    def of_day(cls, date: dt.date) -> list[DailyChallenge]:
+        """The day's challenges with their deals, in tier order (easy, medium, hard)."""
+        found = cls.objects.filter(date=date).select_related("deal")
+        return sorted(found, key=lambda challenge: Tier.values.index(challenge.tier))
 
     def is_closed(self, today: dt.date | None = None) -> bool:
         """The day is over (UTC): the deal number and every replay become public."""
