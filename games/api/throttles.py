@@ -1,6 +1,6 @@
-"""Rate limits (429 with a Retry-After): sign-up and log-in per client address, moves per
-player. Rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` and are read at
-request time, so the tests and the operators can change them through settings."""
+"""Rate limits (429 with a Retry-After): sign-up, log-in and a closed day's game logs per
+client address, moves per player. Rates live in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
+and are read at request time, so the tests and the operators can change them through settings."""
 
 from __future__ import annotations
 
@@ -31,6 +31,12 @@ class SignupThrottle(AddressThrottle):
 
 class LoginThrottle(AddressThrottle):
     scope = "login"
+
+
+class DailyGamesThrottle(AddressThrottle):
+    """Downloads of a closed day's move logs (whole boards), per client address."""
+
+    scope = "daily_games"
 
 
 class MoveThrottle(_SettingsRateThrottle):

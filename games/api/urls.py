@@ -3,12 +3,18 @@
 from django.urls import path
 
 from accounts import api as auth_api
-from games.api import views
+from games.api import proof, views
 
 app_name = "api"
 
 urlpatterns = [
     path("daily/", views.DailyView.as_view(), name="daily"),
+    path("daily/<str:date>/", proof.DailyDayView.as_view(), name="daily-day"),
+    path(
+        "daily/<str:date>/<str:tier>/games.jsonl",
+        proof.DailyGamesView.as_view(),
+        name="daily-games",
+    ),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<int:game_id>/moves/", views.MoveView.as_view(), name="moves"),
