@@ -289,6 +289,8 @@ REST_FRAMEWORK = {
         "signup": env.str("THROTTLE_SIGNUP", default="20/min"),
         "login": env.str("THROTTLE_LOGIN", default="30/min"),
         "moves": env.str("THROTTLE_MOVES", default="20/s"),
+        # a closed day's move logs (GET /api/daily/<date>/<tier>/games.jsonl), per address
+        "daily_games": env.str("THROTTLE_DAILY_GAMES", default="30/hour"),
     },
     # Proxies in front of gunicorn (1 in docker-compose.yml): the client address for the
     # sign-up and log-in limits is that many hops back in X-Forwarded-For; 0: REMOTE_ADDR.

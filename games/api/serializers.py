@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
-from games.models import DailyChallenge, Game, Move, Tier
+from games.models import DailyChallenge, Game, Mode, Move, Status, Tier
 
 MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
 MAX_PLY = 100_000  # far beyond any real game; bigger numbers are refused before the engine
@@ -111,6 +111,10 @@ class MaskedPositionSerializer(serializers.Serializer):
 
 
 def public_deal_number(game: Game, today: dt.date | None = None) -> int | None:
+    """The deal number if everyone may see it: a practice game's always; a daily's once
+    its day closed and never while the game is still in play, whatever the clock says."""
+    if game.mode == Mode.DAILY and game.status == Status.PLAYING:
+        return None
     return game.deal.number if game.is_public(today) else None
 
 
@@ -121,6 +125,7 @@ class GameSerializer(serializers.ModelSerializer):
     tier = serializers.SerializerMethodField()
     date = serializers.SerializerMethodField()
     deal = serializers.SerializerMethodField()
+    closes_at = serializers.SerializerMethodField()
     position = serializers.SerializerMethodField()
     can_undo = serializers.BooleanField(read_only=True)
     assisted = serializers.BooleanField(read_only=True)
@@ -146,6 +151,7 @@ class GameSerializer(serializers.ModelSerializer):
             "can_undo",
             "started_at",
             "finished_at",
+            "closes_at",
             "position",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -161,12 +167,25 @@ class GameSerializer(serializers.ModelSerializer):
     @extend_schema_field(
         serializers.CharField(
             allow_null=True,
-            help_text="Deal number (a decimal string): practice games, or daily after close.",
+            help_text="Deal number (a decimal string): practice games, or a daily game that "
+            "is over once its day closed (never while it is in play).",
         )
     )
     def get_deal(self, game: Game) -> str | None:
         number = public_deal_number(game)
         return None if number is None else str(number)
+
+    @extend_schema_field(
+        serializers.DateTimeField(
+            allow_null=True,
+            help_text="A daily game: when its day closes (00:00 UTC); after it the game can "
+            "no longer change. Null for practice.",
+        )
+    )
+    def get_closes_at(self, game: Game) -> str | None:
+        if game.challenge is None:
+            return None
+        return serializers.DateTimeField().to_representation(game.challenge.closes_at)
 
     @extend_schema_field(MaskedPositionSerializer)
     def get_position(self, game: Game) -> dict[str, Any]:
@@ -219,7 +238,10 @@ class DailyChallengeSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DailyChallenge
-        fields = ("date", "tier", "bot_win_rate", "played", "won", "closes_at", "game")
+        fields = (
+            "date", "tier", "bot_win_rate", "played", "won", "closes_at", "commitment", "game"
+        )
+        extra_kwargs = {"commitment": {"help_text": "SHA-256 commitment to the deal (fair play)."}}
         read_only_fields = fields
 
     @extend_schema_field(OwnGameSummarySerializer(allow_null=True))
@@ -229,6 +251,50 @@ class DailyChallengeSerializer(serializers.ModelSerializer):
         return OwnGameSummarySerializer(game).data if game else None
 
 
+class ChallengeProofSerializer(serializers.Serializer):
+    """A day's commitment, and once the day has closed what it committed to (fair play)."""
+
+    date = serializers.DateField()
+    tier = serializers.ChoiceField(choices=Tier.choices)
+    variant = serializers.CharField(source="deal.variant")
+    algorithm_version = serializers.IntegerField(source="deal.algorithm_version")
+    commitment = serializers.CharField(help_text="Lowercase hex SHA-256 (docs/fair-play.md).")
+    closes_at = serializers.DateTimeField()
+    closed = serializers.SerializerMethodField()
+    deal = serializers.SerializerMethodField()
+    salt = serializers.SerializerMethodField()
+    games_url = serializers.SerializerMethodField()
+
+    def _closed(self, challenge: DailyChallenge) -> bool:
+        return challenge.is_closed(self.context.get("today"))
+
+    def get_closed(self, challenge: DailyChallenge) -> bool:
+        return self._closed(challenge)
+
+    @extend_schema_field(
+        serializers.CharField(allow_null=True, help_text="Deal number (decimal) once closed.")
+    )
+    def get_deal(self, challenge: DailyChallenge) -> str | None:
+        return str(challenge.deal.number) if self._closed(challenge) else None
+
+    @extend_schema_field(
+        serializers.CharField(allow_null=True, help_text="The salt (lowercase hex) once closed.")
+    )
+    def get_salt(self, challenge: DailyChallenge) -> str | None:
+        return challenge.salt if self._closed(challenge) else None
+
+    @extend_schema_field(
+        serializers.CharField(allow_null=True, help_text="The ranked games' logs, once closed.")
+    )
+    def get_games_url(self, challenge: DailyChallenge) -> str | None:
+        if not self._closed(challenge):
+            return None
+        return f"/api/daily/{challenge.date.isoformat()}/{challenge.tier}/games.jsonl"
+
+
 class DailySerializer(serializers.Serializer):
     date = serializers.DateField()
     challenges = DailyChallengeSerializer(many=True)
+    opened = ChallengeProofSerializer(
+        many=True, help_text="Yesterday's challenges, opened: deal, salt and commitment."
+    )

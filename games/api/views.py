@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
@@ -26,6 +27,7 @@ from games.api.serializers import (
     StartGameSerializer,
 )
 from games.api.throttles import MoveThrottle
+from games.models import DailyChallenge
 
 ERROR = inline_serializer(
     "Error",
@@ -55,8 +57,9 @@ class DailyView(GameAPIView):
     )
     def get(self, request: Request) -> Response:
         overview = daily.todays_challenges(request.user)
+        opened = DailyChallenge.of_day(overview.date - dt.timedelta(days=1))
         data = DailySerializer(
-            {"date": overview.date, "challenges": overview.challenges},
+            {"date": overview.date, "challenges": overview.challenges, "opened": opened},
             context={"own_games": overview.own_games},
         ).data
         return Response(data)
