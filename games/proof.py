@@ -50,7 +50,11 @@ class Opening:
 
     def text(self) -> str:
         """The committed text; refuses anything that could be read two ways."""
-        if dt.date.fromisoformat(self.date).isoformat() != self.date:
+        try:
+            canonical = dt.date.fromisoformat(self.date).isoformat() == self.date
+        except (TypeError, ValueError):
+            canonical = False
+        if not canonical:
             raise ValueError(f"date {self.date!r} is not YYYY-MM-DD")
         for name, value in (("tier", self.tier), ("variant", self.variant)):
             if not NAME.fullmatch(value):

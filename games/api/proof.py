@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import Count, Q
@@ -18,8 +18,10 @@ from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -172,11 +174,18 @@ def _line(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
 
 
-class JSONLinesRenderer(JSONRenderer):
-    """Errors for a client that asked for JSON lines: one JSON line."""
+class ErrorsInJSON(BaseContentNegotiation):
+    """The file is always JSON lines; its errors always JSON, whatever the client accepts
+    (a client asking for ``application/x-ndjson`` only gets a readable error, not a 406)."""
 
-    media_type = JSON_LINES
-    format = "jsonl"
+    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
+        return next(iter(parsers), None)
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
 
 
 GAME_LINE = {
@@ -194,7 +203,8 @@ GAME_LINE = {
 class DailyGamesView(GameAPIView):
     permission_classes = [AllowAny]
     throttle_classes = [DailyGamesThrottle]
-    renderer_classes = [JSONRenderer, JSONLinesRenderer]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = ErrorsInJSON
 
     @extend_schema(
         parameters=[
