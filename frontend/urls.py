@@ -20,5 +20,6 @@ urlpatterns = [
     path("how-to-play/", views.how_to_play, name="how-to-play"),
     path("strategy/", views.strategy, name="strategy"),
     path("faq/", views.faq, name="faq"),
+    path("fair-play/", views.fair_play, name="fair-play"),
     path("stats/", views.stats, name="stats"),
 ]

@@ -6,7 +6,7 @@ Every page sets the CSRF cookie, because the ES modules send it back in the
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -121,6 +121,12 @@ def strategy(request: HttpRequest) -> HttpResponse:
 
 def faq(request: HttpRequest) -> HttpResponse:
     return _page(request, "faq.html")
+
+
+def fair_play(request: HttpRequest) -> HttpResponse:
+    """How anyone checks a day's commitment and board (docs/fair-play.md), and a checker."""
+    yesterday = timezone.now().date() - timedelta(days=1)
+    return _page(request, "fair_play.html", yesterday=yesterday.isoformat())
 
 
 def stats(request: HttpRequest) -> HttpResponse:

@@ -386,3 +386,16 @@ def test_before_the_close_nothing_reveals_the_deal_or_the_salt(
                 assert '"deal":"0"' not in body.replace(" ", ""), path
                 seen += 1
     assert seen >= 6  # the commitments themselves were there to be read
+
+
+@pytest.mark.django_db
+def test_the_fair_play_page_explains_the_text_and_the_command(client: Client) -> None:
+    response = client.get("/fair-play/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    yesterday = (utc_today() - dt.timedelta(days=1)).isoformat()
+    assert "yukon-daily-commitment-v1" in page
+    assert f"python -m games.verify_day --site http://testserver {yesterday} easy" in page
+    assert "frontend/js/fair_play.js" in page
+    home = client.get("/").content.decode()
+    assert "data-opened" in home

@@ -2,8 +2,10 @@
 
 import { api } from "./api.js";
 import { escapeHtml, formatTime, toast } from "./site.js";
+import { shortCommitment } from "./proof.js";
 
 const box = document.querySelector("[data-daily]");
+const openedBox = document.querySelector("[data-opened]");
 const loggedIn = Boolean(document.querySelector("[data-logout]"));
 
 const BLURB = {
@@ -31,8 +33,32 @@ function tierCard(challenge) {
     <h2>${escapeHtml(tier)}</h2>
     <p>${BLURB[tier] || ""}</p>
     <p class="counts">${played} played · ${won} won</p>
+    ${commitmentLine(challenge.commitment)}
     ${action}
   </article>`;
+}
+
+// The deal is fixed in advance: its SHA-256 commitment, whole in the title and the copy.
+function commitmentLine(commitment) {
+  if (!commitment) return "";
+  const full = escapeHtml(commitment);
+  return `<p class="commitment muted">Commitment <code title="${full}">${escapeHtml(shortCommitment(commitment))}</code>
+    <button type="button" class="linkish" data-copy-commitment="${full}" aria-label="Copy the whole commitment">copy</button>
+    · <a href="/fair-play/">check it</a></p>`;
+}
+
+function openedRow(entry) {
+  return `<li><strong>${escapeHtml(entry.tier)}</strong>: deal <a href="/practice/${escapeHtml(entry.deal)}/">${escapeHtml(entry.deal)}</a>,
+    salt <code>${escapeHtml(entry.salt)}</code>, commitment <code title="${escapeHtml(entry.commitment)}">${escapeHtml(shortCommitment(entry.commitment))}</code>
+    · <a href="${escapeHtml(entry.games_url)}">every ranked game</a></li>`;
+}
+
+function showOpened(opened) {
+  if (!openedBox || !opened?.length) return;
+  openedBox.innerHTML = `<h2>Yesterday's deals, opened (${escapeHtml(opened[0].date)})</h2>
+    <ul>${opened.map(openedRow).join("")}</ul>
+    <p class="muted">Each deal and salt hash to the commitment shown all day yesterday. <a href="/fair-play/">How to check</a>.</p>`;
+  openedBox.hidden = false;
 }
 
 async function load() {
@@ -49,9 +75,20 @@ async function load() {
     return;
   }
   box.innerHTML = challenges.map(tierCard).join("");
+  showOpened(daily.opened);
 }
 
 box.addEventListener("click", async (e) => {
+  const copy = e.target.closest("[data-copy-commitment]");
+  if (copy) {
+    try {
+      await navigator.clipboard.writeText(copy.dataset.copyCommitment);
+      toast("Commitment copied.");
+    } catch {
+      toast(copy.dataset.copyCommitment, { ms: 8000 });
+    }
+    return;
+  }
   const button = e.target.closest("[data-start]");
   if (!button) return;
   button.disabled = true;
