@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
+from games import services
 from games.deals import solve_deal
 from games.models import DailyChallenge, Deal, Game, Mode, Status, Tier, Verdict, utc_today
 from games.strategy_bot import rate_deal
@@ -133,6 +134,7 @@ class DailyOverview:
 def todays_challenges(user: Any) -> DailyOverview:
     """Today's challenges with how many played and won them, and the viewer's own games."""
     today = utc_today()
+    end_closed_days_on_request(today)
     prepare_today_on_request(today)
     won = Count("games", filter=Q(games__status=Status.WON))
     challenges = sorted(
@@ -147,6 +149,22 @@ def todays_challenges(user: Any) -> DailyOverview:
             if game.challenge_id is not None
         }
     return DailyOverview(today, challenges, own_games)
+
+
+# The day through which this process has ended the closed days' games in play.
+closed_days_swept_through: dt.date | None = None
+
+
+def end_closed_days_on_request(today: dt.date) -> None:
+    """The embedded default has no sweeper: the first request of a new day (in each
+    process) ends the games still in play on days now closed. Every request that touches
+    such a game ends it anyway; this settles the rest (their day's "played" counts)."""
+    global closed_days_swept_through  # noqa: PLW0603 (a once-a-day marker per process)
+    if closed_days_swept_through == today:
+        return
+    while services.abandon_closed_games(limit=500) == 500:
+        pass
+    closed_days_swept_through = today
 
 
 def prepare_today_on_request(today: dt.date) -> None:

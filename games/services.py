@@ -50,6 +50,7 @@ from games.signals import game_verified
 logger = logging.getLogger(__name__)
 
 FACE_DOWN_REASON = "that card is face down: only a face-up card can move"
+DAY_CLOSED = "this day closed at 00:00 UTC: the game ended unfinished and can no longer change"
 
 
 @dataclass(frozen=True)
@@ -172,21 +173,26 @@ def claim_guest_games(user: Any, session_key: str) -> int:
 
 
 def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
-    """A game the actor may look at: their own, staff, or a finished public one; else 404."""
+    """A game the actor may look at: their own, staff, or a finished public one; else 404.
+
+    A daily still in play after its day closed is ended first (``end_if_day_closed``):
+    whoever reads it sees it as it now stands, unfinished.
+    """
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
     if game is None:
         raise NotFound("no such game")
-    if actor.owns(game) or actor.is_staff:
-        return game
-    if game.mode == Mode.DAILY and game.is_public(today):
+    if actor.owns(game) or actor.is_staff or (game.mode == Mode.DAILY and game.is_public(today)):
+        if game.status == Status.PLAYING and _day_closed(game, today):
+            game = end_if_day_closed(game.pk) or game
         return game
     raise NotFound("no such game")
 
 
 def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
-    """A game whose log the actor may see: own finished, or any daily once its day closed."""
+    """A game whose log the actor may see: own finished, or any daily once its day closed
+    and the game is over."""
     game = get_game_for(actor, game_id, today=today)
-    if game.mode == Mode.DAILY and game.is_public(today):
+    if game.mode == Mode.DAILY and game.is_public(today) and game.is_over:
         return game
     if game.is_over and (actor.owns(game) or actor.is_staff):
         return game
@@ -195,12 +201,89 @@ def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) 
     raise NotFound("no such game")
 
 
+# ----- the close of day -----------------------------------------------------------------
+#
+# A daily game changes only while its challenge is open (docs/daily.md, "The close of
+# day"). A game still in play when its day closes ends unfinished (abandoned), at the
+# moment of its last move: the first request that touches it after the close ends it, the
+# sweeper ends the rest, and so does the first request of a new day in the embedded default.
+
+
+class DayClosed(Conflict):
+    """A move or resign on a daily whose day closed: 409 with the game as it ended."""
+
+
+def _day_closed(game: Game, today: dt.date | None = None) -> bool:
+    if game.mode != Mode.DAILY or game.challenge is None:
+        return False
+    if today is not None:
+        return game.challenge.is_closed(today)
+    return timezone.now() >= game.challenge.closes_at
+
+
+def _stopped_at(game: Game) -> dt.datetime:
+    """When a game left in play at the close stopped: its last move, or its start."""
+    last_at_ms = game.log.order_by("-ply").values_list("at_ms", flat=True).first()
+    return game.started_at + dt.timedelta(milliseconds=last_at_ms or 0)
+
+
+def abandon_game(game_id: int, *, at: dt.datetime | None = None) -> Game | None:
+    """End a daily game in progress as abandoned (played, not won); None if it was not in
+    play. ``at`` is when it stopped: default its last move (a day that closed under it)."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("deal", "challenge")
+            .filter(pk=game_id, mode=Mode.DAILY, status=Status.PLAYING)
+            .first()
+        )
+        if game is None:
+            return None
+        _finish(game, Status.ABANDONED, at=at or _stopped_at(game))
+    return game
+
+
+def end_if_day_closed(game_id: int) -> Game | None:
+    """The game, ended as abandoned if it was still in play after its day closed; None
+    when there was nothing to end."""
+    game = (
+        Game.objects.select_related("challenge")
+        .filter(pk=game_id, mode=Mode.DAILY, status=Status.PLAYING)
+        .first()
+    )
+    if game is None or not _day_closed(game):
+        return None
+    return abandon_game(game_id)
+
+
+def _refuse_closed_day(game_id: int) -> DayClosed:
+    """The 409 for a change to a closed daily, after ending the game if it was in play."""
+    end_if_day_closed(game_id)
+    ended = Game.objects.filter(pk=game_id).values_list("ply", "status").first()
+    ply, status = ended if ended is not None else (None, None)
+    return DayClosed(DAY_CLOSED, ply=ply, status=status)
+
+
+def abandon_closed_games(*, limit: int = 500) -> int:
+    """End every daily game still in play whose day has closed; return how many."""
+    stale_ids = list(
+        Game.objects.filter(
+            mode=Mode.DAILY, status=Status.PLAYING, challenge__date__lt=utc_today()
+        ).values_list("pk", flat=True)[:limit]
+    )
+    return sum(1 for game_id in stale_ids if abandon_game(game_id) is not None)
+
+
 # ----- moves ---------------------------------------------------------------------------
 
 
 def _locked_game(actor: Actor, game_id: int) -> Game:
     try:
-        game = Game.objects.select_for_update(no_key=True).get(pk=game_id)
+        game = (
+            Game.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("challenge")
+            .get(pk=game_id)
+        )
     except Game.DoesNotExist:
         raise NotFound("no such game") from None
     if not actor.owns(game):
@@ -215,7 +298,14 @@ def _hot_cursor() -> Any:
 
 
 _MOVE_FIELDS = (
-    "id", "player_id", "session_key", "status", "ply", "moves", "started_at", "position"
+    "id", "player_id", "session_key", "mode", "challenge_id", "status", "ply", "moves",
+    "started_at", "position",
+)
+# The game and, for a daily, its challenge's date (the close of day), in one SELECT.
+_SELECT_FOR_MOVE = (
+    f"SELECT {', '.join('g.' + name for name in _MOVE_FIELDS)}, c.date "
+    f"FROM {Game._meta.db_table} g LEFT JOIN {DailyChallenge._meta.db_table} c "
+    "ON c.id = g.challenge_id WHERE g.id = %s"
 )
 
 
@@ -223,15 +313,15 @@ def _game_for_move(actor: Actor, game_id: int) -> Game:
     """The game as a move needs it, from one plain SELECT (no lock: see ``play_move``).
 
     Plain SQL for the hot path, prepared: the ORM's query compilation cost as much as the
-    rest of the move (bench/bench_moves.py).
+    rest of the move (bench/bench_moves.py). A daily game comes with its challenge's date,
+    joined in the same statement, so the close of day costs no query.
     """
-    sql = f"SELECT {', '.join(_MOVE_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
     with _hot_cursor() as cursor:
-        cursor.execute(sql, [game_id])
+        cursor.execute(_SELECT_FOR_MOVE, [game_id])
         row = cursor.fetchone()
     if row is None:
         raise NotFound("no such game")
-    values = dict(zip(_MOVE_FIELDS, row, strict=True))
+    values = dict(zip(_MOVE_FIELDS, row[:-1], strict=True))
     started_at = values["started_at"]
     if not isinstance(started_at, dt.datetime):  # SQLite hands back text
         started_at = dt.datetime.fromisoformat(str(started_at))
@@ -241,6 +331,11 @@ def _game_for_move(actor: Actor, game_id: int) -> Game:
     game = Game(**values)
     if not actor.owns(game):
         raise NotFound("no such game")
+    date = row[-1]
+    if game.challenge_id is not None and date is not None:
+        if not isinstance(date, dt.date):  # SQLite hands back text
+            date = dt.date.fromisoformat(str(date))
+        game.challenge = DailyChallenge(pk=game.challenge_id, date=date)
     return game
 
 
@@ -306,15 +401,21 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     to another tab writes nothing and gets the 409 it would have got had it waited for
     the lock. Two round trips to the database instead of four (BEGIN, SELECT ... FOR
     UPDATE, write, COMMIT), and no lock held while Python checks the move.
+
+    A daily whose day has closed refuses every move with DayClosed (409); a game still
+    in play then ends unfinished, in its own transaction, before the answer. The move's
+    time is read once: a move stored is a move made before the close.
     """
+    now = timezone.now()
     game = _game_for_move(actor, game_id)
+    if game.challenge is not None and now >= game.challenge.closes_at:
+        raise _refuse_closed_day(game_id)
     _check_turn(game, ply)
     position = Position.from_text(game.position)
     try:
         move, turned = position.play_text(text)
     except EngineError as exc:
         raise IllegalMove(_safe_reason(position, text, exc), ply=game.ply) from exc
-    now = timezone.now()
     at_ms = _ms_between(game.started_at, now)
     turned_text = card_text(turned) if turned is not None else None
     game.ply += 1
@@ -423,20 +524,25 @@ def record_hint(game_id: int) -> int:
 
 
 def resign_game(actor: Actor, game_id: int) -> Game:
-    """End a game in progress; it is verified like any finished game."""
+    """End a game in progress; it is verified like any finished game. A daily whose day
+    has closed cannot be resigned: it ends unfinished instead (DayClosed, 409)."""
     with transaction.atomic():
         game = _locked_game(actor, game_id)
-        if game.status != Status.PLAYING:
-            raise Conflict(f"the game is already over ({game.status})", status=game.status)
-        _finish(game, Status.RESIGNED)
+        closed = _day_closed(game)
+        if not closed:
+            if game.status != Status.PLAYING:
+                raise Conflict(f"the game is already over ({game.status})", status=game.status)
+            _finish(game, Status.RESIGNED)
+    if closed:  # outside the block above: the game's end must commit before the 409
+        raise _refuse_closed_day(game_id)
     return game
 
 
-def _finish(game: Game, status: str) -> None:
-    now = timezone.now()
+def _finish(game: Game, status: str, *, at: dt.datetime | None = None) -> None:
+    finished_at = at or timezone.now()
     game.status = status
-    game.finished_at = now
-    game.elapsed_ms = _ms_between(game.started_at, now)
+    game.finished_at = finished_at
+    game.elapsed_ms = _ms_between(game.started_at, finished_at)
     game.save(update_fields=["status", "finished_at", "elapsed_ms"])
     _queue_verification(game.pk)
 
@@ -515,6 +621,11 @@ def _check_result(game: Game, replayed: Replayed) -> None:
         raise LogRejected("the game finished before its last move")
     if game.status in (Status.WON, Status.STUCK) and game.elapsed_ms != replayed.last_at_ms:
         raise LogRejected("the game did not end with its last move")
+    if game.challenge is not None and game.finished_at >= game.challenge.closes_at:
+        raise LogRejected(
+            "the game finished after its day closed "
+            f"({game.challenge.closes_at:%Y-%m-%d %H:%M} UTC)"
+        )
 
 
 def verify_game(game_id: int) -> str:
@@ -526,7 +637,7 @@ def verify_game(game_id: int) -> str:
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(no_key=True, of=("self",))
-            .select_related("deal")
+            .select_related("deal", "challenge")
             .filter(pk=game_id)
             .first()
         )
@@ -560,22 +671,11 @@ def sweep_games(
 ) -> dict[str, int]:
     """Re-queue finished games still pending after ``pending_after``; abandon stale dailies.
 
-    A daily game still in play when its day closed is marked abandoned (and verified
-    like any other finished game).
+    A daily game still in play when its day closed is marked abandoned at its last move
+    (and verified like any other finished game).
     """
     now = timezone.now()
-    abandoned = 0
-    stale_ids = list(
-        Game.objects.filter(
-            mode=Mode.DAILY, status=Status.PLAYING, challenge__date__lt=utc_today()
-        ).values_list("pk", flat=True)[:limit]
-    )
-    for game_id in stale_ids:
-        with transaction.atomic():
-            game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
-            if game is not None and game.status == Status.PLAYING:
-                _finish(game, Status.ABANDONED)
-                abandoned += 1
+    abandoned = abandon_closed_games(limit=limit)
     pending = list(
         Game.objects.filter(verification=Verification.PENDING, finished_at__lt=now - pending_after)
         .exclude(status=Status.PLAYING)

@@ -26,7 +26,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import Case, F, IntegerField, OrderBy, Q, Value, When
-from django.db.models.functions import Coalesce, Least
+from django.db.models.functions import Coalesce, Least, TruncDate
+from django.db.models.lookups import LessThanOrEqual
 
 SCORE_BITS = 10
 TIME_BITS = 28
@@ -117,9 +118,18 @@ def list_order() -> list[OrderBy]:
     return [*rank_order(), OrderBy(F("finished_at"), nulls_first=True), OrderBy(F("id"))]
 
 
+def finished_before_the_close() -> LessThanOrEqual:
+    """The game finished while its day was open: ``finished_at`` (UTC) falls on the
+    challenge's date, i.e. before the next day's 00:00 UTC. A result written after the
+    close (behind the services' back, or by an older version) never counts."""
+    return LessThanOrEqual(TruncDate("finished_at", tzinfo=dt.UTC), F("challenge__date"))
+
+
 def counts_q() -> Q:
-    """Which daily games count on the boards: verified, not disqualified, player not banned."""
+    """Which daily games count on the boards: verified, not disqualified, player not
+    banned, finished before the day closed."""
     return Q(
+        finished_before_the_close(),
         mode="daily",
         verification="verified",
         disqualified=False,
