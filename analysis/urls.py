@@ -3,11 +3,12 @@
 from django.urls import path
 
 from analysis import api
+from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "analysis"
 
 urlpatterns = [
-    path("games/<int:game_id>/hint/", api.HintView.as_view(), name="hint"),
-    path("games/<int:game_id>/winnable/", api.WinnableView.as_view(), name="winnable"),
-    path("games/<int:game_id>/analysis/", api.AnalysisView.as_view(), name="analysis"),
+    path("games/<id:game_id>/hint/", api.HintView.as_view(), name="hint"),
+    path("games/<id:game_id>/winnable/", api.WinnableView.as_view(), name="winnable"),
+    path("games/<id:game_id>/analysis/", api.AnalysisView.as_view(), name="analysis"),
 ]

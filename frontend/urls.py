@@ -3,15 +3,16 @@
 from django.urls import path, re_path
 
 from frontend import views
+from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "frontend"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("play/<int:game_id>/", views.play, name="play"),
+    path("play/<id:game_id>/", views.play, name="play"),
     path("practice/", views.practice_index, name="practice-index"),
     re_path(r"^practice/(?P<deal>[0-9]{1,20})/$", views.practice, name="practice"),
-    path("replay/<int:game_id>/", views.replay, name="replay"),
+    path("replay/<id:game_id>/", views.replay, name="replay"),
     path("leaderboards/", views.leaderboard, name="leaderboards"),
     path("leaderboards/<str:board>/", views.leaderboard, name="leaderboard"),
     path("players/<str:name>/", views.player, name="player"),

@@ -280,6 +280,12 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # DRF's parsers bounded by DATA_UPLOAD_MAX_MEMORY_SIZE (413) and nesting depth (400).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.api.parsers.JSONParser",
+        "games.api.parsers.FormParser",
+        "games.api.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
     # Rates per scope (games/api/throttles.py reads them from here at request time):

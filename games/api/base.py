@@ -24,6 +24,10 @@ class GameAPIView(APIView):
         super().initial(request, *args, **kwargs)
         if request.method not in SAFE_METHODS and not request.user.is_authenticated:
             SessionAuthentication().enforce_csrf(request)
+        if request.method not in SAFE_METHODS:
+            # Read the body even where the view ignores it: a body that is too large or
+            # not JSON is refused (400, 413) on every endpoint alike, never half-served.
+            request.data  # noqa: B018
 
 
 def actor_of(request: Request | HttpRequest, *, create_session: bool = False) -> Actor:

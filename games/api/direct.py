@@ -19,18 +19,18 @@ tests/games/test_moves_direct.py checks that both paths agree.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import PermissionDenied, Throttled
+from rest_framework.exceptions import ParseError, PermissionDenied, Throttled
 from rest_framework.renderers import JSONRenderer
-from rest_framework.utils.json import strict_constant
 
 from games import services
 from games.api.base import actor_of
 from games.api.exceptions import api_exception_handler
+from games.api.parsers import parse_json
 from games.api.serializers import MAX_PLY, MOVE_TEXT_MAX
 from games.api.throttles import MoveThrottle
 
@@ -56,9 +56,9 @@ def _handled(exc: Exception) -> HttpResponse:
 def _ply_and_move(request: HttpRequest) -> tuple[int, str] | None:
     """``ply`` and ``move`` if the body is exactly what MoveInputSerializer accepts
     without any conversion; None for everything else (the parser and serializer decide)."""
-    try:  # as DRF's JSONParser reads it: a BOM, NaN or Infinity is an error there
-        data = json.loads(request.body.decode("utf-8"), parse_constant=strict_constant)
-    except ValueError:  # not JSON, not UTF-8
+    try:  # as the API's JSONParser reads it: a BOM, NaN, Infinity or deep nesting is an error
+        data = parse_json(request.body)
+    except (ParseError, RequestDataTooBig):  # DRF's parser answers these (400, 413)
         return None
     if not isinstance(data, dict):
         return None

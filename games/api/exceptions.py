@@ -9,11 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DataError, InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.api.parsers import too_large
 from games.engine import EngineError
 from games.errors import GameError
 
@@ -56,6 +58,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         logger.info("rejected input the database cannot hold: %s", exc)
         return Response(
             {"detail": "a value is out of range"}, status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, RequestDataTooBig):  # Django's own check, e.g. in a multipart field
+        exc = too_large()
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return Response(
+            {"detail": "the request body has too many fields"},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, UnicodeDecodeError):
         return Response(

@@ -4,6 +4,7 @@ from django.urls import path
 
 from accounts import api as auth_api
 from games.api import proof, views
+from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "api"
 
@@ -16,11 +17,11 @@ urlpatterns = [
         name="daily-games",
     ),
     path("games/", views.GameListView.as_view(), name="games"),
-    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
-    path("games/<int:game_id>/moves/", views.MoveView.as_view(), name="moves"),
-    path("games/<int:game_id>/undo/", views.UndoView.as_view(), name="undo"),
-    path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="resign"),
-    path("games/<int:game_id>/replay/", views.ReplayView.as_view(), name="replay"),
+    path("games/<id:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<id:game_id>/moves/", views.MoveView.as_view(), name="moves"),
+    path("games/<id:game_id>/undo/", views.UndoView.as_view(), name="undo"),
+    path("games/<id:game_id>/resign/", views.ResignView.as_view(), name="resign"),
+    path("games/<id:game_id>/replay/", views.ReplayView.as_view(), name="replay"),
     path("auth/signup/", auth_api.SignupView.as_view(), name="signup"),
     path("auth/login/", auth_api.LoginView.as_view(), name="login"),
     path("auth/logout/", auth_api.LogoutView.as_view(), name="logout"),

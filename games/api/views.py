@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +16,7 @@ from rest_framework.response import Response
 from games import daily, services
 from games.api.base import GameAPIView, actor_of
 from games.api.direct import direct_move
+from games.api.parsers import JSONParser
 from games.api.serializers import (
     DailySerializer,
     GameSerializer,
