@@ -7,7 +7,7 @@ rated by the strategy bot (the share of its playouts it wins) and published when
 rate falls in the tier's band. Publishing is one insert guarded by the unique
 (date, tier) constraint, so any number of runs, on any number of workers, make one
 challenge per tier, and a challenge once published never changes (not even when the
-secret does).
+secret does). Each is published with a commitment to its deal (games/proof.py).
 """
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
             continue
         try:
             with transaction.atomic():
+                # Published with its commitment: the row gets its salt and SHA-256 as it is
+                # saved (DailyChallenge.seal, docs/fair-play.md), in this same insert.
                 return DailyChallenge.objects.create(
                     date=date, tier=tier, deal=deal, bot_win_rate=rate
                 )

@@ -399,3 +399,30 @@ def test_the_fair_play_page_explains_the_text_and_the_command(client: Client) ->
     assert "frontend/js/fair_play.js" in page
     home = client.get("/").content.decode()
     assert "data-opened" in home
+
+
+def test_the_schema_describes_the_proof_endpoints(client: Client) -> None:
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    paths = json.loads(response.content)["paths"]
+    day = paths["/api/daily/{date}/"]["get"]["responses"]
+    assert {"200", "400", "404", "503"} <= set(day)
+    games = paths["/api/daily/{date}/{tier}/games.jsonl"]["get"]["responses"]
+    assert {"200", "400", "404", "409", "429", "503"} <= set(games)
+    assert list(games["200"]["content"]) == ["application/x-ndjson"]
+    assert list(games["409"]["content"]) == ["application/json"]
+    challenge = json.loads(response.content)["components"]["schemas"]["DailyChallenge"]
+    assert "commitment" in challenge["properties"] and "salt" not in challenge["properties"]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_prepare_publishes_each_challenge_with_its_commitment(settings: Any) -> None:
+    from games.daily import prepare_tier
+
+    settings.DAILY_BOT_PLAYOUTS = 20  # the band check only needs a rough rate here
+    challenge = prepare_tier(dt.date(2031, 5, 18), "easy")
+    stored = DailyChallenge.objects.select_related("deal").get(pk=challenge.pk)
+    assert stored.commitment == Opening(
+        "2031-05-18", "easy", "yukon", 1, stored.deal.number, stored.salt
+    ).commitment()
+    assert prepare_tier(dt.date(2031, 5, 18), "easy").salt == stored.salt  # never redrawn
