@@ -21,6 +21,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import verify_day
+from games.engine import replay
 from games.models import DailyChallenge, Game, utc_today
 from games.proof import Opening
 from games.verify_day import Mismatch, Unavailable
@@ -29,6 +30,7 @@ from tests.games.test_commitment import LINES, Clock, close_the_day, play_daily
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
+QUITTER_SCORE = replay(0, "yukon", LINES[0][:9]).score
 
 
 def run_verify(site: str, day: dt.date, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -138,7 +140,7 @@ OPENING = Opening("2026-12-01", "easy", "yukon", 1, 0, "cd" * 16)
 
 
 def game_of(game_id: int, moves: list[str], *, seconds: int = 1, **changes: Any) -> dict[str, Any]:
-    from games.engine import card_text, replay
+    from games.engine import card_text
 
     result = replay(0, "yukon", moves)
     turned = [None if card is None else card_text(card) for card in result.turned]
@@ -216,3 +218,22 @@ def test_an_open_day_or_a_wrong_header_is_refused() -> None:
     verify_day.check_header(header, OPENING, OPENING.commitment())
     with pytest.raises(Mismatch, match="the games file says deal '1', the day says '0'"):
         verify_day.check_header({**header, "deal": "1"}, OPENING, OPENING.commitment())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_replay_shown_in_docs_fair_play_runs_as_written(played: dict[str, Any]) -> None:
+    docs = (ROOT / "docs" / "fair-play.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in docs.split("```python\n")[1:]]
+    [snippet] = [block for block in blocks if "games.jsonl" in block]
+    example = "https://yukon.example/api/daily/2026-12-01/easy/games.jsonl"
+    assert example in snippet
+    url = f"{played['site']}/api/daily/{played['day']}/easy/games.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE"))}
+    result = subprocess.run(
+        [sys.executable, "-c", snippet.replace(example, url)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "1 Quick 625 OK", "1 Twin 625 OK", "3 Steady 625 OK", f"4 Quitter {QUITTER_SCORE} OK",
+    ]
