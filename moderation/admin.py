@@ -127,6 +127,12 @@ class PlayerModerationAdmin(ModerationPermissions, ReadOnlyAdmin):
         reason_action(
             "unban_players", "Unban the players", services.unban_player, "ban_players"
         ),
+        reason_action(
+            "restore_ban_results",
+            "Restore the results their bans took (after an unban)",
+            services.restore_ban_results,
+            "ban_players",
+        ),
     ]
 
     @admin.display(description="games")

@@ -120,6 +120,13 @@ class Ban(models.Model):
         related_name="+",
     )
     lift_reason = models.TextField(blank=True, default="")
+    # The ranked results this ban took off the boards (disqualified): they stay off after
+    # an unban until a moderator restores them (``restore_ban_results``), and only these
+    # come back; a game a moderator disqualified on its own stays out.
+    disqualified_games = models.ManyToManyField(
+        "games.Game", blank=True, related_name="+",
+        help_text="Ranked results disqualified by this ban and not restored yet.",
+    )
 
     class Meta:
         constraints = [
@@ -175,6 +182,8 @@ class AuditAction(models.TextChoices):
     REQUALIFY = "requalify", "Put a game back"
     BAN = "ban", "Banned a player"
     UNBAN = "unban", "Unbanned a player"
+    END_GAME = "end_game", "Ended a game in progress"
+    RESTORE_RESULTS = "restore_results", "Restored the results a ban took"
     VOID_DAY = "void_day", "Voided a day's board"
     DISMISS_REPORT = "dismiss_report", "Dismissed a report"
 

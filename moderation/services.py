@@ -16,8 +16,9 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import services as game_services
 from games.errors import Conflict, Forbidden, GameError
-from games.models import DailyChallenge, Game, Mode
+from games.models import DailyChallenge, Game, Mode, Status
 from leaderboards import services as boards
 from moderation.models import (
     AuditAction,
@@ -140,6 +141,10 @@ def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
         if game.disqualified:
+            # Taken by a ban: now the moderator's own decision, which a restore keeps.
+            taken = Ban.disqualified_games.through.objects.filter(game_id=game.pk)
+            if taken.delete()[0]:
+                _audit(actor, AuditAction.DISQUALIFY, game, reason)
             return game
         game.disqualified = True
         game.save(update_fields=["disqualified"])
@@ -209,7 +214,10 @@ def void_of(challenge: DailyChallenge | None) -> DayVoid | None:
 
 
 def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
-    """Ban a player: every result leaves the boards; ranked games cannot be started."""
+    """Ban a player: ranked games cannot be started, the ones in progress end unfinished
+    (abandoned), and every ranked result is disqualified: off the boards until a
+    moderator restores it after an unban (``restore_ban_results``). Each ended game and
+    each disqualified result has its own audit row."""
     reason = _reason(reason)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
@@ -225,12 +233,73 @@ def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
         game_ids = Game.objects.filter(player=user).values_list("pk", flat=True)
         _close_flags(game_ids, actor, FlagStatus.UPHELD, f"player banned: {reason}")
         _audit(actor, AuditAction.BAN, user, reason)
+        _end_games_in_progress(actor, user, reason)
+        _take_results(actor, ban, reason)
         _after_commit(boards.remove_player, user)
     return ban
 
 
+def _end_games_in_progress(actor: Any, user: User, reason: str) -> None:
+    """A banned player cannot finish a ranked game started before the ban: it ends now."""
+    playing = Game.objects.filter(player=user, mode=Mode.DAILY, status=Status.PLAYING)
+    for game_id in playing.values_list("pk", flat=True):
+        ended = game_services.abandon_game(game_id)
+        if ended is not None:
+            _audit(actor, AuditAction.END_GAME, ended, f"player banned: {reason}")
+
+
+def _take_results(actor: Any, ban: Ban, reason: str) -> None:
+    """Disqualify the player's ranked results, remembering which ones this ban took."""
+    taken = Game.objects.filter(player_id=ban.player_id, mode=Mode.DAILY, disqualified=False)
+    targets = list(taken.select_for_update(of=("self",)))
+    if not targets:
+        return
+    Game.objects.filter(pk__in=[game.pk for game in targets]).update(disqualified=True)
+    ban.disqualified_games.add(*targets)
+    _audit_each(actor, AuditAction.DISQUALIFY, targets, f"player banned: {reason}")
+
+
+def _audit_each(actor: Any, action: str, targets: list[Game], reason: str) -> None:
+    AuditLog.objects.bulk_create(
+        AuditLog(
+            actor=actor,
+            actor_name=actor.get_username(),
+            action=action,
+            target_type=target._meta.label_lower,
+            target_id=str(target.pk),
+            target_repr=str(target)[:200],
+            reason=reason,
+        )
+        for target in targets
+    )
+
+
+def restore_ban_results(actor: Any, user_id: int, reason: str) -> int:
+    """Put back on the boards the results the player's past bans took (after an unban);
+    return how many. Games of a voided day stay out, and so does a game a moderator
+    disqualified on its own. Audited per game and once for the player."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if user.is_banned:
+            raise Conflict("lift the ban first: a banned player's results stay off the boards")
+        links = Ban.disqualified_games.through.objects.filter(ban__player=user)
+        taken = Game.objects.filter(
+            pk__in=links.values("game_id"), disqualified=True, challenge__void__isnull=True
+        )
+        targets = list(taken.select_for_update(of=("self",)))
+        Game.objects.filter(pk__in=[game.pk for game in targets]).update(disqualified=False)
+        links.delete()
+        why = f"results restored after a ban: {reason}"
+        _audit_each(actor, AuditAction.REQUALIFY, targets, why)
+        _audit(actor, AuditAction.RESTORE_RESULTS, user, reason)
+        _after_commit(boards.restore_player, user)
+    return len(targets)
+
+
 def unban_player(actor: Any, user_id: int, reason: str) -> User:
-    """Lift a ban: the player's counting results return to the boards."""
+    """Lift a ban. The results the ban took stay off the boards until a moderator
+    restores them (``restore_ban_results``): an unban alone brings nothing back."""
     reason = _reason(reason)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)

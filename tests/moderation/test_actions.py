@@ -164,8 +164,12 @@ def test_ban_removes_every_result_refuses_ranked_play_and_tells_the_player_why(
     assert client_for(field["Ann"]).get("/api/auth/me/").json()["player"]["ban_reason"] is None
 
     admin_action(mod_client, "moderation/player", "unban_players", [bob.pk], "appeal")
-    assert names(board(easy)) == ["Ann", "Bob", "Cat"] and names(board(old)) == ["Bob"]
+    # the ban took the results: an unban alone does not bring them back (issue 15)
+    assert names(board(easy)) == ["Ann", "Cat"] and names(board(old)) == []
     assert audit(AuditAction.UNBAN).reason == "appeal"
+    admin_action(mod_client, "moderation/player", "restore_ban_results", [bob.pk], "upheld")
+    assert names(board(easy)) == ["Ann", "Bob", "Cat"] and names(board(old)) == ["Bob"]
+    assert audit(AuditAction.RESTORE_RESULTS).reason == "upheld"
     assert bob_client.get("/api/auth/me/").json()["player"]["is_banned"] is False
     assert post(bob_client, "/api/games/", {"daily": Tier.MEDIUM}).status_code == 201
 
