@@ -98,7 +98,10 @@ class SignupView(GameAPIView):
     def post(self, request: Request) -> Response:
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.sign_up(request._request, **serializer.validated_data)
+        try:
+            services.sign_up(request._request, **serializer.validated_data)
+        except DjangoValidationError as exc:  # a look-alike signed up since the check
+            raise serializers.ValidationError({"display_name": exc.messages}) from exc
         return Response(_me(request), status=status.HTTP_201_CREATED)
 
 

@@ -6,9 +6,14 @@ ban players (``is_active``/``is_banned``) without a later swap of AUTH_USER_MODE
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+from accounts.skeleton import name_key
 
 DISPLAY_NAME_MAX_LENGTH = 30
 
@@ -19,6 +24,10 @@ class User(AbstractUser):
         unique=True,
         help_text="Shown on leaderboards; unique regardless of letter case.",
     )
+    # What the name looks like (accounts/skeleton.py): a new name whose key another player
+    # already has is refused (accounts/validators.py). Indexed, not unique: two players
+    # whose names collided before the rule existed both keep them (docs/api.md).
+    display_name_key = models.TextField(default="", db_index=True, editable=False)
     # Set by moderation: a banned player keeps the account but vanishes from every board.
     is_banned = models.BooleanField(default=False)
 
@@ -29,3 +38,19 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.display_name_key = name_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_name_key"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """Every form that sets a name (the admin's) refuses another player's look-alike."""
+        super().clean()
+        from accounts.validators import look_alike_error
+
+        error = look_alike_error(self.display_name, exclude_user_id=self.pk)
+        if error is not None:
+            raise ValidationError({"display_name": error})

@@ -2,24 +2,53 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth import login, logout
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 
 from accounts.models import User
+from accounts.skeleton import name_key
+from accounts.validators import validate_display_name
 from games import services as game_services
 
 
 def sign_up(
     request: HttpRequest, *, username: str, display_name: str, password: str, email: str = ""
 ) -> User:
-    """Create a player and log them in; their guest practice games come along."""
+    """Create a player and log them in; their guest practice games come along.
+
+    Raises ValidationError if the name is taken or looks like another player's: checked
+    again here, under a lock on the name's key (PostgreSQL), so two sign-ups of
+    look-alike names at the same moment cannot both pass the serializer's check.
+    """
     with transaction.atomic():
-        user = User.objects.create_user(
-            username=username, password=password, email=email, display_name=display_name
-        )
+        _lock_display_name(name_key(display_name))
+        validate_display_name(display_name)
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(
+                    username=username, password=password, email=email, display_name=display_name
+                )
+        except IntegrityError as exc:  # a username taken a moment ago
+            raise ValidationError("That username or display name is taken.") from exc
     log_in(request, user)
     return user
+
+
+def display_name_lock_id(key: str) -> int:
+    """The PostgreSQL advisory lock of a display-name key (a signed 64-bit number)."""
+    digest = hashlib.sha256(b"display-name:" + key.encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _lock_display_name(key: str) -> None:
+    """Hold a transaction lock on the key (PostgreSQL); SQLite runs one writer anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [display_name_lock_id(key)])
 
 
 def log_in(request: HttpRequest, user: User) -> None:

@@ -7,8 +7,13 @@ import re
 from django.core.exceptions import ValidationError
 
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from accounts.skeleton import name_key
 
 _DISPLAY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]*$")
+TOO_CLOSE = (
+    "That display name is too close to an existing display name (it looks like another "
+    "player's). Pick one that reads differently."
+)
 
 
 def validate_display_name(name: str, *, exclude_user_id: int | None = None) -> str:
@@ -23,9 +28,23 @@ def validate_display_name(name: str, *, exclude_user_id: int | None = None) -> s
             "A display name uses letters, digits, spaces, '_', '.' and '-', "
             "and starts with a letter or digit."
         )
-    taken = User.objects.filter(display_name__iexact=name)
-    if exclude_user_id is not None:
-        taken = taken.exclude(pk=exclude_user_id)
-    if taken.exists():
-        raise ValidationError("That display name is taken.")
+    error = look_alike_error(name, exclude_user_id=exclude_user_id)
+    if error is not None:
+        raise ValidationError(error)
     return name
+
+
+def look_alike_error(name: str, *, exclude_user_id: int | None = None) -> str | None:
+    """Why ``name`` cannot be used next to the other players' names, or None.
+
+    Compared by key (accounts/skeleton.py): the same name in another case, or one that
+    reads the same (``AIice``, ``A1ice`` for ``Alice``; ``rn`` for ``m``; ``0`` for ``O``).
+    """
+    others = User.objects.all() if exclude_user_id is None else User.objects.exclude(
+        pk=exclude_user_id
+    )
+    if others.filter(display_name__iexact=name).exists():
+        return "That display name is taken."
+    if others.filter(display_name_key=name_key(name)).exists():
+        return TOO_CLOSE
+    return None
