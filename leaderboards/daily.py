@@ -30,6 +30,7 @@ from django.utils import timezone
 from games.errors import NotFound
 from games.models import DailyChallenge, Game, Status, Tier, utc_today
 from leaderboards import ranking, store
+from yukon_site.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 
@@ -196,6 +197,7 @@ def daily_board(
         try:
             board = _from_redis(r, challenge, page, mine, around_me)
         except redis.RedisError as exc:
+            count_redis_fallback("leaderboard")
             logger.warning("leaderboard %s from PostgreSQL: Redis failed: %s", challenge, exc)
         else:
             if board is not None:

@@ -21,6 +21,7 @@ import redis
 from games.models import Game, Mode
 from leaderboards import daily, ranking, stats, store
 from leaderboards.models import StaleBoard
+from yukon_site.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ def _entries(games: Any) -> list[tuple[int, str, int]]:
 
 def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
     ids = sorted(set(challenge_ids))
+    count_redis_fallback("leaderboard_update")
     logger.warning("Redis failed while updating boards %s: %s", ids, exc)
     for challenge_id in ids:
         StaleBoard.objects.get_or_create(challenge_id=challenge_id)

@@ -22,6 +22,7 @@ from accounts.models import User
 from games.errors import NotFound
 from games.models import Game, Status, Tier, utc_today
 from leaderboards import ranking, store
+from yukon_site.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ def _cached(name: str, compute: Callable[[], list[dict[str, Any]]]) -> list[dict
             if found is not None:
                 return list(found)
         except redis.RedisError as exc:
+            count_redis_fallback("leaderboard_cache")
             logger.warning("leaderboard cache unavailable, computing %s: %s", name, exc)
             return compute()
     value = compute()

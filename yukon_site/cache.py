@@ -16,6 +16,8 @@ from typing import Any
 import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
+from yukon_site.metrics import count_redis_fallback
+
 logger = logging.getLogger(__name__)
 
 _WARN_EVERY = 30.0  # seconds between two warnings about the same outage
@@ -46,6 +48,7 @@ class ResilientRedisCache(RedisCache):
         self._class = ReusingRedisCacheClient
 
     def _failed(self, operation: str, exc: Exception) -> None:
+        count_redis_fallback("cache")
         now = time.monotonic()
         if now - ResilientRedisCache._last_warning > _WARN_EVERY:
             ResilientRedisCache._last_warning = now

@@ -2,11 +2,23 @@
 
 PORT (8000), WEB_CONCURRENCY (worker processes; default: one per CPU core),
 GUNICORN_TIMEOUT (30 s), ACCESS_LOG ("-" for stdout; empty, the default: none, the app
-logs what matters).
+logs what matters), PROMETHEUS_MULTIPROC_DIR (where the worker processes keep their
+metrics; default: a fresh directory in /dev/shm, removed at exit).
+
+Metrics (yukon_site/metrics.py) use prometheus_client's multiprocess mode: each worker
+process writes its counters to files in PROMETHEUS_MULTIPROC_DIR and a scrape, answered
+by any worker, adds them all up. The directory is emptied when gunicorn starts (files
+of a previous run would be added in) and a worker that exits is marked dead (its
+counts stay in the totals; its live gauges go).
 """
 
 import multiprocessing
 import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count())
@@ -31,3 +43,34 @@ def post_worker_init(worker: object) -> None:
 
     gc.freeze()
     gc.set_threshold(10_000, 50, 100)
+
+
+_METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+_made_metrics_dir: list[str] = []
+
+
+def on_starting(server: Any) -> None:
+    """Before any worker starts: an empty metrics directory, named in the environment the
+    workers inherit (prometheus_client reads it when the app first imports it)."""
+    if "prometheus_client" in sys.modules:  # it chose single-process mode on import
+        raise RuntimeError("prometheus_client was imported before the metrics directory was set")
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        for stale in Path(directory).glob("*.db"):
+            stale.unlink()
+    else:
+        directory = tempfile.mkdtemp(prefix="yukon-metrics-", dir=worker_tmp_dir)
+        _made_metrics_dir.append(directory)
+        os.environ[_METRICS_DIR_ENV] = directory
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    for directory in _made_metrics_dir:
+        shutil.rmtree(directory, ignore_errors=True)

@@ -39,7 +39,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # (docs/operations.md); `manage.py check --deploy` passes with these defaults.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container health check speaks plain HTTP
+# the container health check and Prometheus (token-protected) speak plain HTTP inside
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
@@ -70,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "yukon_site.middleware.RequestIdMiddleware",  # first: every log line of a request has its id
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -79,7 +82,19 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "moderation.middleware.ClientAddressMiddleware",
+    "yukon_site.middleware.PrometheusAfterMiddleware",  # last: latency by view
 ]
+
+# /metrics (yukon_site/metrics.py, docs/operations.md): answered only with
+# "Authorization: Bearer <METRICS_TOKEN>"; unset, the endpoint is off (404).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 24:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 24 characters.")
+# Latency buckets (seconds) of django-prometheus's histograms: fine where moves are
+# (a few ms; the alert is on a p95 of 50 ms).
+PROMETHEUS_LATENCY_BUCKETS = (
+    0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, float("inf"),
+)
 
 ROOT_URLCONF = "yukon_site.urls"
 
@@ -328,11 +343,16 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
         "json": {"()": "yukon_site.logging.JsonFormatter"},
     },
+    "filters": {"request_id": {"()": "yukon_site.middleware.RequestIdFilter"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

@@ -5,9 +5,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from yukon_site.health import healthz
+from yukon_site.metrics import metrics_view
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),  # bearer token only (METRICS_TOKEN)
     path("admin/", admin.site.urls),
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),

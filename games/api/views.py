@@ -28,6 +28,7 @@ from games.api.serializers import (
 )
 from games.api.throttles import MoveThrottle
 from games.models import DailyChallenge
+from yukon_site.metrics import count_move
 
 ERROR = inline_serializer(
     "Error",
@@ -118,7 +119,10 @@ class MoveView(GameAPIView):
         @csrf_exempt  # the direct path checks CSRF itself, as DRF's view does
         def view(request: HttpRequest, game_id: int) -> HttpResponseBase:
             answer = direct_move(request, game_id)
-            return answer if answer is not None else drf_view(request, game_id=game_id)
+            if answer is None:
+                answer = drf_view(request, game_id=game_id)
+            count_move(answer)  # both paths: accepted, or refused and why (/metrics)
+            return answer
 
         # what DRF's as_view records, for URL introspection and the OpenAPI schema
         for name in ("cls", "initkwargs", "login_required"):

@@ -80,3 +80,74 @@ def test_production_logs_are_json_lines() -> None:
     entry = json.loads(line)
     assert entry["level"] == "WARNING" and entry["logger"] == "games"
     assert entry["message"] == "game 7 rejected" and entry["game"] == 7
+
+
+# ----- the request id -----------------------------------------------------------------
+
+
+def test_every_response_carries_a_new_request_id(client: Client) -> None:
+    first, second = client.get("/healthz"), client.get("/api/games/-1/")
+    for response in (first, second):
+        assert len(response["X-Request-ID"]) == 32
+        int(response["X-Request-ID"], 16)
+    assert first["X-Request-ID"] != second["X-Request-ID"]
+
+
+@pytest.mark.parametrize(
+    "given", ["4bf92f3577b34da6a3ce929d0e0e4736", "req-1.2:abc_DEF", "a" * 128, "7"]
+)
+def test_a_sane_request_id_from_the_proxy_is_kept(client: Client, given: str) -> None:
+    assert client.get("/healthz", HTTP_X_REQUEST_ID=given)["X-Request-ID"] == given
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["", "a" * 129, "two words", "line\nbreak", "x\r\nSet-Cookie: a=b", 'quote"', "é", "a/b",
+     "<script>", "%0a"],
+)
+def test_an_insane_request_id_is_replaced(client: Client, given: str) -> None:
+    answered = client.get("/healthz", HTTP_X_REQUEST_ID=given)["X-Request-ID"]
+    assert answered != given and len(answered) == 32
+
+
+def _log_of_one_request(log_format: str) -> tuple[str, list[str]]:
+    """Runs one request that logs (an API 404) in a fresh process; (its id, stderr lines)."""
+    env = {
+        "PATH": os.environ["PATH"], "DEBUG": "false", "SECRET_KEY": TEST_SECRET_KEY,
+        "DAILY_SECRET": "d", "ALLOWED_HOSTS": "testserver",
+        "DJANGO_SETTINGS_MODULE": "yukon_site.settings", "LOG_FORMAT": log_format,
+        "SECURE_SSL_REDIRECT": "false",
+    }
+    code = (
+        "import django, logging, sys; django.setup(); "
+        "from django.test import Client; "
+        "logging.getLogger('games').warning('before'); "
+        "response = Client().get('/api/games/-1/', HTTP_X_REQUEST_ID='proxy-id-42'); "
+        "response.close(); logging.getLogger('games').warning('after'); "
+        "print(response['X-Request-ID'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+        check=True,
+    )
+    return result.stdout.strip(), result.stderr.strip().splitlines()
+
+
+def test_json_log_lines_of_a_request_carry_its_id() -> None:
+    request_id, lines = _log_of_one_request("json")
+    assert request_id == "proxy-id-42"
+    entries = [json.loads(line) for line in lines if line.startswith("{")]
+    outside = next(e for e in entries if e["message"] == "before")
+    inside = next(e for e in entries if e["logger"] == "django.request")
+    after = next(e for e in entries if e["message"] == "after")
+    assert "request_id" not in outside and "request_id" not in after
+    assert inside["request_id"] == "proxy-id-42" and "Not Found" in inside["message"]
+
+
+def test_plain_log_lines_of_a_request_carry_its_id() -> None:
+    _, lines = _log_of_one_request("plain")
+    outside = next(line for line in lines if line.endswith(": before"))
+    inside = next(line for line in lines if "django.request" in line)
+    after = next(line for line in lines if line.endswith(": after"))
+    assert " games [-]: before" in outside and " games [-]: after" in after
+    assert "django.request [proxy-id-42]: Not Found" in inside

@@ -1,0 +1,381 @@
+"""Prometheus metrics: the counters the app keeps, the figures read at scrape time, and
+``/metrics`` (bearer token only; docs/operations.md, "Metrics").
+
+Where each figure lives, and why:
+
+- Per request and per move (latency by route, moves accepted and refused, Redis
+  fallbacks): prometheus_client metrics in the web process. gunicorn runs several worker
+  processes, so with ``PROMETHEUS_MULTIPROC_DIR`` set (yukon_site/gunicorn.py sets it)
+  each process writes its values to files there and a scrape adds them up
+  (prometheus_client's multiprocess mode): whichever process answers the scrape, the
+  totals are the site's, and they survive a worker's restart.
+- From the Celery worker (task failures, verification lag): the worker is another
+  process, in docker-compose another container, so it adds its counts to a Redis hash
+  that every web process reads at scrape time (without Redis, when tasks run in-process,
+  to a dict in the process). Counters there reset only if Redis loses its data, which
+  Prometheus reads as a counter reset.
+- Read at scrape time (queue length, tomorrow's dailies, games waiting for
+  verification, stale boards): queried from Redis and PostgreSQL by the scrape itself;
+  a source that is down yields ``yukon_scrape_source_up{source=...} 0`` instead.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import redis
+from celery.signals import task_failure
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, generate_latest
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.metrics_core import CounterMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from games.signals import game_verified
+
+logger = logging.getLogger(__name__)
+
+# ----- counted in the web processes ---------------------------------------------------
+
+MOVES_ACCEPTED = Counter("yukon_moves_accepted", "Moves the server accepted and logged.")
+MOVES_REFUSED = Counter(
+    "yukon_moves_refused",
+    "Move requests refused, by reason.",
+    ["reason"],
+)
+REFUSAL_REASONS = (
+    "illegal",  # the engine said no (400 with the game's ply)
+    "invalid",  # not a move request the API can read (400)
+    "stale_ply",  # another tab or a retry moved first (409)
+    "game_over",  # 409: the game has ended
+    "day_closed",  # 409: the daily's day has closed
+    "rate_limited",  # 429
+    "not_found",  # 404: no such game, or not the player's
+    "forbidden",  # 403: CSRF, login
+    "unavailable",  # 503: the database is down
+    "other",  # anything else (405, 406, 415, 5xx)
+)
+_REASON_BY_STATUS = {403: "forbidden", 404: "not_found", 429: "rate_limited", 503: "unavailable"}
+
+REDIS_FALLBACKS = Counter(
+    "yukon_redis_fallbacks",
+    "Operations that went on without Redis because it failed, by what fell back.",
+    ["component"],
+)
+FALLBACK_COMPONENTS = (
+    "cache",  # sessions read from PostgreSQL, rate limits open (yukon_site/cache.py)
+    "leaderboard",  # a board page ranked by PostgreSQL (leaderboards/daily.py)
+    "leaderboard_cache",  # all-time and streak boards computed, not cached
+    "leaderboard_update",  # a result missed its board: written down in StaleBoard
+)
+for _reason in REFUSAL_REASONS:  # every series exists from the start: rate() needs two points
+    MOVES_REFUSED.labels(_reason)
+for _component in FALLBACK_COMPONENTS:
+    REDIS_FALLBACKS.labels(_component)
+
+
+def count_redis_fallback(component: str) -> None:
+    REDIS_FALLBACKS.labels(component if component in FALLBACK_COMPONENTS else "cache").inc()
+
+
+def count_move(response: HttpResponseBase) -> None:
+    """Count a move request's answer (both the direct path and DRF's MoveView end in
+    ``MoveView.as_view``'s wrapper, which calls this)."""
+    status = response.status_code
+    if status == 200:
+        MOVES_ACCEPTED.inc()
+        return
+    MOVES_REFUSED.labels(refusal_reason(response)).inc()
+
+
+def refusal_reason(response: HttpResponseBase) -> str:
+    """One of REFUSAL_REASONS for a refused move, read from the answer the client got."""
+    status = response.status_code
+    if status in _REASON_BY_STATUS:
+        return _REASON_BY_STATUS[status]
+    if status not in (400, 409):
+        return "other"
+    body = _body(response)
+    if status == 400:
+        # the service's IllegalMove carries the game's ply; input errors do not
+        return "illegal" if "ply" in body and "errors" not in body else "invalid"
+    detail = str(body.get("detail", ""))
+    if "day closed" in detail:
+        return "day_closed"
+    game_status = body.get("status")
+    if game_status is not None and game_status != "playing":
+        return "game_over"
+    return "stale_ply"
+
+
+def _body(response: HttpResponseBase) -> dict[str, Any]:
+    data = getattr(response, "data", None)  # DRF's Response, not rendered yet
+    if isinstance(data, dict):
+        return data
+    import json
+
+    try:
+        parsed = json.loads(getattr(response, "content", b"") or b"{}")
+    except ValueError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+# ----- counted in the Celery worker, read by the web's scrape -------------------------
+
+LAG_BUCKETS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0, 3600.0)
+_FAILURES_KEY = "yukon:metrics:task_failures"
+_LAG_KEY = "yukon:metrics:verification_lag"
+
+
+class WorkerEvents:
+    """Task failures and verification lags, kept where every process can read them:
+    Redis (REDIS_URL), else this process (tasks run in-process then)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._local: dict[str, dict[str, float]] = {_FAILURES_KEY: {}, _LAG_KEY: {}}
+        self._clients: dict[str, redis.Redis] = {}
+
+    def _redis(self) -> redis.Redis | None:
+        url = str(settings.REDIS_URL or "")
+        if not url:
+            return None
+        client = self._clients.get(url)
+        if client is None:
+            client = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+            self._clients[url] = client
+        return client
+
+    def _add(self, key: str, increments: dict[str, float]) -> None:
+        client = self._redis()
+        if client is None:
+            with self._lock:
+                table = self._local[key]
+                for field, amount in increments.items():
+                    table[field] = table.get(field, 0) + amount
+            return
+        try:
+            pipe = client.pipeline(transaction=True)  # a scrape sees all of it or none
+            for field, amount in increments.items():
+                pipe.hincrbyfloat(key, field, amount)
+            pipe.execute()
+        except redis.RedisError as exc:
+            logger.warning("metrics: could not record %s in Redis: %s", key, exc)
+
+    def count_failure(self, task: str) -> None:
+        self._add(_FAILURES_KEY, {task: 1})
+
+    def observe_lag(self, seconds: float) -> None:
+        bucket = next((str(i) for i, bound in enumerate(LAG_BUCKETS) if seconds <= bound), "inf")
+        self._add(_LAG_KEY, {bucket: 1, "sum": seconds, "count": 1})
+
+    def read(self) -> tuple[dict[str, float], dict[str, float]]:
+        """(failures by task, lag table); raises RedisError when Redis is down."""
+        client = self._redis()
+        if client is None:
+            with self._lock:
+                return dict(self._local[_FAILURES_KEY]), dict(self._local[_LAG_KEY])
+        pipe = client.pipeline(transaction=True)
+        pipe.hgetall(_FAILURES_KEY)
+        pipe.hgetall(_LAG_KEY)
+        failures, lag = pipe.execute()
+        return _decoded(failures), _decoded(lag)
+
+
+def _decoded(table: dict[bytes, bytes]) -> dict[str, float]:
+    return {key.decode(): float(value) for key, value in table.items()}
+
+
+worker_events = WorkerEvents()
+
+
+def _known_task(name: str | None) -> str:
+    """The task's name if it is one of ours (a bounded label), else ``other``."""
+    from yukon_site.celery import app
+
+    return name if name and name in app.tasks and not name.startswith("celery.") else "other"
+
+
+def _on_task_failure(sender: Any = None, **kwargs: Any) -> None:
+    worker_events.count_failure(_known_task(getattr(sender, "name", None)))
+
+
+def _on_game_verified(sender: Any, game: Any, **kwargs: Any) -> None:
+    if game.finished_at is not None and game.verified_at is not None:
+        lag = (game.verified_at - game.finished_at).total_seconds()
+        worker_events.observe_lag(max(lag, 0.0))
+
+
+# Connected in every process that imports the Celery app (yukon_site/celery.py imports
+# this module): the worker, and the web when tasks run in-process.
+task_failure.connect(_on_task_failure, weak=False, dispatch_uid="yukon-metrics-task-failure")
+game_verified.connect(_on_game_verified, weak=False, dispatch_uid="yukon-metrics-lag")
+
+
+# ----- read at scrape time ------------------------------------------------------------
+
+_KOMBU_PRIORITY_SEPARATOR = "\x06\x16"  # kombu's Redis transport: <queue>SEP<priority>
+_KOMBU_PRIORITIES = (3, 6, 9)
+
+
+class ScrapeCollector:
+    """Figures computed when Prometheus scrapes: each source on its own, so a Redis
+    outage still leaves the PostgreSQL figures (and says which source failed)."""
+
+    def collect(self) -> Iterator[Metric]:
+        up = GaugeMetricFamily(
+            "yukon_scrape_source_up", "1 if the scrape could read this source.", labels=["source"]
+        )
+        for source, read in (
+            ("database", self._database),
+            ("broker", self._broker),
+            ("worker_events", self._worker_events),
+        ):
+            try:
+                families = list(read())
+            except Exception as exc:  # a scrape must answer whatever is down
+                logger.warning("metrics: %s unavailable: %s", source, exc)
+                up.add_metric([source], 0)
+                continue
+            up.add_metric([source], 1)
+            yield from families
+        yield up
+
+    def _database(self) -> Iterator[Metric]:
+        from django.db.models import Count, Min
+
+        from games.models import DailyChallenge, Game, Status, Tier, Verification, utc_today
+        from leaderboards.models import StaleBoard
+
+        today = utc_today()
+        tomorrow = today + dt.timedelta(days=1)
+        ready = dict(
+            DailyChallenge.objects.filter(date__in=[today, tomorrow])
+            .values_list("date")
+            .annotate(n=Count("id"))
+            .values_list("date", "n")
+        )
+        dailies = GaugeMetricFamily(
+            "yukon_daily_challenges_ready",
+            f"Daily challenges published for the day (of {len(Tier.values)} tiers).",
+            labels=["day"],
+        )
+        dailies.add_metric(["today"], ready.get(today, 0))
+        dailies.add_metric(["tomorrow"], ready.get(tomorrow, 0))
+        yield dailies
+        yield GaugeMetricFamily(
+            "yukon_daily_tiers", "Tiers each day must have.", value=len(Tier.values)
+        )
+        pending = Game.objects.filter(verification=Verification.PENDING).exclude(
+            status=Status.PLAYING
+        ).aggregate(n=Count("id"), oldest=Min("finished_at"))
+        yield GaugeMetricFamily(
+            "yukon_verification_pending_games",
+            "Finished games waiting for their replay to be verified.",
+            value=pending["n"],
+        )
+        oldest = pending["oldest"]
+        waited = (dt.datetime.now(dt.UTC) - oldest).total_seconds() if oldest else 0.0
+        yield GaugeMetricFamily(
+            "yukon_verification_pending_oldest_seconds",
+            "How long the oldest finished, unverified game has waited (0: none waits).",
+            value=max(waited, 0.0),
+        )
+        yield GaugeMetricFamily(
+            "yukon_leaderboard_stale_boards",
+            "Boards that missed an update while Redis was down, waiting for a rebuild.",
+            value=StaleBoard.objects.count(),
+        )
+
+    def _broker(self) -> Iterator[Metric]:
+        url = str(settings.CELERY_BROKER_URL)
+        if not url.startswith(("redis://", "rediss://", "unix://")):
+            return  # tasks run in-process: no queue
+        queue = str(settings.CELERY_TASK_DEFAULT_QUEUE)
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+        try:
+            pipe = client.pipeline(transaction=False)
+            pipe.llen(queue)
+            for priority in _KOMBU_PRIORITIES:
+                pipe.llen(f"{queue}{_KOMBU_PRIORITY_SEPARATOR}{priority}")
+            pipe.hlen("unacked")
+            *lengths, unacked = pipe.execute()
+        finally:
+            client.close()
+        waiting = GaugeMetricFamily(
+            "yukon_celery_queue_length", "Tasks waiting in the broker's queue.", labels=["queue"]
+        )
+        waiting.add_metric([queue], sum(lengths))
+        yield waiting
+        yield GaugeMetricFamily(
+            "yukon_celery_unacked_tasks",
+            "Tasks a worker has taken and not yet finished (all queues).",
+            value=unacked,
+        )
+
+    def _worker_events(self) -> Iterator[Metric]:
+        failures, lag = worker_events.read()
+        failed = CounterMetricFamily(
+            "yukon_celery_task_failures",
+            "Celery tasks that failed for good (after their retries), by task.",
+            labels=["task"],
+        )
+        for task, count in sorted(failures.items()):
+            failed.add_metric([task], count)
+        yield failed
+        cumulative, buckets = 0.0, []
+        for i, bound in enumerate(LAG_BUCKETS):
+            cumulative += lag.get(str(i), 0.0)
+            buckets.append((repr(bound), cumulative))
+        buckets.append(("+Inf", lag.get("count", 0.0)))
+        yield HistogramMetricFamily(
+            "yukon_verification_lag_seconds",
+            "From a game's finish to its verification (verified games).",
+            buckets=buckets,
+            sum_value=lag.get("sum", 0.0),
+        )
+
+
+class _Scrape:
+    """What one scrape reports: the processes' metrics, then the scrape-time figures."""
+
+    def collect(self) -> Iterator[Metric]:
+        directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+        if directory:
+            yield from MultiProcessCollector(None, path=directory).collect()
+        else:
+            yield from REGISTRY.collect()
+        yield from ScrapeCollector().collect()
+
+
+def _authorized(request: HttpRequest) -> bool:
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    token = str(settings.METRICS_TOKEN)
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    )
+
+
+@never_cache
+@require_GET
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    """The Prometheus text format; 404 while METRICS_TOKEN is unset, 401 without it."""
+    if not settings.METRICS_TOKEN:
+        raise Http404("metrics are off")
+    if not _authorized(request):
+        response = HttpResponse(
+            "a bearer token is required\n", status=401, content_type="text/plain; charset=utf-8"
+        )
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    return HttpResponse(generate_latest(_Scrape()), content_type=CONTENT_TYPE_LATEST)
