@@ -8,10 +8,15 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
+# Every package of pyproject.toml's list (the one list of apps), in its order; a directory's
+# COPY copies its contents, hence a line each. tests/deploy/test_apps.py holds them together
+# and scripts/rehearse-deploy builds and starts exactly these files.
 COPY yukon_site yukon_site
 COPY accounts accounts
 COPY games games
 COPY leaderboards leaderboards
+COPY moderation moderation
+COPY analysis analysis
 COPY frontend frontend
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 

@@ -7,8 +7,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # The pure-Python packages (those that have an __init__.py yet), checked strictly.
 PURE_DIRS := $(patsubst %/,%,$(dir $(wildcard games/engine/__init__.py games/solver/__init__.py)))
+# The apps: the packages pyproject.toml ships (its one list; read once .venv exists).
+APPS = $(shell $(PY) -c 'import tomllib; print(*(p.rstrip("*") for p in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptools"]["packages"]["find"]["include"]))')
 # The Django code and the top-level tests: normal mypy with the django-stubs plugin.
-TYPED_DJANGO := yukon_site accounts games leaderboards moderation frontend $(wildcard tests/*.py)
+TYPED_DJANGO = $(APPS) $(wildcard tests/*.py)
 PYTEST_ARGS ?=
 
 .PHONY: help run test lint sanitize install clean
@@ -46,6 +48,7 @@ ifneq ($(PURE_DIRS),)
 endif
 	$(VENV)/bin/mypy $(TYPED_DJANGO)
 	$(VENV)/bin/mypy --strict scripts/test-services
+	$(VENV)/bin/mypy --strict scripts/rehearse-deploy
 
 test: lint
 	@mkdir -p test-artifacts
