@@ -7,6 +7,7 @@
 import { api, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { cardName } from "./cards.js";
+import { closingNotice } from "./closing.js";
 import { applyMove, legalMoves, revealCard } from "./rules.js";
 import { formatTime, toast } from "./site.js";
 
@@ -26,6 +27,7 @@ const state = {
   startedAt: 0,
   finished: false,
   asking: false, // a question to the practice coach is on its way
+  closeAsked: 0, // when the page last reloaded because the day closed (the server ends the game)
 };
 
 function announce(text) {
@@ -89,6 +91,31 @@ function adopt(game) {
   board.setFrozen(state.finished);
   updateHud();
   if (state.finished) showEnd();
+  else tellTheClose();
+}
+
+// ----- the close of day (daily games) ------------------------------------------------
+
+/** A daily started near the close: say at once how long is left. */
+function tellTheClose() {
+  const notice = closingNotice(state.game.closes_at, serverNow(), state.game.status);
+  if (notice && !notice.closed) toast(notice.text, { warn: notice.urgent });
+}
+
+/** The notice under the HUD, each second; at the close, reload: the server ends the game. */
+function updateClosing() {
+  const line = $("[data-closing]");
+  if (!line || !state.game) return;
+  const notice = closingNotice(state.game.closes_at, serverNow(), state.finished ? "over" : state.game.status);
+  line.hidden = !notice;
+  line.textContent = notice ? notice.text : "";
+  line.classList.toggle("urgent", Boolean(notice && notice.urgent));
+  const now = Date.now();
+  if (notice && notice.closed && now - state.closeAsked > 5000) {
+    if (!state.closeAsked) announce(notice.text);
+    state.closeAsked = now; // again in 5 s if this clock ran a little ahead of the server's
+    reload();
+  }
 }
 
 async function reload(reason) {
@@ -129,7 +156,9 @@ async function sendMove(generation, ply, text, uncovered) {
     result = await api.post(`/api/games/${state.game.id}/moves/`, { ply, move: text });
   } catch (err) {
     if (generation !== state.generation) return;
-    const why = err.status === 409 ? "The game changed elsewhere; reloaded it." : `Move ${text} was not accepted: ${err.message}`;
+    const closed = err.status === 409 && err.body && err.body.status === "abandoned";
+    const why = closed ? err.message
+      : err.status === 409 ? "The game changed elsewhere; reloaded it." : `Move ${text} was not accepted: ${err.message}`;
     await reload(why);
     return;
   }
@@ -173,6 +202,7 @@ function elapsedSeconds() {
 
 function updateHud() {
   if (!state.pos) return;
+  updateClosing();
   $("[data-score]").textContent = state.pos.score;
   $("[data-moves]").textContent = state.pos.moves;
   $("[data-time]").textContent = formatTime(elapsedSeconds());

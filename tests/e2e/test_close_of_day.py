@@ -1,0 +1,69 @@
+"""The play page near the close of day: a daily started at 23:55 UTC says how long is
+left, and the last minutes count down (frontend/static/frontend/js/closing.js)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import DESKTOP
+from tests.e2e.test_play import sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _no_solver_runs(settings: Any) -> None:
+    """Only the easy tier exists: the home page must not prepare the others meanwhile."""
+    settings.DAILY_PREPARE_ON_REQUEST = False
+
+
+def without_date_header(route: Any) -> None:
+    """The page takes the server's time from each answer's Date header; without one it
+    keeps the browser's clock, which this test sets."""
+    response = route.fetch()
+    headers = {k: v for k, v in response.headers.items() if k.lower() != "date"}
+    route.fulfill(response=response, headers=headers)
+
+
+def test_a_daily_started_five_minutes_before_the_close_counts_down(
+    browse: Any, daily_deal0: Any
+) -> None:
+    page = browse(DESKTOP)
+    # The server's own clock says the day is open (it is); the page is told it is 23:55.
+    near = dt.datetime.combine(daily_deal0.date, dt.time(23, 55), tzinfo=dt.UTC)
+    page.page.clock.install(time=near)
+    page.page.route("**/api/**", without_date_header)
+    sign_up(page, "latecomer")
+    page.page.locator('[data-start="easy"]').click()
+    page.page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    page.page.locator('.tableau [data-card="8d"]').wait_for()
+
+    toast = page.page.locator(".toast", has_text="The day closes in")
+    toast.wait_for()
+    line = page.page.locator("[data-closing]")
+    line.wait_for(state="visible")
+    assert re.fullmatch(r"The day closes in 4:[0-5]\d", line.inner_text()), line.inner_text()
+    assert "urgent" in (line.get_attribute("class") or "")
+    page.page.clock.fast_forward("02:00")
+    page.page.wait_for_function(
+        "document.querySelector('[data-closing]').textContent.match(/in 2:[0-5]\\d$/)"
+    )
+    page.shot("play-desktop-closing")
+    page.assert_clean()
+
+
+def test_nothing_is_said_early_in_the_day(browse: Any, daily_deal0: Any) -> None:
+    page = browse(DESKTOP)
+    noon = dt.datetime.combine(daily_deal0.date, dt.time(12, 0), tzinfo=dt.UTC)
+    page.page.clock.install(time=noon)
+    page.page.route("**/api/**", without_date_header)
+    sign_up(page, "early")
+    page.page.locator('[data-start="easy"]').click()
+    page.page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    page.page.locator('.tableau [data-card="8d"]').wait_for()
+    assert page.page.locator("[data-closing]").is_hidden()
+    page.assert_clean()
