@@ -136,7 +136,11 @@ class MoveView(GameAPIView):
             400: BAD_REQUEST,
             403: FORBIDDEN,
             404: NOT_FOUND,
-            409: OpenApiResponse(CONFLICT, description="Stale or repeated ply, or game over."),
+            409: OpenApiResponse(
+                CONFLICT,
+                description="Stale or repeated ply, game over, or a daily whose day closed "
+                "(00:00 UTC): the game then ends unfinished.",
+            ),
         },
         summary="Play a move (checked by the server, then logged)",
         tags=["games"],
@@ -187,7 +191,10 @@ class ResignView(GameAPIView):
         responses={
             200: GameSerializer,
             404: NOT_FOUND,
-            409: OpenApiResponse(CONFLICT, description="The game is already over."),
+            409: OpenApiResponse(
+                CONFLICT,
+                description="The game is already over, or it is a daily whose day closed.",
+            ),
         },
         summary="Resign a game in progress",
         tags=["games"],
