@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import http.client
 import json
 import sys
 import urllib.error
@@ -64,7 +65,7 @@ class Site:
             return urllib.request.urlopen(request, timeout=self.timeout)
         except urllib.error.HTTPError as exc:
             raise Unavailable(f"GET {path}: HTTP {exc.code}: {_detail(exc)}") from exc
-        except (urllib.error.URLError, OSError) as exc:
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", exc)
             raise Unavailable(f"GET {path}: cannot reach {self.base}: {reason}") from exc
 
@@ -78,8 +79,8 @@ class Site:
                 for number, raw in enumerate(answer, start=1):
                     if raw.strip():
                         yield _loads(raw, f"{path} line {number}")
-            except OSError as exc:
-                raise Unavailable(f"GET {path}: the download broke off: {exc}") from exc
+            except (OSError, http.client.HTTPException) as exc:
+                raise Unavailable(f"GET {path}: the download broke off: {exc!r}") from exc
 
 
 def _detail(exc: urllib.error.HTTPError) -> str:
@@ -321,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         dt.date.fromisoformat(args.date)
     except ValueError:
         parser.error(f"{args.date!r} is not a date (YYYY-MM-DD)")
+    if urllib.parse.urlsplit(args.site).scheme not in ("http", "https"):
+        parser.error(f"--site {args.site!r} is not an http:// or https:// address")
     try:
         print(verify(Site(args.site, args.timeout), args.date, args.tier, args.commitment))
     except Mismatch as exc:
@@ -328,6 +331,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Unavailable as exc:
         print(f"CANNOT CHECK {args.date} {args.tier}: {exc}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        print(f"CANNOT CHECK {args.date} {args.tier}: an answer is not shaped as docs/api.md "
+              f"says ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 2
     return 0
 

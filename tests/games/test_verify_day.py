@@ -237,3 +237,73 @@ def test_the_replay_shown_in_docs_fair_play_runs_as_written(played: dict[str, An
     assert result.stdout.splitlines() == [
         "1 Quick 625 OK", "1 Twin 625 OK", "3 Steady 625 OK", f"4 Quitter {QUITTER_SCORE} OK",
     ]
+
+
+class FakeSite:
+    """A stand-in site (stdlib HTTP server) that answers what a broken or hostile site might."""
+
+    def __init__(self, answers: dict[str, bytes]) -> None:
+        import http.server
+        import threading
+
+        routes = answers
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = routes.get(self.path.split("?")[0], b'{"detail": "nothing here"}')
+                self.send_response(200 if self.path.split("?")[0] in routes else 404)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def run_against(answers: dict[str, bytes], capsys: Any) -> tuple[int, str]:
+    site = FakeSite(answers)
+    try:
+        code = verify_day.main(["--site", site.url, OPENING.date, "easy"])
+    finally:
+        site.close()
+    return code, capsys.readouterr().err.strip()
+
+
+def test_a_site_that_answers_nonsense_gets_one_line_not_a_traceback(capsys: Any) -> None:
+    import json
+
+    day_path = f"/api/daily/{OPENING.date}/"
+    games_path = f"{day_path}easy/games.jsonl"
+    entry = {"date": OPENING.date, "tier": "easy", "variant": "yukon", "algorithm_version": 1,
+             "commitment": OPENING.commitment(), "closes_at": "x", "closed": True, "deal": "0",
+             "salt": OPENING.salt}
+    header = {**entry, "format": "yukon-daily-games-v1", "games": 1}
+    cases = [
+        ({day_path: b'{"not": "a list"}'}, 2, "did not answer a list of challenges"),
+        ({day_path: b"<html>"}, 2, "not JSON"),
+        ({day_path: json.dumps([{**entry, "variant": None}]).encode()}, 1,
+         "cannot be committed to"),
+        ({day_path: json.dumps([entry]).encode()}, 2, "HTTP 404: nothing here"),
+        ({day_path: json.dumps([entry]).encode(),
+          games_path: json.dumps(header).encode() + b"\n"}, 2, "cut short"),
+        ({day_path: json.dumps([entry]).encode(),
+          games_path: b"\n".join(json.dumps(x).encode() for x in (header, {"log": 5},
+                                                                  {"end": True, "games": 1}))},
+         1, "the board counts it, but it has no move log"),
+        ({day_path: json.dumps([entry]).encode(),
+          games_path: b"\n".join(json.dumps(x).encode() for x in (header, [1, 2],
+                                                                  {"end": True, "games": 1}))},
+         2, "an answer is not shaped as docs/api.md says"),
+    ]
+    for answers, code, message in cases:
+        got, err = run_against(answers, capsys)
+        assert (got, len(err.splitlines())) == (code, 1), err
+        assert message in err, err
