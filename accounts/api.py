@@ -11,11 +11,13 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
+from accounts.login_backoff import remember_device
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
 from accounts.validators import validate_display_name
 from games.api.base import GameAPIView
@@ -120,11 +122,16 @@ class LoginView(GameAPIView):
             password=serializer.validated_data["password"],
         )
         if user is None:
+            retry_after = getattr(request._request, "login_retry_after", None)
+            if retry_after is not None:  # the account's wait (accounts/login_backoff.py)
+                raise Throttled(retry_after, "Too many failed log-ins for this account.")
             return Response(
                 {"detail": "Wrong username or password."}, status=status.HTTP_400_BAD_REQUEST
             )
         services.log_in(request._request, user)
-        return Response(_me(request))
+        response = Response(_me(request))
+        remember_device(response, serializer.validated_data["username"])
+        return response
 
 
 class LogoutView(GameAPIView):

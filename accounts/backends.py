@@ -1,5 +1,6 @@
-"""The log-in backend: Django's ModelBackend, with the user of each request read from the
-cache instead of the database.
+"""The log-in backends: Django's ModelBackend with a per-account wait after failed
+passwords (``LimitedModelBackend``), and that with the user of each request read from the
+cache instead of the database (``CachedModelBackend``).
 
 Every request that carries a session loads its user (``AuthenticationMiddleware``); that
 query, compiled by the ORM, was a fifth of a move's server time (bench/bench_load.py).
@@ -15,16 +16,52 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import HttpRequest
+
+from accounts.login_backoff import Attempt, Refused
 
 
 def user_cache_key(user_id: Any) -> str:
     return f"auth-user:{user_id}"
 
 
-class CachedModelBackend(ModelBackend):
+class LimitedModelBackend(ModelBackend):
+    """ModelBackend with the per-account wait after failed passwords
+    (``accounts/login_backoff.py``) on every path that logs in: the API, the admin's
+    form, anything that calls ``authenticate()``."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        if username is None:
+            username = kwargs.get(get_user_model().USERNAME_FIELD)
+        if username is None or password is None:
+            return None
+        attempt = Attempt.of(request, str(username))
+        try:
+            attempt.begin()
+        except Refused as refused:
+            if request is not None:  # the API answers 429 with this (accounts/api.py)
+                request.login_retry_after = refused.retry_after  # type: ignore[attr-defined]
+            raise PermissionDenied from refused  # authenticate(): None, no other backend
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None:
+            attempt.failed()
+        else:
+            attempt.succeeded()
+        return user
+
+
+class CachedModelBackend(LimitedModelBackend):
     def get_user(self, user_id: Any) -> Any:
         key = user_cache_key(user_id)
         user = cache.get(key)

@@ -160,7 +160,7 @@ else:
 # lives at most USER_CACHE_SECONDS (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
     "accounts.backends.CachedModelBackend" if REDIS_URL
-    else "django.contrib.auth.backends.ModelBackend"
+    else "accounts.backends.LimitedModelBackend"
 ]
 USER_CACHE_SECONDS = env.int("USER_CACHE_SECONDS", default=300)
 
@@ -317,6 +317,12 @@ REST_FRAMEWORK = {
     # sign-up and log-in limits is that many hops back in X-Forwarded-For; 0: REMOTE_ADDR.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+
+# Failed log-ins per account (accounts/login_backoff.py, docs/api.md): this many free,
+# then a wait that doubles from the base up to the cap before each next try; no lock.
+LOGIN_BACKOFF_FREE_FAILURES = env.int("LOGIN_BACKOFF_FREE_FAILURES", default=5)
+LOGIN_BACKOFF_BASE_SECONDS = env.int("LOGIN_BACKOFF_BASE_SECONDS", default=1)
+LOGIN_BACKOFF_MAX_SECONDS = env.int("LOGIN_BACKOFF_MAX_SECONDS", default=300)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Yukon Daily API",

@@ -1,0 +1,234 @@
+"""Log-ins limited per account as well as per address, with a wait that grows and is
+capped, never a lock (accounts/login_backoff.py). Run against the local-memory cache and
+a real Redis (the counters' atomic increment and add are the cache's own)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import authenticate
+from django.db import connection
+from django.http import HttpRequest
+from django.test import Client
+
+from accounts.login_backoff import DEVICE_COOKIE, wait_after
+from accounts.models import User
+
+PASSWORD = "a long enough pass 42"
+
+
+@pytest.fixture(params=["locmem", pytest.param("redis", marks=pytest.mark.redis)])
+def backoff(request: pytest.FixtureRequest, settings: Any) -> Iterator[dict[str, int]]:
+    """Small numbers: 2 free failures, then 1 s, 2 s, capped at 2 s. Rates per address
+    high, so only the per-account limit is in play."""
+    import os
+
+    if request.param == "redis":
+        settings.CACHES = {"default": {
+            "BACKEND": "yukon_site.cache.ResilientRedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }}
+    else:
+        settings.CACHES = {"default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"backoff-{uuid.uuid4().hex}",
+        }}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"signup": "1000/s", "login": "1000/s", "moves": "1000/s"},
+    }
+    numbers = {"free": 2, "base": 1, "cap": 2}
+    settings.LOGIN_BACKOFF_FREE_FAILURES = numbers["free"]
+    settings.LOGIN_BACKOFF_BASE_SECONDS = numbers["base"]
+    settings.LOGIN_BACKOFF_MAX_SECONDS = numbers["cap"]
+    yield numbers
+
+
+def new_player() -> User:
+    name = f"victim{uuid.uuid4().hex[:8]}"
+    return User.objects.create_user(username=name, display_name=name, password=PASSWORD)
+
+
+ADDRESSES = iter(f"10.{a}.{b}.{c}" for a in range(256) for b in range(256) for c in range(256))
+
+
+def log_in(username: str, password: str, client: Client | None = None) -> Any:
+    """A log-in from a fresh address each time: the guesser rotates addresses."""
+    return (client or Client()).post(
+        "/api/auth/login/",
+        json.dumps({"username": username, "password": password}),
+        content_type="application/json",
+        REMOTE_ADDR=next(ADDRESSES),
+    )
+
+
+def assert_waiting(response: Any) -> int:
+    assert response.status_code == 429, response.content
+    assert "Too many failed log-ins for this account" in response.json()["detail"]
+    retry_after = int(response["Retry-After"])
+    assert retry_after >= 1
+    return retry_after
+
+
+def test_the_numbers_double_and_stop_at_the_cap(settings: Any) -> None:
+    settings.LOGIN_BACKOFF_FREE_FAILURES = 5
+    settings.LOGIN_BACKOFF_BASE_SECONDS = 1
+    settings.LOGIN_BACKOFF_MAX_SECONDS = 300
+    assert [wait_after(n) for n in range(1, 16)] == [
+        0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300
+    ]
+    assert wait_after(10_000) == 300
+
+
+@pytest.mark.django_db
+def test_a_guesser_with_many_addresses_is_slowed(backoff: dict[str, int]) -> None:
+    victim = new_player()
+    for _ in range(backoff["free"]):
+        assert log_in(victim.username, "guess").status_code == 400
+    waited = assert_waiting(log_in(victim.username, "guess"))
+    assert waited == backoff["base"]
+    # the right password during the wait gets the same answer and no session
+    client = Client()
+    assert_waiting(log_in(victim.username, PASSWORD, client))
+    assert client.get("/api/auth/me/").json()["authenticated"] is False
+
+
+@pytest.mark.django_db
+def test_the_victim_can_wait_it_out_and_success_forgets(backoff: dict[str, int]) -> None:
+    victim = new_player()
+    for _ in range(backoff["free"]):
+        log_in(victim.username, "guess")
+    time.sleep(assert_waiting(log_in(victim.username, PASSWORD)))
+    assert log_in(victim.username, PASSWORD).status_code == 200
+    for _ in range(backoff["free"]):  # the free failures are free again
+        assert log_in(victim.username, "guess").status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_wait_grows_to_the_cap_and_refused_tries_do_not_count(
+    backoff: dict[str, int],
+) -> None:
+    victim = new_player()
+    for _ in range(backoff["free"]):
+        log_in(victim.username, "guess")
+    seen = []
+    for _ in range(3):
+        waited = assert_waiting(log_in(victim.username, "guess"))
+        for _ in range(20):  # hammering during the wait changes nothing
+            assert assert_waiting(log_in(victim.username, "guess")) <= waited
+        seen.append(waited)
+        time.sleep(waited)
+        assert log_in(victim.username, "guess").status_code == 400  # a real try, failed
+    seen.append(assert_waiting(log_in(victim.username, "guess")))
+    assert seen == [1, 2, 2, 2]  # base, doubled, then the cap: never longer
+    time.sleep(seen[-1])
+    assert log_in(victim.username, PASSWORD).status_code == 200
+
+
+@pytest.mark.django_db
+def test_case_does_not_buy_more_tries(backoff: dict[str, int]) -> None:
+    victim = new_player()
+    for spelling in (victim.username.upper(), victim.username.title()):
+        log_in(spelling, "guess")
+    assert_waiting(log_in(victim.username, "guess"))
+
+
+@pytest.mark.django_db
+def test_an_unknown_username_is_answered_like_a_real_one(backoff: dict[str, int]) -> None:
+    """No difference that tells which accounts exist."""
+    ghost = f"ghost{uuid.uuid4().hex[:8]}"
+    for _ in range(backoff["free"]):
+        assert log_in(ghost, "guess").status_code == 400
+    assert_waiting(log_in(ghost, "guess"))
+
+
+@pytest.mark.django_db
+def test_a_browser_that_logged_in_before_is_not_locked_out(backoff: dict[str, int]) -> None:
+    victim = new_player()
+    own_browser = Client()
+    assert log_in(victim.username, PASSWORD, own_browser).status_code == 200
+    assert DEVICE_COOKIE in own_browser.cookies
+    own_browser.post("/api/auth/logout/")
+    for _ in range(backoff["free"] + 1):  # an attacker runs the account's count up
+        log_in(victim.username, "guess")
+    assert_waiting(log_in(victim.username, PASSWORD))  # any other browser waits
+    assert log_in(victim.username, PASSWORD, own_browser).status_code == 200
+    # the device cookie names its account: it buys nothing for another one
+    other = new_player()
+    for _ in range(backoff["free"] + 1):
+        log_in(other.username, "guess")
+    assert_waiting(log_in(other.username, PASSWORD, own_browser))
+
+
+@pytest.mark.django_db
+def test_a_device_cookie_counts_its_own_failures(backoff: dict[str, int]) -> None:
+    victim = new_player()
+    browser = Client()
+    assert log_in(victim.username, PASSWORD, browser).status_code == 200
+    browser.post("/api/auth/logout/")
+    for _ in range(backoff["free"]):
+        assert log_in(victim.username, "guess", browser).status_code == 400
+    assert_waiting(log_in(victim.username, "guess", browser))
+
+
+@pytest.mark.django_db
+def test_a_forged_device_cookie_is_ignored(backoff: dict[str, int]) -> None:
+    victim = new_player()
+    browser = Client()
+    browser.cookies[DEVICE_COOKIE] = "forged:value"
+    for _ in range(backoff["free"]):
+        log_in(victim.username, "guess", browser)
+    assert_waiting(log_in(victim.username, PASSWORD, browser))
+
+
+@pytest.mark.django_db
+def test_the_admin_login_form_waits_too(backoff: dict[str, int]) -> None:
+    """The wait lives in the authentication backend: every path that logs in has it."""
+    victim = new_player()
+    victim.is_staff = True
+    victim.save()
+    for _ in range(backoff["free"]):
+        log_in(victim.username, "guess")
+    browser = Client()
+    answer = browser.post(
+        "/admin/login/?next=/admin/", {"username": victim.username, "password": PASSWORD}
+    )
+    assert answer.status_code == 200  # the form again, with its error: not logged in
+    assert "_auth_user_id" not in browser.session
+    time.sleep(backoff["base"])
+    answer = browser.post(
+        "/admin/login/?next=/admin/", {"username": victim.username, "password": PASSWORD}
+    )
+    assert answer.status_code == 302 and "_auth_user_id" in browser.session
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_guesses_get_one_try_per_wait(backoff: dict[str, int], settings: Any) -> None:
+    """Thirty guesses at once, past the free ones: one reaches the password check."""
+    settings.LOGIN_BACKOFF_FREE_FAILURES = 0
+    victim = new_player()
+    start = threading.Barrier(30)
+    refused: list[int] = []
+    checked: list[int] = []
+
+    def guess() -> None:
+        request = HttpRequest()
+        start.wait()
+        try:
+            authenticate(request, username=victim.username, password="guess")
+        finally:
+            connection.close()
+        (refused if hasattr(request, "login_retry_after") else checked).append(1)
+
+    threads = [threading.Thread(target=guess) for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert (len(checked), len(refused)) == (1, 29)
