@@ -90,7 +90,9 @@ def regex_routes() -> list[str]:
 
 
 def api_post_routes() -> list[Route]:
-    return [r for r in all_routes() if r.template.startswith("/api/") and "post" in r.methods]
+    """Every POST under /api/; log-out last, so that the player stays who they are."""
+    routes = [r for r in all_routes() if r.template.startswith("/api/") and "post" in r.methods]
+    return sorted(routes, key=lambda route: route.template.endswith("/logout/"))
 
 
 def routes_with_ids() -> list[Route]:
