@@ -226,6 +226,13 @@ def test_the_suite_sees_every_post_and_every_id() -> None:
     assert any(t.startswith("/play/") for t in with_ids)
 
 
+def test_every_id_in_a_route_is_bounded() -> None:
+    """``<int:...>`` takes any number of digits to the database; ``<id:...>`` stops at
+    2^63 - 1 (yukon_site/converters.py)."""
+    unbounded = [r.template for r in all_routes() if any(c == "int" for c, _ in r.parameters)]
+    assert not unbounded, f"use <id:...> in {unbounded}"
+
+
 def test_every_regex_route_is_known() -> None:
     assert set(regex_routes()) <= set(REGEX_ROUTES), "add the new re_path to REGEX_ROUTES"
 
