@@ -1,0 +1,235 @@
+"""The deployment rehearsal (scripts/rehearse-deploy): the image and the compose stack, run.
+
+The whole rehearsal runs once against the throwaway PostgreSQL and Redis of
+scripts/test-services: the Dockerfile's files built into a wheel and installed in a fresh
+virtualenv, every compose service started with its own command and environment, a player
+who wins today's daily through gunicorn, then two webs and two workers. Around it: the
+rehearsal refuses an image whose build stage leaves out an app, stops what it started when
+it is stopped, and reads .dockerignore and compose files as Docker does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.test_apps import local_apps, rehearsal
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "rehearse-deploy"
+# Data an app needs at run time beside its modules: the wheel must carry all of it.
+APP_DATA_DIRS = ("templates", "static", "migrations")
+
+
+def run_rehearsal(*args: str, timeout: float) -> tuple[int, str]:
+    """Run the script in its own session; on a timeout it is told to stop (SIGTERM, as
+    Ctrl-C would) so that it stops its services, and only then killed."""
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPT), *args], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGTERM)
+        try:
+            output, _ = process.communicate(timeout=90)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+        pytest.fail(f"the rehearsal took over {timeout:.0f}s:\n{output[-6000:]}")
+    return process.returncode, output
+
+
+def processes_using(path: Path) -> list[str]:
+    """Live processes whose command line or working directory lies under ``path``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and (str(path) in argv or cwd.startswith(str(path))):
+            found.append(f"{entry}: {argv[:200]}")
+    return found
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Iterator[Path]:
+    """The rehearsal's directory (its virtualenv is large: removed afterwards)."""
+    path = tmp_path / "rehearsal"
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def assert_servers_released(output: str) -> None:
+    """The rehearsal's database and role are dropped, its Redis database emptied."""
+    import psycopg
+    import redis
+
+    database = re.search(r"postgres is database (\w+) of role (\w+)", output)
+    index = re.search(r"redis is database (\d+)", output)
+    assert database and index, output[-3000:]
+    with psycopg.connect(os.environ["DATABASE_URL"]) as connection:
+        left = connection.execute(
+            "SELECT datname FROM pg_database WHERE datname = %s UNION ALL "
+            "SELECT rolname FROM pg_roles WHERE rolname = %s",
+            list(database.groups()),
+        ).fetchall()
+    assert not left
+    assert redis.Redis.from_url(os.environ["REDIS_URL"], db=int(index.group(1))).dbsize() == 0
+
+
+def app_data_files() -> dict[str, list[str]]:
+    """Per local app, every file of its templates, static files and migrations."""
+    files: dict[str, list[str]] = {}
+    for app in local_apps():
+        for folder in APP_DATA_DIRS:
+            for path in sorted((ROOT / app).rglob(f"{folder}/**/*")):
+                relative = path.relative_to(ROOT).as_posix()
+                if path.is_file() and "__pycache__" not in relative:
+                    files.setdefault(app, []).append(relative)
+    return files
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.celery
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path) -> None:
+    status, output = run_rehearsal("--workdir", str(workdir), "--timeout", "900", timeout=1000)
+    assert status == 0, output[-8000:]
+    for step in (
+        "stack: rehearsal-migrate-1 completed successfully",
+        "stack: rehearsal-web-1 healthy",
+        "stack: rehearsal-worker-1 healthy",
+        "stack: rehearsal-beat-1 healthy",
+        "play: /healthz 200; plain HTTP is redirected to HTTPS",
+        "play: the admin login page's /static/admin/css/",
+        "play: signed up rehearsal1 (Secure cookies)",
+        "play: game 1 verified by the worker",
+        "play: Rehearsal1 is on the",
+        "stack: rehearsal-web-2 healthy",
+        "stack: rehearsal-worker-2 healthy",
+        "scale: both webs serve the same boards",
+        "scale: two webs, two workers, exactly one beat",
+        "OK: scale rehearsed",
+    ):
+        assert step in output, f"missing {step!r}:\n{output[-6000:]}"
+    assert re.search(r"alternating between ports \[\d+, \d+\]", output)
+    assert not processes_using(workdir), processes_using(workdir)
+    assert_servers_released(output)
+
+    (wheel,) = (workdir / "stages" / "build" / "wheels").glob("yukon_daily-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    data = app_data_files()
+    assert {"frontend", "moderation", "analysis"} <= set(data)  # the finder finds them
+    missing = [path for paths in data.values() for path in paths if path not in shipped]
+    assert not missing, f"the wheel lacks {missing}"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_an_image_whose_build_stage_leaves_out_an_app_is_refused(
+    workdir: Path, tmp_path: Path
+) -> None:
+    """Today's Dockerfile failed this way (issue 16): the image's own collectstatic."""
+    text = (ROOT / "Dockerfile").read_text()
+    assert "COPY moderation moderation\n" in text
+    broken = tmp_path / "Dockerfile"
+    broken.write_text(text.replace("COPY moderation moderation\n", ""))
+    status, output = run_rehearsal(
+        "--dockerfile", str(broken), "--workdir", str(workdir), "--until", "image",
+        timeout=500,
+    )
+    assert status == 1, output[-6000:]
+    (failure,) = [line for line in output.splitlines() if "FAILED" in line]
+    assert "collectstatic" in failure
+    assert "ModuleNotFoundError: No module named 'moderation'" in failure
+    assert not processes_using(workdir)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_stopped_rehearsal_stops_what_it_started(workdir: Path) -> None:
+    """SIGTERM while pip builds the wheels: every process of it ends, none is left."""
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--workdir", str(workdir), "--until", "image"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    lines = []
+    try:
+        for line in process.stdout:
+            lines.append(line)
+            if "RUN pip wheel" in line:
+                break
+        # pip is running (in its own process group) when the rehearsal is told to stop
+        assert processes_using(workdir), "".join(lines)
+        process.send_signal(signal.SIGTERM)
+        rest, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    output = "".join(lines) + rest
+    assert process.returncode == 1, output
+    assert "FAILED" in output and "stopped by signal 15" in output
+    assert not processes_using(workdir), output
+
+
+# ---------------------------------------------------------------- Docker's file formats
+
+
+def test_dockerignore_patterns_as_docker_reads_them() -> None:
+    ignore = rehearsal().DockerIgnore("**/__pycache__\n*.egg-info\n**/*.so\nbuild\n!build/keep\n")
+    assert ignore.excluded("games/solver/__pycache__/x.pyc")
+    assert ignore.excluded("__pycache__")
+    assert ignore.excluded("games/solver/_csolver.cpython-311-x86_64-linux-gnu.so")
+    assert ignore.excluded("yukon_daily.egg-info/PKG-INFO")
+    assert not ignore.excluded("games/yukon_daily.egg-info")  # *.egg-info: top level only
+    assert ignore.excluded("build/lib/x.py") and not ignore.excluded("build/keep")
+    assert not ignore.excluded("games/solver/_csolver.c")
+    assert not ignore.excluded("buildings/x.py")
+
+
+def test_the_shipped_dockerignore_keeps_built_and_local_files_out() -> None:
+    ignore = rehearsal().DockerIgnore((ROOT / ".dockerignore").read_text())
+    for path in (".git/HEAD", ".venv/bin/python", "db.sqlite3", "staticfiles/x.css",
+                 "games/solver/_csolver.cpython-311-x86_64-linux-gnu.so",
+                 "games/__pycache__/models.cpython-311.pyc", "tests/conftest.py"):
+        assert ignore.excluded(path), path
+    for path in ("games/solver/_csolver.c", "frontend/static/frontend/site.css", "manage.py"):
+        assert not ignore.excluded(path), path
+
+
+def test_compose_interpolation() -> None:
+    module = rehearsal()
+    variables = {"A": "1", "EMPTY": ""}
+    assert module.interpolate("${A}-${B:-two}-${EMPTY:-3}-$$HOSTNAME-$A", variables) == (
+        "1-two-3-$HOSTNAME-1")
+    assert module.interpolate({"k": ["${A:?set A}"]}, variables) == {"k": ["1"]}
+    with pytest.raises(module.RehearsalError, match="B: set B"):
+        module.interpolate("${B:?set B}", variables)
+
+
+def test_health_checks_are_read_as_compose_reads_them() -> None:
+    check = rehearsal().HealthCheck.of(
+        {"test": ["CMD-SHELL", "exit 0"], "interval": "1m30s", "timeout": "5s", "retries": 2})
+    assert check.argv == ["/bin/sh", "-c", "exit 0"]
+    assert (check.interval, check.timeout, check.start_period, check.retries) == (90, 5, 0, 2)
+    assert check.every == 6.0
+    assert rehearsal().HealthCheck.of({"disable": True}) is None
