@@ -108,7 +108,7 @@ def main() -> int:
     args = parser.parse_args()
     reexec_under_services()
 
-    from tests.faults.test_backup_restore import pg_tool, tool_version_num, with_database
+    from tests.faults.pgtools import pg_tool, tool_version_num, with_database
 
     server_url = os.environ["DATABASE_URL"]
     suffix = uuid.uuid4().hex[:8]

@@ -23,10 +23,7 @@ the restored database, identical to the live ones, down to the Redis sorted sets
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
-import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -43,6 +40,7 @@ import pytest
 import redis
 
 from games.models import Game, Status, Verification, utc_today
+from tests.faults.pgtools import pg_tool, with_database
 from tests.faults.server import Browser, gunicorn, production_env
 from tests.games.conftest import make_challenges, winning_lines
 from tests.workers import ROOT, own_queue, start_worker, stop, worker_database_url
@@ -58,45 +56,6 @@ pytestmark = [
 DEALS = {"easy": 0, "medium": 1, "hard": 68}
 PLAYERS = 6
 LIVE_REDIS_DB, RESTORED_REDIS_DB = 7, 8  # boards, cache and broker of each site
-
-
-# ----- PostgreSQL's client tools ---------------------------------------------------------
-
-
-def server_version_num(database_url: str) -> int:
-    with psycopg.connect(database_url) as conn:
-        row = conn.execute("SHOW server_version_num").fetchone()
-    assert row is not None
-    return int(row[0])
-
-
-def tool_version_num(binary: Path) -> int:
-    """``pg_dump (PostgreSQL) 15.18 (Debian ...)`` -> 150018; 0 if it does not say."""
-    out = subprocess.run([str(binary), "--version"], capture_output=True, text=True, check=False)
-    found = re.search(r"\(PostgreSQL\) (\d+)(?:\.(\d+))?", out.stdout)
-    return int(found[1]) * 10_000 + int(found[2] or 0) if found else 0
-
-
-def pg_tool(name: str, database_url: str) -> Path:
-    """``name`` (pg_dump, pg_restore, createdb, dropdb) from the newest PostgreSQL
-    install, as scripts/test-services finds the server; a dump needs a pg_dump at least
-    as new as the server, so an older one is refused."""
-    found = [Path(p) for p in glob.glob(f"/usr/lib/postgresql/*/bin/{name}")]
-    on_path = shutil.which(name)  # Debian's is a wrapper that picks a version by its name
-    if on_path:
-        found.append(Path(on_path))
-    assert found, f"{name} not found on PATH or in /usr/lib/postgresql/*/bin"
-    newest = max(found, key=tool_version_num)
-    server = server_version_num(database_url)
-    assert tool_version_num(newest) // 10_000 >= server // 10_000, (
-        f"{newest} is older than the server ({server}): dumps need pg_dump >= server"
-    )
-    return newest
-
-
-def with_database(database_url: str, name: str) -> str:
-    parts = urlsplit(database_url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 def with_redis_db(redis_url: str, db: int) -> str:
