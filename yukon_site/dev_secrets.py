@@ -51,8 +51,14 @@ def load_or_create(path: Path) -> dict[str, str]:
         return _read(path)
     except FileNotFoundError:
         pass
+    except OSError as exc:
+        raise _unusable(path, exc) from exc
     fresh = {name: secrets.token_urlsafe(50) for name in NAMES}
-    if _create(path, fresh):
+    try:
+        created = _create(path, fresh)
+    except OSError as exc:  # a read-only checkout, a file system without hard links
+        raise _unusable(path, exc) from exc
+    if created:
         logger.warning(
             "DEBUG is on and no SECRET_KEY/DAILY_SECRET is set: generated development "
             "secrets in %s (git-ignored; delete it to make new ones).",
@@ -60,6 +66,13 @@ def load_or_create(path: Path) -> dict[str, str]:
         )
         return fresh
     return _read(path)  # another process created it first: use theirs
+
+
+def _unusable(path: Path, exc: OSError) -> ImproperlyConfigured:
+    return ImproperlyConfigured(
+        f"cannot keep development secrets in {path} ({exc.strerror or exc}): set "
+        "SECRET_KEY and DAILY_SECRET, or DEV_SECRETS_FILE to a writable place."
+    )
 
 
 def _read(path: Path) -> dict[str, str]:

@@ -45,13 +45,19 @@ print(json.dumps({{
 """
 
 
-def start(secrets_file: Path | None, **extra: str) -> subprocess.CompletedProcess[str]:
-    """A fresh interpreter reading the settings as a development install would."""
+def start_env(**extra: str) -> dict[str, str]:
+    """The environment of a development install with no secrets set."""
     env = {
         key: value for key, value in os.environ.items()
         if key not in {"SECRET_KEY", "DAILY_SECRET", "DEV_SECRETS_FILE", "DEBUG"}
     }
     env.update({"DJANGO_SETTINGS_MODULE": "yukon_site.settings", "DEBUG": "true", **extra})
+    return env
+
+
+def start(secrets_file: Path | None, **extra: str) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter reading the settings as a development install would."""
+    env = start_env(**extra)
     if secrets_file is not None:
         env["DEV_SECRETS_FILE"] = str(secrets_file)
     return subprocess.run(
@@ -121,12 +127,7 @@ def test_the_file_is_reused_on_a_second_start_and_logged_once(tmp_path: Path) ->
 
 def test_concurrent_first_starts_agree_on_one_value(tmp_path: Path) -> None:
     path = tmp_path / dev_secrets.FILE_NAME
-    env = {
-        key: value for key, value in os.environ.items()
-        if key not in {"SECRET_KEY", "DAILY_SECRET"}
-    }
-    env.update({"DJANGO_SETTINGS_MODULE": "yukon_site.settings", "DEBUG": "true",
-                "DEV_SECRETS_FILE": str(path)})
+    env = start_env(DEV_SECRETS_FILE=str(path))
     starts = [
         subprocess.Popen(
             [sys.executable, "-c", textwrap.dedent(DERIVE)], cwd=ROOT, env=env,
@@ -182,3 +183,20 @@ def test_a_damaged_file_stops_the_start_instead_of_being_replaced(tmp_path: Path
     assert result.returncode != 0
     assert "not a development secrets file" in result.stderr
     assert path.read_text() == '{"SECRET_KEY": "only one"}'
+
+
+
+def test_a_place_it_cannot_use_stops_the_start_with_one_clear_line(tmp_path: Path) -> None:
+    not_a_directory = tmp_path / "a-file"
+    not_a_directory.write_text("")
+    path = not_a_directory / dev_secrets.FILE_NAME
+    with pytest.raises(ImproperlyConfigured, match="cannot keep development secrets"):
+        dev_secrets.load_or_create(path)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, check=False,
+        env={**start_env(), "DEV_SECRETS_FILE": str(path)},
+    )
+    assert result.returncode != 0
+    assert "yukon: configuration error: cannot keep development secrets" in result.stderr
+    assert "Traceback" not in result.stderr
