@@ -2,11 +2,17 @@
 
 from django.urls import path
 
-from leaderboards import views
+from leaderboards import proof, views
 
 app_name = "leaderboards"
 
 urlpatterns = [
+    # Beside /api/daily/<date>/ (games): a closed day's ranked games, as the board has them.
+    path(
+        "daily/<str:date>/<str:tier>/games.jsonl",
+        proof.DailyGamesView.as_view(),
+        name="daily-games",
+    ),
     path(
         "leaderboards/daily/<str:date>/<str:tier>/",
         views.DailyBoardView.as_view(),

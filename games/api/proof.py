@@ -1,5 +1,5 @@
-"""Public proof of a day (docs/fair-play.md): its commitments, and once it has closed, the
-deal, the salt and every ranked game's move log, for anyone to check with the engine.
+"""Public proof of a day (docs/fair-play.md): its commitments, and once it has closed, its
+deals and salts. The ranked games' move logs are the boards' (leaderboards/proof.py).
 
 Nothing here reveals a deal number or a salt before the day's close (UTC midnight): the
 commitment alone is shown while a day is open.
@@ -8,46 +8,32 @@ commitment alone is shown while a day is open.
 from __future__ import annotations
 
 import datetime as dt
-import json
-from collections.abc import Iterable, Iterator
-from typing import Any
 
-from django.db.models import Count, Q
-from django.http import StreamingHttpResponse
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
-from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.base import GameAPIView
 from games.api.serializers import ChallengeProofSerializer
-from games.api.throttles import DailyGamesThrottle
 from games.api.views import ERROR
-from games.errors import Conflict, NotFound
-from games.models import DailyChallenge, Game, Move, Status, Tier, Verification, utc_today
-from games.proof import FORMAT as COMMITMENT_FORMAT
-from leaderboards import ranking
+from games.errors import NotFound
+from games.models import DailyChallenge, utc_today
 
-GAMES_FORMAT = "yukon-daily-games-v1"
-JSON_LINES = "application/x-ndjson"
-CHUNK = 500  # games per query while streaming: memory stays flat on a board of 100,000
 CLOSED_MAX_AGE = 300  # a closed day changes only by moderation
 
 
-def _day(date: str) -> dt.date:
+def parse_day(date: str) -> dt.date:
     try:
         return dt.date.fromisoformat(date)
     except ValueError as exc:
         raise ValidationError({"date": f"{date[:40]!r} is not a date (YYYY-MM-DD)"}) from exc
 
 
-def _public_challenges(day: dt.date, today: dt.date) -> list[DailyChallenge]:
+def public_challenges(day: dt.date, today: dt.date) -> list[DailyChallenge]:
     if day > today:
         raise NotFound(f"{day.isoformat()} is in the future: nothing is published for it yet")
     challenges = DailyChallenge.of_day(day)
@@ -71,175 +57,9 @@ class DailyDayView(GameAPIView):
     )
     def get(self, request: Request, date: str) -> Response:
         today = utc_today()
-        challenges = _public_challenges(_day(date), today)
+        challenges = public_challenges(parse_day(date), today)
         data = ChallengeProofSerializer(challenges, many=True, context={"today": today}).data
         response = Response(data)
         if challenges[0].is_closed(today):
             patch_cache_control(response, public=True, max_age=CLOSED_MAX_AGE)
-        return response
-
-
-def _header(challenge: DailyChallenge, count: int, not_ranked: dict[str, int]) -> dict[str, Any]:
-    deal = challenge.deal
-    return {
-        "format": GAMES_FORMAT,
-        "date": challenge.date.isoformat(),
-        "tier": challenge.tier,
-        "variant": deal.variant,
-        "algorithm_version": deal.algorithm_version,
-        "deal": str(deal.number),
-        "salt": challenge.salt,
-        "commitment": challenge.commitment,
-        "commitment_format": COMMITMENT_FORMAT,
-        "closed_at": challenge.closes_at.isoformat().replace("+00:00", "Z"),
-        "games": count,
-        "not_ranked": not_ranked,
-    }
-
-
-def _not_ranked(challenge: DailyChallenge) -> dict[str, int]:
-    """Finished games of the day that are not on the board, counted by why (no names)."""
-    finished = Game.objects.filter(challenge=challenge).exclude(status=Status.PLAYING)
-    counts = finished.exclude(ranking.counts_q()).aggregate(
-        pending=Count("id", filter=Q(verification=Verification.PENDING)),
-        rejected=Count("id", filter=Q(verification=Verification.REJECTED)),
-        removed=Count("id", filter=Q(verification=Verification.VERIFIED)),
-    )
-    return {key: int(value) for key, value in counts.items()}
-
-
-GAME_FIELDS = (
-    "id", "player__display_name", "status", "score", "moves", "elapsed_ms",
-    "started_at", "finished_at", "verification",
-)
-
-
-def _iso(moment: dt.datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
-
-
-def _game_lines(game_ids: list[int]) -> Iterator[dict[str, Any]]:
-    """The games in the board's order, each with its log, a chunk of games per query."""
-    rank, previous_key = 0, None
-    for start in range(0, len(game_ids), CHUNK):
-        chunk = game_ids[start : start + CHUNK]
-        games = {row["id"]: row for row in Game.objects.filter(pk__in=chunk).values(*GAME_FIELDS)}
-        logs: dict[int, list[dict[str, Any]]] = {game_id: [] for game_id in chunk}
-        entries = Move.objects.filter(game_id__in=chunk).order_by("game_id", "ply")
-        for game_id, ply, text, turned, at_ms in entries.values_list(
-            "game_id", "ply", "text", "turned", "at_ms"
-        ):
-            logs[game_id].append(
-                {"ply": ply, "move": text, "turned": turned or None, "at_ms": at_ms}
-            )
-        for place, game_id in enumerate(chunk, start=start + 1):
-            game = games.get(game_id)
-            if game is None:  # deleted while streaming: the count in the header tells
-                continue
-            won = game["status"] == Status.WON
-            key = ranking.encode(won, game["score"], game["elapsed_ms"], game["moves"])
-            if key != previous_key:
-                rank, previous_key = place, key
-            yield {
-                "rank": rank,
-                "game_id": game_id,
-                "player": game["player__display_name"],
-                "status": game["status"],
-                "won": won,
-                "score": game["score"],
-                "moves": game["moves"],
-                "elapsed_ms": game["elapsed_ms"],
-                "started_at": _iso(game["started_at"]),
-                "finished_at": _iso(game["finished_at"]),
-                "verification": game["verification"],
-                "log": logs[game_id],
-            }
-
-
-def _lines(challenge: DailyChallenge) -> Iterator[bytes]:
-    game_ids = list(
-        Game.objects.filter(ranking.counts_q(), challenge=challenge)
-        .order_by(*ranking.list_order())
-        .values_list("pk", flat=True)
-    )
-    yield _line(_header(challenge, len(game_ids), _not_ranked(challenge)))
-    written = 0
-    for game in _game_lines(game_ids):
-        written += 1
-        yield _line(game)
-    yield _line({"end": True, "games": written})
-
-
-def _line(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
-
-
-class ErrorsInJSON(BaseContentNegotiation):
-    """The file is always JSON lines; its errors always JSON, whatever the client accepts
-    (a client asking for ``application/x-ndjson`` only gets a readable error, not a 406)."""
-
-    def select_parser(self, request: Request, parsers: Iterable[BaseParser]) -> BaseParser | None:
-        return next(iter(parsers), None)
-
-    def select_renderer(
-        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        renderer = next(iter(renderers))
-        return renderer, renderer.media_type
-
-
-GAME_LINE = {
-    "type": "object",
-    "description": (
-        "One line of JSON each: first the day (format, date, tier, variant, algorithm_version, "
-        "deal, salt, commitment, commitment_format, closed_at, games, not_ranked), then one "
-        "line per ranked game in board order (rank, game_id, player, status, won, score, "
-        "moves, elapsed_ms, started_at, finished_at, verification, log: [{ply, move, turned, "
-        "at_ms}]), last {end: true, games}. docs/api.md."
-    ),
-}
-
-
-class DailyGamesView(GameAPIView):
-    permission_classes = [AllowAny]
-    throttle_classes = [DailyGamesThrottle]
-    renderer_classes = [JSONRenderer]
-    content_negotiation_class = ErrorsInJSON
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
-            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
-        ],
-        responses={
-            (200, JSON_LINES): OpenApiResponse(GAME_LINE, description="JSON lines, streamed."),
-            (400, "application/json"): OpenApiResponse(ERROR, description="Not a date."),
-            (404, "application/json"): OpenApiResponse(
-                ERROR, description="Unknown tier, a future date, or no challenge that day."
-            ),
-            (409, "application/json"): OpenApiResponse(
-                ERROR, description="The day has not closed yet (`opens_at`)."
-            ),
-        },
-        summary="A closed day's ranked games with their full move logs (JSON lines)",
-        tags=["daily"],
-    )
-    def get(self, request: Request, date: str, tier: str) -> StreamingHttpResponse:
-        today = utc_today()
-        day = _day(date)
-        if tier not in Tier.values:
-            raise NotFound(f"unknown tier {tier[:20]!r}: choose easy, medium or hard")
-        found = [c for c in _public_challenges(day, today) if c.tier == tier]
-        if not found:
-            raise NotFound(f"there was no {tier} challenge on {day.isoformat()}")
-        challenge = found[0]
-        if not challenge.is_closed(today):
-            closes = challenge.closes_at.isoformat().replace("+00:00", "Z")
-            raise Conflict(
-                f"this day is still open: its games are published when it closes at {closes}",
-                opens_at=closes,
-            )
-        response = StreamingHttpResponse(_lines(challenge), content_type=JSON_LINES)
-        response["Content-Disposition"] = f'inline; filename="{day.isoformat()}-{tier}.jsonl"'
-        patch_cache_control(response, public=True, max_age=CLOSED_MAX_AGE)
         return response

@@ -11,11 +11,6 @@ app_name = "api"
 urlpatterns = [
     path("daily/", views.DailyView.as_view(), name="daily"),
     path("daily/<str:date>/", proof.DailyDayView.as_view(), name="daily-day"),
-    path(
-        "daily/<str:date>/<str:tier>/games.jsonl",
-        proof.DailyGamesView.as_view(),
-        name="daily-games",
-    ),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<id:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<id:game_id>/moves/", views.MoveView.as_view(), name="moves"),
