@@ -50,7 +50,7 @@ from games.signals import game_verified
 logger = logging.getLogger(__name__)
 
 FACE_DOWN_REASON = "that card is face down: only a face-up card can move"
-DAY_CLOSED = "this day closed at 00:00 UTC: the game ended unfinished and can no longer change"
+DAY_CLOSED = "this day closed at 00:00 UTC: its games can no longer change"
 
 
 @dataclass(frozen=True)
