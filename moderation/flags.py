@@ -1,117 +1,37 @@
 """Automatic flags, raised when a daily game is verified: each test, its reason, its numbers.
 
-The tests read the verified move log (server times, ``Move.at_ms``) and a few facts about
-the deal and the player. Thresholds are settings (``MODERATION_*``, docs/moderation.md);
-the flag rate on honest simulated play is measured by tests/moderation/test_flag_rate.py.
-A flag never changes a board: a moderator decides.
+The log-only tests (pacing timed from the first move, the human signature of thinking,
+the solver's line and the solver's moves) live in ``moderation.detector`` and are run
+here through ``detector.judge``, the same function the red-team suite calls on simulated
+logs (tests/moderation/test_redteam.py, bench/bench_redteam.py). The tests that need the
+database (a new player's perfect game, accounts sharing an address) are here.
+Thresholds are settings (``MODERATION_*``, docs/moderation.md). A flag never changes a
+board: a moderator decides.
 """
 
 from __future__ import annotations
 
 import logging
-import statistics
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-
-from games.models import Game, Mode, Status, Tier, Verification
+from games.models import Game, Mode, Tier, Verification
+from moderation.detector import Finding, PlayedGame, Thresholds, judge
 from moderation.models import Flag, FlagKind, GameAddress
 
 logger = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class Thresholds:
-    fast_move_ms: int = 150
-    fast_move_run: int = 8
-    even_pacing_min_moves: int = 30
-    even_pacing_max_cv: float = 0.25
-    min_human_ms_per_move: int = 400
-    new_player_dailies: int = 3
-    shared_address_accounts: int = 3
-
-    @classmethod
-    def from_settings(cls) -> Thresholds:
-        defaults = cls()
-        return cls(
-            **{
-                name: getattr(settings, f"MODERATION_{name.upper()}", getattr(defaults, name))
-                for name in cls.__dataclass_fields__
-            }
-        )
+__all__ = ["Finding", "Thresholds", "inspect_game", "played_game", "raise_flags"]
 
 
-@dataclass(frozen=True)
-class Finding:
-    kind: str
-    reason: str
-    measured: dict[str, Any] = field(default_factory=dict)
-    thresholds: dict[str, Any] = field(default_factory=dict)
-
-
-def intervals(at_ms: list[int]) -> list[int]:
-    """Milliseconds before each move: the first from the game's start."""
-    return [b - a for a, b in zip([0, *at_ms], at_ms, strict=False)]
-
-
-def longest_fast_run(gaps: list[int], limit_ms: int) -> int:
-    longest = run = 0
-    for gap in gaps:
-        run = run + 1 if gap < limit_ms else 0
-        longest = max(longest, run)
-    return longest
-
-
-def pacing_findings(at_ms: list[int], t: Thresholds) -> list[Finding]:
-    """The tests on the log's timing alone: too fast for a hand, too even for a person."""
-    found: list[Finding] = []
-    gaps = intervals(at_ms)
-    run = longest_fast_run(gaps, t.fast_move_ms)
-    if run >= t.fast_move_run:
-        found.append(
-            Finding(
-                FlagKind.FAST_MOVES,
-                f"{run} consecutive moves each under {t.fast_move_ms} ms apart "
-                f"(the limit is {t.fast_move_run - 1})",
-                {"longest_fast_run": run},
-                {"fast_move_ms": t.fast_move_ms, "fast_move_run": t.fast_move_run},
-            )
-        )
-    if len(gaps) >= t.even_pacing_min_moves:
-        mean = statistics.fmean(gaps)
-        cv = statistics.pstdev(gaps) / mean if mean > 0 else 0.0
-        if cv < t.even_pacing_max_cv:
-            found.append(
-                Finding(
-                    FlagKind.EVEN_PACING,
-                    f"{len(gaps)} moves at an average of {mean:.0f} ms with a coefficient of "
-                    f"variation of {cv:.2f} (people vary far more; the limit is "
-                    f"{t.even_pacing_max_cv})",
-                    {"moves": len(gaps), "mean_ms": round(mean), "cv": round(cv, 4)},
-                    {
-                        "even_pacing_min_moves": t.even_pacing_min_moves,
-                        "even_pacing_max_cv": t.even_pacing_max_cv,
-                    },
-                )
-            )
-    return found
-
-
-def _fast_finish(game: Game, t: Thresholds) -> Finding | None:
-    line = game.deal.solution
-    if game.status != Status.WON or not line or game.elapsed_ms is None:
-        return None
-    floor_ms = len(line) * t.min_human_ms_per_move
-    if game.elapsed_ms >= floor_ms:
-        return None
-    return Finding(
-        FlagKind.FAST_FINISH,
-        f"won in {game.elapsed_ms / 1000:.1f} s; the solver's line has {len(line)} moves, "
-        f"and a person needs at least {t.min_human_ms_per_move} ms a move "
-        f"({floor_ms / 1000:.1f} s)",
-        {"elapsed_ms": game.elapsed_ms, "solution_moves": len(line), "floor_ms": floor_ms},
-        {"min_human_ms_per_move": t.min_human_ms_per_move},
+def played_game(game: Game) -> PlayedGame:
+    """The verified log as the detector reads it (one query)."""
+    log = list(game.log.order_by("ply").values_list("text", "at_ms"))
+    return PlayedGame(
+        number=game.deal.number,
+        variant=game.deal.variant,
+        moves=[text for text, _ in log],
+        at_ms=[at for _, at in log],
+        solution=game.deal.solution or None,
     )
 
 
@@ -167,12 +87,10 @@ def _shared_address(game: Game, t: Thresholds) -> tuple[Finding, list[int]] | No
 def inspect_game(game: Game, t: Thresholds | None = None) -> list[tuple[int, Finding]]:
     """Every (game id, finding) this verified game raises; a shared address flags them all."""
     t = t or Thresholds.from_settings()
-    at_ms = list(game.log.order_by("ply").values_list("at_ms", flat=True))
-    found = [(game.pk, finding) for finding in pacing_findings(at_ms, t)]
-    for check in (_fast_finish, _perfect_first_try):
-        finding = check(game, t)
-        if finding is not None:
-            found.append((game.pk, finding))
+    found = [(game.pk, finding) for finding in judge(played_game(game), t)]
+    finding = _perfect_first_try(game, t)
+    if finding is not None:
+        found.append((game.pk, finding))
     shared = _shared_address(game, t)
     if shared is not None:
         finding, game_ids = shared

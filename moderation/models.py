@@ -19,6 +19,10 @@ class FlagKind(models.TextChoices):
     FAST_MOVES = "fast_moves", "Moves faster than a human"
     EVEN_PACING = "even_pacing", "Suspiciously even pacing"
     FAST_FINISH = "fast_finish", "Finished faster than the solver's line allows"
+    FAST_REACTION = "fast_reaction", "Used a card faster than anyone can see it"
+    FLAT_TIMING = "flat_timing", "Timing that ignores the position"
+    SOLVER_LINE = "solver_line", "Followed the solver's stored line"
+    SOLVER_MOVES = "solver_moves", "Played the solver's move, position after position"
     PERFECT_FIRST_TRY = "perfect_first_try", "New player's perfect game on a hard deal"
     SHARED_ADDRESS = "shared_address", "Several accounts from one address"
 

@@ -1,11 +1,15 @@
-"""The flag rate on honest simulated play, and the catch rate on a simple bot.
+"""The flag rate on honest simulated play through the services, and a simple bot caught.
 
-Honest players play real games through the services, each move after a human think
-time: log-normal around ~1.8 s (a per-player speed factor), quick runs of obvious moves
-(0.3-0.8 s), long pauses, and now and then two moves that reach the server together
-(queued by the client on a slow network). Games are the known winning line or a
-strategy-bot playout (won, stuck or resigned), over several days and all three tiers;
-two households share an address. The measured rate is printed; the bound is asserted.
+Honest players play real games through the services (verified by the in-process Celery
+task, flagged by the signal, as in production): each player has a skill level and a
+timing model from ``moderation.redteam`` (think time that grows with the choices and the
+stakes, a pause to look at a card that turned up, a motor and network floor, breaks;
+docs/moderation.md lists the assumptions). They play by what the face-up cards suggest,
+with mistakes and detours, never the solver's line: the old version of this test let
+"honest" players replay the deal's stored winning line, which is exactly what a cheater
+does and is now flagged. Games run over several days and all three tiers; two households
+share an address. The measured rate is printed; the bound is asserted. The large sample
+(504 games, six variations of the timing model) is tests/moderation/test_redteam.py.
 """
 
 from __future__ import annotations
@@ -13,79 +17,45 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from games.engine import Position, move_text
+from games.engine import Position
 from games.models import Game, Tier, utc_today
-from games.strategy_bot import MAX_PLAYOUT_MOVES
 from moderation import services
 from moderation.models import Flag
+from moderation.redteam import SKILLS, Daily, honest_game
 from tests.moderation.conftest import LINES, Clock, make_day, make_user, play_timed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 DAYS = 6
 PLAYERS = 8
-HONEST_FALSE_FLAG_BOUND = 0.03  # at most 3% of honest games flagged (any kind)
-TIMING_KINDS = {"fast_moves", "even_pacing", "fast_finish"}
-WIN_LINE_CHANCE: dict[str, float] = {Tier.EASY: 0.5, Tier.MEDIUM: 0.3, Tier.HARD: 0.12}
+HONEST_FALSE_FLAG_BOUND = 0.01  # at most 1% of honest games flagged (any kind): 1 of 144
+CERTAIN_KINDS = {"fast_moves", "even_pacing", "fast_finish", "fast_reaction", "solver_line",
+                 "solver_moves"}
 
 
-def bot_moves(number: int, rng: random.Random) -> tuple[list[str], bool]:
-    """A strategy-bot game (what a person who plays sensibly might do); True if over."""
-    from games.strategy_bot import _key, _move_value
-
-    pos = Position.deal(number, "yukon")
-    seen = {_key(pos)}
-    out: list[str] = []
-    for _ in range(MAX_PLAYOUT_MOVES):
-        moves = pos.legal_moves()
-        if not moves or pos.is_won():
-            break
-        hidden = sum(pos.down)
-        king_waiting = any(pos.movable[k] and pos.pos_of[k] > 0 for k in (12, 25, 38, 51))
-        best: tuple[float, int] | None = None
-        for move in moves:
-            value = _move_value(pos, move, hidden, king_waiting) + rng.random() * 25
-            pos.push(move)
-            repeats = _key(pos) in seen
-            pos.undo()
-            if not repeats and (best is None or value > best[0]):
-                best = (value, move)
-        if best is None:
-            break
-        out.append(move_text(best[1]))
-        pos.play(best[1])
-        seen.add(_key(pos))
-    return out, pos.is_won() or not pos.legal_moves()
-
-
-def human_gaps(count: int, speed: float, rng: random.Random) -> list[float]:
-    gaps: list[float] = []
-    quick_run = 0
-    for _ in range(count):
-        roll = rng.random()
-        if gaps and roll < 0.04:
-            gap = rng.uniform(20, 140)  # queued behind the previous move on a slow network
-        elif quick_run > 0:
-            quick_run -= 1
-            gap = rng.uniform(300, 800) * speed
-        elif roll < 0.12:
-            quick_run = rng.randint(1, 4)  # a few obvious moves in a row
-            gap = rng.uniform(400, 900) * speed
-        elif roll < 0.17:
-            gap = rng.uniform(6_000, 30_000)  # thinking hard, or the phone rang
-        else:
-            gap = rng.lognormvariate(7.5, 0.6) * speed  # median ~1.8 s
-        gaps.append(gap)
-    return gaps
+def honest_moves(number: int, skill_index: int, speed: float, rng: random.Random
+                 ) -> tuple[list[str], list[float], bool]:
+    """A person's game on deal ``number``: moves, gaps (the first from the start), over?"""
+    skill = SKILLS[skill_index]
+    skill = replace(skill, timing=replace(skill.timing, speed=skill.timing.speed * speed))
+    game = honest_game(Daily(number, LINES[number]), skill, rng)
+    stamps = list(game.at_ms)
+    gaps = [float(b - a) for a, b in zip([0, *stamps], stamps, strict=False)]
+    position = Position.deal(number)
+    for text in game.moves:
+        position.play_text(text)
+    return list(game.moves), gaps, position.is_won() or not position.legal_moves()
 
 
 def simulate_honest(clock: Clock, capture: Any, rng: random.Random) -> list[Game]:
     players = [make_user(f"Honest{i}") for i in range(PLAYERS)]
-    speed = {p.pk: rng.lognormvariate(0, 0.35) for p in players}
+    speed = {p.pk: rng.lognormvariate(0, 0.25) for p in players}
+    skill = {p.pk: i % len(SKILLS) for i, p in enumerate(players)}
     address = {p.pk: f"198.51.100.{i}" for i, p in enumerate(players)}
     address[players[1].pk] = address[players[0].pk]  # a household of two
     address[players[3].pk] = address[players[2].pk]
@@ -98,25 +68,20 @@ def simulate_honest(clock: Clock, capture: Any, rng: random.Random) -> list[Game
         tiers = [Tier.EASY, Tier.MEDIUM, Tier.HARD]
         challenges = make_day(date, dict(zip(tiers, order, strict=True)))
         clock.now = dt.datetime.combine(date, dt.time(7), tzinfo=dt.UTC)
-        for tier, challenge in challenges.items():
+        for challenge in challenges.values():
             for player in players:
-                number = challenge.deal.number
-                if rng.random() < WIN_LINE_CHANCE[tier]:
-                    moves, over = LINES[number], True
-                else:
-                    moves, over = bot_moves(number, rng)
+                moves, gaps, over = honest_moves(
+                    challenge.deal.number, skill[player.pk], speed[player.pk], rng
+                )
                 token = services.client_address.set(address[player.pk])
                 try:
                     with capture(execute=True):
-                        game = play_timed(
-                            player, challenge, moves,
-                            human_gaps(len(moves), speed[player.pk], rng), clock,
-                            resign=not over,
-                        )
+                        game = play_timed(player, challenge, moves, gaps, clock,
+                                          resign=not over)
                 finally:
                     services.client_address.reset(token)
                 games.append(game)
-                clock.advance(rng.uniform(60_000, 3_600_000))
+                clock.advance(rng.uniform(60_000, 900_000))  # the day stays open
     return games
 
 
@@ -137,12 +102,13 @@ def test_flag_rate_on_honest_simulated_play(
         f"= {rate:.1%} (bound {HONEST_FALSE_FLAG_BOUND:.0%}); by kind: {dict(by_kind)}"
     )
     assert rate <= HONEST_FALSE_FLAG_BOUND
-    assert not TIMING_KINDS & set(by_kind), "timing flags must not fire on human pacing"
+    assert not CERTAIN_KINDS & set(by_kind), "pace and solver flags must not fire on people"
     assert "shared_address" not in by_kind  # households of two are fine
 
 
 def test_a_simple_bot_is_caught(clock: Clock, django_capture_on_commit_callbacks: Any) -> None:
     rng = random.Random(7)
+    clock.now = dt.datetime.combine(utc_today(), dt.time(7), tzinfo=dt.UTC)
     day = make_day()
     caught = 0
     for i, tier in enumerate([Tier.EASY, Tier.MEDIUM, Tier.HARD]):
@@ -154,5 +120,5 @@ def test_a_simple_bot_is_caught(clock: Clock, django_capture_on_commit_callbacks
             game = play_timed(bot, challenge, line, gaps, clock)
         kinds = set(Flag.objects.filter(game=game).values_list("kind", flat=True))
         caught += bool(kinds)
-        assert {"fast_moves", "fast_finish"} <= kinds
+        assert {"fast_moves", "fast_finish", "fast_reaction", "solver_line"} <= kinds
     print(f"\nsimple bot: {caught}/3 games flagged")

@@ -1,0 +1,97 @@
+"""Red-team report: how often the automatic flags catch bots and how often they flag people.
+
+    python bench/bench_redteam.py                        # 21 games per honest profile, 100 per bot
+    python bench/bench_redteam.py --honest 50 --bots 200 --deals 60 --seed 3
+
+Simulated players (``moderation.redteam``) play winnable deals (the first ``--deals`` the
+solver wins within 200,000 positions; each deal's stored line is the solver's, as
+``python -m games.solver N`` prints it). Honest players: four skill levels, each under six
+variations of the timing model (docs/moderation.md lists its assumptions). Bots: the
+solver's line at machine pace, with human-like random delays, after an idle start, with
+harmless detours, a player who opens the solver at the hard points only, a player who
+re-runs the solver at every move, and a greedy bot without a solver. Every game is judged
+by ``moderation.detector.judge`` with the settings' thresholds, the function production
+runs in the verification worker. Prints the flag rate per profile and the flags raised,
+then the worker's cost of one judgement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from moderation.detector import Thresholds, judge  # noqa: E402
+from moderation.redteam import (  # noqa: E402
+    Tally,
+    cheater_profiles,
+    games_of,
+    honest_profiles,
+    tally,
+    winnable_deals,
+)
+
+
+def row(t: Tally) -> str:
+    kinds = ", ".join(f"{kind} {n}" for kind, n in t.kinds.most_common()) or "-"
+    return (f"| {t.profile} | {t.games} | {t.won} | {t.flagged} | **{t.rate:.1%}** | {kinds} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--honest", type=int, default=21, help="games per honest profile (24)")
+    parser.add_argument("--bots", type=int, default=100, help="games per bot profile (7)")
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    thresholds = Thresholds.from_settings()
+    deals = winnable_deals(args.deals)
+    print(f"deals: {len(deals)} winnable, numbers {deals[0].number}..{deals[-1].number}")
+    header = "| profile | games | won | flagged | rate | flags raised |\n|---|---|---|---|---|---|"
+
+    print("\nhonest players (false-flag rate)\n" + header)
+    honest = []
+    for profile in honest_profiles():
+        result = tally(profile, deals, args.honest, args.seed, thresholds)
+        honest.append(result)
+        print(row(result), flush=True)
+    games = sum(t.games for t in honest)
+    flagged = sum(t.flagged for t in honest)
+    print(f"| **all honest** | {games} | {sum(t.won for t in honest)} | {flagged} | "
+          f"**{flagged / games:.2%}** | |")
+    variations: dict[str, list[Tally]] = {}
+    for t in honest:
+        variations.setdefault(t.profile.split("(")[1].rstrip(")"), []).append(t)
+    for name, group in variations.items():
+        n, f = sum(t.games for t in group), sum(t.flagged for t in group)
+        print(f"  variation {name}: {f}/{n} flagged ({f / n:.1%})")
+
+    print("\nbots (detection rate)\n" + header)
+    for profile in cheater_profiles():
+        print(row(tally(profile, deals, args.bots, args.seed, thresholds)), flush=True)
+
+    costs = []
+    for profile in honest_profiles()[:4] + cheater_profiles()[:1]:
+        for game in games_of(profile, deals, 10, args.seed + 1):
+            start = time.process_time()
+            judge(game, thresholds)
+            costs.append(time.process_time() - start)
+    costs.sort()
+    print(f"\none judgement (the worker's cost, CPU): median {statistics.median(costs) * 1000:.0f} "
+          f"ms, p95 {costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms "
+          f"over {len(costs)} games")
+
+
+if __name__ == "__main__":
+    main()
