@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import math
 import secrets
 import time
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
@@ -38,6 +40,8 @@ DEVICE_COOKIE = "yukon_device"
 DEVICE_SALT = "accounts.login_backoff.device"
 DEVICE_DAYS = 365
 FAILURES_KEPT_SECONDS = 24 * 3600
+
+logger = logging.getLogger(__name__)
 
 
 def free_failures() -> int:
@@ -120,7 +124,18 @@ class Attempt:
         return cls(username, device_of(request, username))
 
     def begin(self) -> None:
-        """Reserve this try, counted as a failure until it succeeds; Refused if it must wait."""
+        """Reserve this try, counted as a failure until it succeeds; Refused if it must wait.
+
+        With the cache down (Redis away) the try goes ahead uncounted: like every other
+        rate limit here, this one opens rather than stop everyone from logging in.
+        """
+        try:
+            self._reserve()
+        except redis.RedisError as exc:
+            logger.warning("log-in limit per account not applied, the cache is down: %s", exc)
+            self.failures = 0
+
+    def _reserve(self) -> None:
         cache.add(self.failures_key, 0, FAILURES_KEPT_SECONDS)
         try:
             self.failures = cache.incr(self.failures_key)
@@ -143,10 +158,11 @@ class Attempt:
             cache.set(self.turn_key, time.time() + wait, wait)
 
     def succeeded(self) -> None:
-        cache.delete_many([self.failures_key, self.turn_key])
+        with contextlib.suppress(redis.RedisError):  # the counts expire in any case
+            cache.delete_many([self.failures_key, self.turn_key])
 
     def _unreserve(self) -> None:
-        with contextlib.suppress(ValueError):  # the count expired meanwhile
+        with contextlib.suppress(ValueError, redis.RedisError):  # expired or gone meanwhile
             cache.decr(self.failures_key)
 
     def _seconds_left(self) -> int:

@@ -232,3 +232,23 @@ def test_parallel_guesses_get_one_try_per_wait(backoff: dict[str, int], settings
     for thread in threads:
         thread.join(timeout=30)
     assert (len(checked), len(refused)) == (1, 29)
+
+
+@pytest.mark.django_db
+def test_with_the_cache_down_log_ins_still_work(settings: Any) -> None:
+    """Redis away: the per-account limit opens (as the others do), never a 500."""
+    settings.CACHES = {"default": {
+        "BACKEND": "yukon_site.cache.ResilientRedisCache",
+        "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens on the discard port
+        "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
+    }}
+    settings.AUTHENTICATION_BACKENDS = ["accounts.backends.LimitedModelBackend"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"signup": "1000/s", "login": "1000/s", "moves": "1000/s"},
+    }
+    settings.LOGIN_BACKOFF_FREE_FAILURES = 0
+    victim = new_player()
+    for _ in range(3):
+        assert log_in(victim.username, "guess").status_code == 400
+    assert log_in(victim.username, PASSWORD).status_code == 200
