@@ -222,6 +222,7 @@ def test_compose_interpolation() -> None:
     assert module.interpolate("${A}-${B:-two}-${EMPTY:-3}-$$HOSTNAME-$A", variables) == (
         "1-two-3-$HOSTNAME-1")
     assert module.interpolate({"k": ["${A:?set A}"]}, variables) == {"k": ["1"]}
+    assert module.interpolate("${EMPTY-unset}|${B-unset}|${EMPTY?}", variables) == "|unset|"
     with pytest.raises(module.RehearsalError, match="B: set B"):
         module.interpolate("${B:?set B}", variables)
 
