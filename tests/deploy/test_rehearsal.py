@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,6 +180,9 @@ def test_a_stopped_rehearsal_stops_what_it_started(workdir: Path) -> None:
             if "RUN pip wheel" in line:
                 break
         # pip is running (in its own process group) when the rehearsal is told to stop
+        deadline = time.monotonic() + 30
+        while not processes_using(workdir) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert processes_using(workdir), "".join(lines)
         process.send_signal(signal.SIGTERM)
         rest, _ = process.communicate(timeout=60)
