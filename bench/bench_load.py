@@ -4,6 +4,7 @@ minimal HTTP client, ``Http`` below: the load generator shares the machine's two
 
     .venv/bin/python bench/bench_load.py [--players 160] [--steps 300 400 500 600 700]
         [--step-seconds 15] [--seconds 10] [--max-rate 15] [--workers 2] [--threads 1]
+        [--no-metrics]
 
 Without DATABASE_URL/REDIS_URL it runs itself under scripts/test-services (throwaway
 PostgreSQL and Redis, removed afterwards). Each player logs in, starts the three daily
@@ -19,6 +20,13 @@ accepted moves/s, median and p95 latency, error rate, the same for leaderboard r
 meanwhile, and the CPU each part of the stack used; then pgbench one-row
 insert-and-commit TPS on the same server in the same run, and a profile of the move
 request (cProfile, in-process). Not a test: figures vary with what else runs.
+
+Unless --no-metrics, the stack runs with a METRICS_TOKEN and the benchmark scrapes
+``/metrics`` (as Prometheus would) after each phase and at the end, and prints the
+figures the operator's alerts watch (docs/operations.md, "Metrics"): moves accepted and
+refused by reason beside the benchmark's own count, move and board latency estimated
+from the histograms, 5xx answers, verification lag and backlog, queue length, task
+failures, dailies ready, Redis fallbacks.
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 SECRET = "bench-load-" + "k3Yp9" * 10
+METRICS_TOKEN = "bench-metrics-" + "t0K3n" * 6
+ACCEPTED = [0]  # moves the players saw accepted, warm-up included: to compare with /metrics
 DEALS = {"easy": 0, "medium": 1, "hard": 68}
 
 
@@ -70,6 +80,7 @@ def stack_env(**extra: str) -> dict[str, str]:
         "SECURE_SSL_REDIRECT": "false",
         "SECURE_COOKIES": "false",
         "LOG_LEVEL": "WARNING",
+        "METRICS_TOKEN": METRICS_TOKEN,
         **extra,
     }
 
@@ -112,9 +123,11 @@ class Http:
     request. It keeps the connection when the server allows (gthread workers) and opens a
     new one when the server closes it (sync workers answer ``Connection: close``)."""
 
-    def __init__(self, host: str, port: int, cookie: str = "") -> None:
+    def __init__(self, host: str, port: int, cookie: str = "", token: str = "") -> None:
         self.host, self.port = host, port
         self.head = f"Host: {host}:{port}\r\n"
+        if token:
+            self.head += f"Authorization: Bearer {token}\r\n"
         if cookie:
             self.head += f"Cookie: {cookie}\r\nX-CSRFToken: {'c' * 32}\r\n"
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
@@ -198,6 +211,7 @@ async def warm_up(  # noqa: PLR0917
             "POST", f"/api/games/{game_id}/moves/", {"ply": ply, "move": line[ply]}
         )
         assert status == 200, body
+        ACCEPTED[0] += 1
         ply += 1
         await asyncio.sleep(1 / args.max_rate)
     return game_id, line, ply
@@ -362,6 +376,8 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
         lines_out.append(moves.line(f"moves, {name} ({offered})", elapsed))
         lines_out.append(stats["boards " + name].line(f"  board reads, {name}", elapsed))
         lines_out.append("  " + cpu_line(cpu_before, cpu_after, elapsed, moves.ok))
+        if args.metrics:
+            lines_out.append("  /metrics: " + metrics_line(await scrape(host, int(port))))
     phase.stop = True
     phase.changed.set()
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
@@ -370,6 +386,104 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     print(f"{len(sessions)} players, up to {args.max_rate:g} moves/s each; "
           f"gunicorn {args.workers} workers x {args.threads} threads")
     print("\n".join(lines_out))
+    if args.metrics:
+        ACCEPTED[0] += sum(stats[name].ok for name, _, _ in plan)
+        await asyncio.sleep(2)  # the last wins' verifications
+        print(metrics_report(await scrape(host, int(port))))
+
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+async def scrape(host: str, port: int) -> Samples:
+    """/metrics with the token, as Prometheus scrapes it: {(name, labels): value}."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    http = Http(host, port, token=METRICS_TOKEN)
+    try:
+        status, body = await http.request("GET", "/metrics")
+    finally:
+        http.close()
+    assert status == 200, body[:300]
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(body.decode())
+        for sample in family.samples
+    }
+
+
+def summed(samples: Samples, name: str, **labels: str) -> float:
+    """The sum of ``name`` over every series whose labels include ``labels``."""
+    wanted = set(labels.items())
+    return sum(v for (n, ls), v in samples.items() if n == name and wanted <= set(ls))
+
+
+def quantile(samples: Samples, histogram: str, q: float, **labels: str) -> float:
+    """``histogram_quantile`` as Prometheus computes it: linear within the bucket."""
+    buckets = sorted(
+        (float(dict(ls)["le"]), v) for (n, ls), v in samples.items()
+        if n == f"{histogram}_bucket" and set(labels.items()) <= set(ls)
+    )
+    total = buckets[-1][1] if buckets else 0.0
+    if not total:
+        return float("nan")
+    rank, lower, below = q * total, 0.0, 0.0
+    for upper, count in buckets:
+        if count >= rank:
+            if upper == float("inf"):
+                return lower
+            return lower + (upper - lower) * (rank - below) / max(count - below, 1e-9)
+        lower, below = upper, count
+    return lower
+
+
+MOVES_LATENCY = "django_http_requests_latency_seconds_by_view_method"
+
+
+def metrics_line(samples: Samples) -> str:
+    return (
+        f"accepted {summed(samples, 'yukon_moves_accepted_total'):.0f}, refused "
+        f"{summed(samples, 'yukon_moves_refused_total'):.0f}, move p95 "
+        f"{1000 * quantile(samples, MOVES_LATENCY, 0.95, view='api:moves'):.1f} ms, queue "
+        f"{summed(samples, 'yukon_celery_queue_length'):.0f}, verified "
+        f"{summed(samples, 'yukon_verification_lag_seconds_count'):.0f}, waiting "
+        f"{summed(samples, 'yukon_verification_pending_games'):.0f}"
+    )
+
+
+def metrics_report(samples: Samples) -> str:
+    refused = {
+        dict(ls)["reason"]: v for (n, ls), v in samples.items()
+        if n == "yukon_moves_refused_total" and v
+    }
+    fivexx = sum(
+        v for (n, ls), v in samples.items()
+        if n == "django_http_responses_total_by_status_view_method_total"
+        and dict(ls)["status"].startswith("5")
+    )
+    lag = "yukon_verification_lag_seconds"
+    board = "leaderboards:daily"
+    return "\n".join([
+        "/metrics at the end of the run:",
+        f"  moves accepted {summed(samples, 'yukon_moves_accepted_total'):.0f} (the players "
+        f"saw {ACCEPTED[0]} accepted), refused {refused or 'none'}; 5xx answers {fivexx:.0f}",
+        f"  move latency (histogram): median "
+        f"{1000 * quantile(samples, MOVES_LATENCY, 0.5, view='api:moves'):.1f} ms, p95 "
+        f"{1000 * quantile(samples, MOVES_LATENCY, 0.95, view='api:moves'):.1f} ms; board "
+        f"reads p95 {1000 * quantile(samples, MOVES_LATENCY, 0.95, view=board):.1f} ms",
+        f"  verification lag: {summed(samples, f'{lag}_count'):.0f} verified, median "
+        f"{quantile(samples, lag, 0.5):.2f} s, p95 {quantile(samples, lag, 0.95):.2f} s; "
+        f"waiting {summed(samples, 'yukon_verification_pending_games'):.0f}, oldest "
+        f"{summed(samples, 'yukon_verification_pending_oldest_seconds'):.1f} s",
+        f"  celery queue {summed(samples, 'yukon_celery_queue_length'):.0f}, unacked "
+        f"{summed(samples, 'yukon_celery_unacked_tasks'):.0f}, task failures "
+        f"{summed(samples, 'yukon_celery_task_failures_total'):.0f}",
+        f"  dailies ready: today {summed(samples, 'yukon_daily_challenges_ready', day='today'):.0f}"
+        f", tomorrow {summed(samples, 'yukon_daily_challenges_ready', day='tomorrow'):.0f} of "
+        f"{summed(samples, 'yukon_daily_tiers'):.0f}; Redis fallbacks "
+        f"{summed(samples, 'yukon_redis_fallbacks_total'):.0f}; stale boards "
+        f"{summed(samples, 'yukon_leaderboard_stale_boards'):.0f}",
+    ])
 
 
 def pgbench(seconds: int) -> str:
@@ -459,6 +573,10 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--profile-moves", type=int, default=300)
+    parser.add_argument(
+        "--no-metrics", dest="metrics", action="store_false",
+        help="do not scrape /metrics after each phase and at the end",
+    )
     return parser.parse_args()
 
 

@@ -72,7 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "yukon_site.middleware.RequestIdMiddleware",  # first: every log line of a request has its id
-    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "yukon_site.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
