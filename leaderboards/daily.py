@@ -137,8 +137,9 @@ def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) ->
     return challenge
 
 
-def counted_games(challenge_id: int) -> Any:
-    return Game.objects.filter(ranking.counts_q(), challenge_id=challenge_id)
+def counted_games(challenge_id: int, closes_at: dt.datetime | None = None) -> Any:
+    """The games on one board; ``closes_at`` must be that challenge's (see counts_q)."""
+    return Game.objects.filter(ranking.counts_q(closes_at), challenge_id=challenge_id)
 
 
 def result_of(values: dict[str, Any]) -> ranking.Result:
@@ -303,7 +304,7 @@ def _from_postgres(
     challenge: DailyChallenge, page: int, mine: dict[str, Any] | None, around_me: bool
 ) -> Board:
     """The same board by window functions alone: RANK() for ranks, ROW_NUMBER() for places."""
-    games = counted_games(challenge.pk)
+    games = counted_games(challenge.pk, challenge.closes_at)
     ranked = games.annotate(
         rank=Window(Rank(), order_by=ranking.rank_order()),
         place=Window(RowNumber(), order_by=ranking.list_order()),
