@@ -175,7 +175,7 @@ def claim_guest_games(user: Any, session_key: str) -> int:
 def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
     """A game the actor may look at: their own, staff, or a finished public one; else 404.
 
-    A daily still in play after its day closed is ended first (``end_if_day_closed``):
+    A daily still in play after its day closed is ended first (``abandon_game``):
     whoever reads it sees it as it now stands, unfinished.
     """
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
@@ -183,7 +183,7 @@ def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
         raise NotFound("no such game")
     if actor.owns(game) or actor.is_staff or (game.mode == Mode.DAILY and game.is_public(today)):
         if game.status == Status.PLAYING and _day_closed(game, today):
-            game = end_if_day_closed(game.pk) or game
+            game = abandon_game(game.pk) or game
         return game
     raise NotFound("no such game")
 
