@@ -28,6 +28,7 @@ const state = {
   finished: false,
   asking: false, // a question to the practice coach is on its way
   closeAsked: 0, // when the page last reloaded because the day closed (the server ends the game)
+  closeTold: false, // the player was told how long is left before the close
 };
 
 function announce(text) {
@@ -96,10 +97,12 @@ function adopt(game) {
 
 // ----- the close of day (daily games) ------------------------------------------------
 
-/** A daily started near the close: say at once how long is left. */
+/** A daily opened near the close: say at once how long is left (once, not on each reload). */
 function tellTheClose() {
   const notice = closingNotice(state.game.closes_at, serverNow(), state.game.status);
-  if (notice && !notice.closed) toast(notice.text, { warn: notice.urgent });
+  if (!notice || notice.closed || state.closeTold) return;
+  state.closeTold = true;
+  toast(notice.text, { warn: notice.urgent });
 }
 
 /** The notice under the HUD, each second; at the close, reload: the server ends the game. */
