@@ -52,9 +52,10 @@ _made_metrics_dir: list[str] = []
 def on_starting(server: Any) -> None:
     """Before any worker starts: an empty metrics directory, named in the environment the
     workers inherit (prometheus_client reads it when the app first imports it)."""
-    if "prometheus_client" in sys.modules:  # it chose single-process mode on import
-        raise RuntimeError("prometheus_client was imported before the metrics directory was set")
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if "prometheus_client" in sys.modules and not directory:  # --preload: too late to choose
+        raise RuntimeError("the app was loaded before its metrics directory was set: with "
+                           "--preload, set PROMETHEUS_MULTIPROC_DIR in the environment")
     if directory:
         Path(directory).mkdir(parents=True, exist_ok=True)
         for stale in Path(directory).glob("*.db"):

@@ -20,6 +20,7 @@ import pytest
 import redis
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from games import services
@@ -198,6 +199,30 @@ def test_a_move_on_a_finished_game_is_counted_as_game_over(
     assert move(client, game_id, len(LINE), LINE[-1]).status_code == 409
     after = scrape(client)
     reason = {"reason": "game_over"}
+    assert value(after, "yukon_moves_refused_total", **reason) - value(
+        before, "yukon_moves_refused_total", **reason
+    ) == 1
+
+
+@pytest.mark.usefixtures("metrics_on")
+def test_a_move_on_a_closed_day_is_counted_as_day_closed(
+    player_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = player_client
+    make_challenges(numbers={"easy": 68, "medium": 1, "hard": 0})
+    game = client.post("/api/games/", {"daily": "easy"}, content_type="application/json")
+    assert game.status_code == 201, game.content
+    game_id = game.json()["id"]
+    assert move(client, game_id, 0, LINE[0]).status_code == 200
+    before = scrape(client)
+    after_midnight = dt.datetime.combine(
+        utc_today() + dt.timedelta(days=1), dt.time(0, 0, 1), tzinfo=dt.UTC
+    )
+    monkeypatch.setattr(timezone, "now", lambda: after_midnight)
+    refused = move(client, game_id, 1, LINE[1])
+    assert refused.status_code == 409 and "day closed" in refused.json()["detail"]
+    after = scrape(client)
+    reason = {"reason": "day_closed"}
     assert value(after, "yukon_moves_refused_total", **reason) - value(
         before, "yukon_moves_refused_total", **reason
     ) == 1
