@@ -287,7 +287,8 @@ def with_detours(number: int, line: list[str], count: int, rng: random.Random) -
 
 
 def solver_move(position: Position) -> int | None:
-    answer = solve(position, seconds=2.0)
+    """The first move of the solver's line from here (a bounded budget, as a script would)."""
+    answer = solve(position, nodes=SOLVE_NODES, seconds=10.0)
     if answer.verdict != "solved" or not answer.moves:
         return None
     return position.parse_move(answer.moves[0])
