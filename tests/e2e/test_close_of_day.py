@@ -67,3 +67,36 @@ def test_nothing_is_said_early_in_the_day(browse: Any, daily_deal0: Any) -> None
     page.page.locator('.tableau [data-card="8d"]').wait_for()
     assert page.page.locator("[data-closing]").is_hidden()
     page.assert_clean()
+
+
+def test_at_midnight_the_page_shows_the_game_ended_unfinished(
+    browse: Any, daily_deal0: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.utils import timezone
+
+    page = browse(DESKTOP)
+    # Both clocks at 23:59:40 UTC of the challenge's day, running: the live server's (it
+    # runs in this process) and the page's (no Date header to correct it).
+    start = dt.datetime.combine(daily_deal0.date, dt.time(23, 59, 40), tzinfo=dt.UTC)
+    shift = start - dt.datetime.now(dt.UTC)
+    real_now = timezone.now
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + shift)
+    page.page.clock.install(time=start)
+    page.page.route("**/api/**", without_date_header)
+    sign_up(page, "lastminute")
+    page.page.locator('[data-start="easy"]').click()
+    page.page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    page.page.locator('.tableau [data-card="8d"]').wait_for()
+    line = page.page.locator("[data-closing]")
+    line.filter(has_text=re.compile(r"The day closes in 0:[0-5]\d")).wait_for()
+
+    page.page.wait_for_timeout(1_000)
+    page.page.clock.fast_forward("00:30")  # past midnight on both clocks
+    monkeypatch.setattr(timezone, "now", lambda: real_now() + shift + dt.timedelta(seconds=30))
+    dialog = page.page.locator("dialog[data-end]")
+    dialog.wait_for(state="visible", timeout=10_000)
+    assert dialog.locator("[data-end-title]").inner_text() == "Day closed"
+    from games.models import Game, Status
+
+    assert Game.objects.get(player__username="lastminute").status == Status.ABANDONED
+    page.assert_clean()
