@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,12 @@ from moderation.models import Flag, FlagKind
 from moderation.redteam import with_detours
 from tests.moderation.conftest import LINES, Clock, make_day, make_user, play_timed
 
-pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis]
+
+# the log-only tests need nothing; the ones through the services need the real services
+def through_services(test: Any) -> Any:
+    for mark in (pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis):
+        test = mark(test)
+    return test
 
 NO_SOLVER = Thresholds(solver_agree_min=10**9)  # timing alone
 
@@ -115,6 +121,7 @@ def test_the_settings_defaults_are_the_documented_ones() -> None:
     assert Thresholds.from_settings() == Thresholds()
 
 
+@through_services
 def test_fast_finish_and_a_new_players_perfect_hard_game(
     clock: Clock, django_capture_on_commit_callbacks: object
 ) -> None:
@@ -153,6 +160,7 @@ def test_fast_finish_and_a_new_players_perfect_hard_game(
     assert kinds(game.pk) <= {FlagKind.SOLVER_LINE, FlagKind.SOLVER_MOVES, FlagKind.FLAT_TIMING}
 
 
+@through_services
 def test_several_accounts_from_one_address(
     clock: Clock, django_capture_on_commit_callbacks: object
 ) -> None:
