@@ -434,15 +434,21 @@ def test_gunicorn_empties_a_given_metrics_directory_and_removes_its_own(tmp_path
     assert given.exists()  # the operator's directory stays
     with served(tmp_path) as base:
         scrape_http(base)
-        own = metrics_directory_of(gunicorn_workers(tmp_path / "gunicorn.log")[-1])
-        assert own is not None and own.is_dir() and own != given
+        worker, deadline = gunicorn_workers(tmp_path / "gunicorn.log")[-1], time.monotonic() + 20
+        while (own := metrics_directory_of(worker)) is None:  # until it has loaded the app
+            assert time.monotonic() < deadline, "the worker mapped no metrics file"
+            time.sleep(0.1)
+        assert own.is_dir() and own != given
     assert not own.exists(), "gunicorn left its own metrics directory behind"
 
 
 def metrics_directory_of(pid: int) -> Path | None:
-    """The directory of the metrics files a gunicorn worker has mapped into memory."""
+    """The directory of the metrics files a gunicorn worker has mapped into memory (the
+    request histograms are made when the worker loads the app)."""
+    import re
+
     for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
-        path = line.split()[-1]
-        if path.endswith(".db") and "counter_" in path:
-            return Path(path).parent
+        path = Path(line.split()[-1])
+        if re.fullmatch(r"(counter|histogram|summary|gauge_\w+)_\d+\.db", path.name):
+            return path.parent
     return None
