@@ -58,6 +58,12 @@ class MoveThrottle(_SettingsRateThrottle):
             ident = f"s{request.session.session_key or address}"
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
+    @classmethod
+    def window_key(cls, ident: str, seconds: int) -> str:
+        """The counter of ``ident``'s windows of ``seconds``: a changed rate starts afresh
+        instead of counting on in a window (and TTL) made for the old one."""
+        return f"{cls.cache_format % {'scope': cls.scope, 'ident': ident}}:{seconds}"
+
     def allow_request(self, request: Request | HttpRequest, view: Any) -> bool:
         key = self.get_cache_key(request, view) if self.rate is not None else None
         if key is None:
@@ -65,6 +71,7 @@ class MoveThrottle(_SettingsRateThrottle):
         limit, seconds = self.parse_rate(self.rate)
         if limit is None or seconds is None:
             return True
+        key = f"{key}:{seconds}"
         count_in_window = getattr(self.cache, "count_in_window", None)
         if count_in_window is not None:  # Redis: yukon_site/cache.py
             count, self.left = count_in_window(key, seconds)

@@ -77,7 +77,7 @@ def player_client(client: Client) -> Iterator[Client]:
     client.force_login(user)
     yield client
     # the move limit's count outlives the test; the next test's player may have this id
-    cache.delete(MoveThrottle.cache_format % {"scope": "moves", "ident": f"u{user.pk}"})
+    cache.delete(MoveThrottle.window_key(f"u{user.pk}", 1))
 
 
 def practice_game(client: Client) -> int:

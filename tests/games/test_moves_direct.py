@@ -117,7 +117,7 @@ def test_a_move_over_the_limit_counts_once(settings: Any) -> None:
     client.force_login(player)
     game_id = client.post("/api/games/", {"deal": 0}, content_type="application/json").json()["id"]
     line = winning_lines()[0]
-    key = MoveThrottle.cache_format % {"scope": "moves", "ident": f"u{player.pk}"}
+    key = MoveThrottle.window_key(f"u{player.pk}", 60)
     try:
         assert [move(client, game_id, ply, line[ply])[0] for ply in range(2)] == [200, 200]
         refused = client.post(

@@ -184,7 +184,7 @@ def player(request: pytest.FixtureRequest, settings: Any) -> Iterator[Player]:
     assert response.status_code == 201, response.content
     yield Player(client, response.json()["id"], name, user is None)
     if user is not None:  # the next test's player may get the same id and a lower limit
-        cache.delete(MoveThrottle.cache_format % {"scope": "moves", "ident": f"u{user.pk}"})
+        cache.delete(MoveThrottle.window_key(f"u{user.pk}", 1))
 
 
 def valid_value(converter: str, name: str, player: Player) -> object:
