@@ -358,3 +358,35 @@ def test_a_start_a_second_before_the_close_is_the_open_days(
     client.force_login(make_user("carol"))
     status, game = Api(client).post("/api/games/", {"daily": "easy"})
     assert status == 201 and game["status"] == Status.PLAYING
+
+
+def test_the_migration_ends_games_the_old_sweeper_abandoned_at_their_last_move() -> None:
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0003_abandoned_at_last_move")
+    yesterday = utc_today() - dt.timedelta(days=1)
+    challenge = make_challenges(yesterday)["easy"]
+    started = dt.datetime.combine(yesterday, dt.time(23, 50), tzinfo=dt.UTC)
+    swept = dt.datetime.combine(utc_today(), dt.time(0, 4), tzinfo=dt.UTC)  # the old sweeper
+    late = Game.objects.create(
+        player=make_user("late"), deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
+        status=Status.ABANDONED, started_at=started, finished_at=swept,
+        elapsed_ms=(swept - started) // dt.timedelta(milliseconds=1), ply=1, moves=1,
+        position=challenge.deal.start_position().to_text(),
+    )
+    Move.objects.create(game=late, ply=0, text=LINE[0], at_ms=95_000)
+    on_time_end = started + dt.timedelta(minutes=5)
+    on_time = Game.objects.create(
+        player=make_user("ontime"), deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
+        status=Status.ABANDONED, started_at=started, finished_at=on_time_end,
+        elapsed_ms=300_000, position=challenge.deal.start_position().to_text(),
+    )
+    migration.end_at_last_move(apps, None)
+    late.refresh_from_db()
+    on_time.refresh_from_db()
+    assert late.finished_at == started + dt.timedelta(milliseconds=95_000)
+    assert late.elapsed_ms == 95_000
+    assert late.finished_at < challenge.closes_at
+    assert (on_time.finished_at, on_time.elapsed_ms) == (on_time_end, 300_000)
