@@ -61,8 +61,9 @@ class SolveResult:
     verdict: Verdict
     moves: list[str] = field(default_factory=list)
     nodes: int = 0
-    seconds: float = 0.0
-    reason: str = ""  # for "unknown": "nodes", "seconds", "memory" or "verification"
+    seconds: float = 0.0  # wall-clock time of the call
+    reason: str = ""  # for "unknown": "nodes", "seconds", "wall", "memory" or "verification"
+    cpu_seconds: float = 0.0  # CPU time of the call (what the ``seconds`` budget counts)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -112,22 +113,46 @@ def verify_line(start: Position, moves: list[str]) -> str | None:
 
 
 class _Budget:
-    """What is left of the caller's seconds and nodes across the runs of the portfolio."""
+    """What is left of the caller's budgets across the runs of the portfolio.
 
-    def __init__(self, seconds: float | None, nodes: int | None) -> None:
+    ``seconds`` counts CPU time of this thread (the C search runs in it with the GIL
+    released), so the verdict does not depend on how busy the machine is; ``wall``
+    optionally caps wall-clock time for callers that must answer in time.
+    """
+
+    def __init__(self, seconds: float | None, nodes: int | None, wall: float | None) -> None:
         self.seconds = seconds
         self.nodes = nodes
+        self.wall = wall
         self.t0 = time.monotonic()
+        self.cpu0 = time.thread_time()
         self.used = 0
 
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
 
+    def cpu(self) -> float:
+        return time.thread_time() - self.cpu0
+
     def seconds_until(self, limit: float | None) -> float:
-        """Seconds for the next C run, up to ``limit`` since the start (0.0 = no limit)."""
+        """CPU seconds for the next C run, up to ``limit`` since the start (0.0 = none)."""
         if limit is None:
             return 0.0
-        return max(limit - self.elapsed(), 1e-3)
+        return max(limit - self.cpu(), 1e-3)
+
+    def wall_until(self) -> float:
+        """Wall-clock seconds for the next C run (0.0 = no limit)."""
+        if self.wall is None:
+            return 0.0
+        return max(self.wall - self.elapsed(), 1e-3)
+
+    def out_of_time(self) -> str:
+        """ "seconds" or "wall" when that budget is spent, else ""."""
+        if self.seconds is not None and self.cpu() >= self.seconds:
+            return "seconds"
+        if self.wall is not None and self.elapsed() >= self.wall:
+            return "wall"
+        return ""
 
     def nodes_until(self, limit: int | None, cap: int = 0) -> int:
         """Nodes for the next C run, up to ``limit`` in all and ``cap`` per run (0 = none)."""
@@ -136,10 +161,10 @@ class _Budget:
         left = max(1, limit - self.used)
         return min(left, cap) if cap else left
 
-    def spent(self, seconds_limit: float | None, nodes_limit: int | None) -> bool:
-        if seconds_limit is not None and self.elapsed() >= seconds_limit:
+    def spent(self) -> bool:
+        if self.out_of_time():
             return True
-        return nodes_limit is not None and self.used >= nodes_limit
+        return self.nodes is not None and self.used >= self.nodes
 
 
 def solve(
@@ -151,21 +176,25 @@ def solve(
     memory_mb: int = DEFAULT_MEMORY_MB,
     restarts: bool = True,
     rules: int = ALL_RULES,
+    wall_seconds: float | None = None,
 ) -> SolveResult:
     """Solve a position: a ``Position``, a deal number (of ``variant``) or a position text.
 
-    ``seconds`` and ``nodes`` bound the whole portfolio (at least one must be given);
-    ``memory_mb`` caps the transposition table of each search. ``restarts=False`` runs
-    only the deterministic exhaustive search. ``rules`` (a subset of ``ALL_RULES``)
-    switches pruning rules off for the soundness tests; every rule is proven sound, so
-    any subset gives trustworthy verdicts.
+    ``seconds`` (CPU time of the calling thread) and ``nodes`` bound the whole portfolio
+    (at least one must be given); ``wall_seconds`` optionally caps wall-clock time too (a
+    verdict then may depend on the machine's load). ``memory_mb`` caps the transposition
+    table of each search. ``restarts=False`` runs only the deterministic exhaustive
+    search. ``rules`` (a subset of ``ALL_RULES``) switches pruning rules off for the
+    soundness tests; every rule is proven sound, so any subset gives trustworthy verdicts.
     """
     _check_budgets(seconds, nodes, memory_mb, rules)
+    if wall_seconds is not None and (isinstance(wall_seconds, bool) or not 0 < wall_seconds <= 1e6):
+        raise SolverError("wall_seconds must be a number > 0 and <= 1e6")
     start = _start_position(position, variant)
     if start.variant.foundation_takeback:
         raise SolverError("the solver does not play the foundation takeback option")
     code = VARIANT_CODES[start.variant.name]
-    budget = _Budget(seconds, nodes)
+    budget = _Budget(seconds, nodes, wall_seconds)
 
     def restart(max_nodes: int, seed: int) -> tuple[int, list[int], int, str]:
         verdict, line, used, reason = _csolver.solve(
@@ -176,6 +205,7 @@ def solve(
             flags=rules,
             max_nodes=max_nodes,
             seconds=budget.seconds_until(seconds),
+            wall_seconds=budget.wall_until(),
             memory_mb=memory_mb,
             seed=seed,
             randomize=True,
@@ -199,7 +229,9 @@ def solve(
 
     def prove(max_nodes: int) -> tuple[int, list[int], str]:
         verdict, line, used, reason = proof.run(
-            max_nodes=max_nodes, seconds=budget.seconds_until(seconds)
+            max_nodes=max_nodes,
+            seconds=budget.seconds_until(seconds),
+            wall_seconds=budget.wall_until(),
         )
         budget.used += used
         return verdict, line, reason
@@ -210,18 +242,18 @@ def solve(
     verdict, line, reason = prove(budget.nodes_until(nodes, FIRST_NODES))
     proof_open = reason != "memory"
     i = 1
-    while verdict == 2 and not budget.spent(seconds, nodes):
+    while verdict == 2 and not budget.spent():
         # (once the proof search's table is full, only restarts are left)
         step = budget.nodes_until(nodes, luby(i) * LUBY_UNIT)
         verdict, line, used, reason = restart(step, (i * 0x9E3779B97F4A7C15) % (1 << 64))
         i += 1
-        if verdict != 2 or budget.spent(seconds, nodes) or not proof_open:
+        if verdict != 2 or budget.spent() or not proof_open:
             continue
         verdict, line, reason = prove(budget.nodes_until(nodes, max(1, round(PROOF_SHARE * used))))
         proof_open = reason != "memory"
-    if verdict == 2:
-        if seconds is not None and budget.elapsed() >= seconds:
-            reason = "seconds"
+    if verdict == 2 and reason != "memory":
+        if budget.out_of_time():
+            reason = budget.out_of_time()
         elif nodes is not None and budget.used >= nodes:
             reason = "nodes"
     return _finish(start, budget, verdict, line, reason)
@@ -245,19 +277,19 @@ def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rul
 def _finish(
     start: Position, budget: _Budget, verdict: int, line: list[int], reason: str
 ) -> SolveResult:
-    elapsed = budget.elapsed()
+    elapsed, cpu = budget.elapsed(), budget.cpu()
     if verdict == 0:
         texts = [move_text(m) for m in line]
         problem = verify_line(start, texts)
         if problem is None:
-            return SolveResult("solved", texts, budget.used, elapsed)
+            return SolveResult("solved", texts, budget.used, elapsed, "", cpu)
         log.error(
             "SOLVER BUG: a 'solved' line does not replay (%s); position %s; line %s",
             problem,
             start.to_text(),
             " ".join(texts),
         )
-        return SolveResult("unknown", [], budget.used, elapsed, "verification")
+        return SolveResult("unknown", [], budget.used, elapsed, "verification", cpu)
     if verdict == 1:
-        return SolveResult("unwinnable", [], budget.used, elapsed)
-    return SolveResult("unknown", [], budget.used, elapsed, reason or "seconds")
+        return SolveResult("unwinnable", [], budget.used, elapsed, "", cpu)
+    return SolveResult("unknown", [], budget.used, elapsed, reason or "seconds", cpu)

@@ -41,8 +41,8 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_COUNT = 4 };
 #define F_CANON 4     /* columns are interchangeable in the transposition table */
 #define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON)
 
-enum { R_NONE = 0, R_NODES, R_TIME, R_MEMORY };
-static const char *REASONS[] = {"", "nodes", "seconds", "memory"};
+enum { R_NONE = 0, R_NODES, R_TIME, R_MEMORY, R_WALL };
+static const char *REASONS[] = {"", "nodes", "seconds", "memory", "wall"};
 
 static uint64_t ZA[52][FLOOR + NCOLS], ZB[52][FLOOR + NCOLS], DA[52], DB[52];
 
@@ -76,7 +76,8 @@ typedef struct {
     int tt_shift; /* a key's home slot is its top bits: b >> tt_shift */
     /* budgets */
     uint64_t nodes, max_nodes;
-    double deadline;
+    double deadline;      /* CPU time of the calling thread (0: none) */
+    double wall_deadline; /* monotonic wall clock (0: none) */
     int reason;
     /* ordering */
     int randomize;
@@ -116,6 +117,22 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The budget is CPU time of the thread that runs the search, so a verdict does not
+ * depend on how busy the machine is (the search never blocks, so its CPU time is its
+ * work); the wall clock is only an optional cap for callers that must answer in time. */
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* R_TIME or R_WALL when a deadline has passed, else R_NONE. */
+static int clock_out(const S *s) {
+    if (s->deadline > 0 && cpu_now() >= s->deadline) return R_TIME;
+    if (s->wall_deadline > 0 && now() >= s->wall_deadline) return R_WALL;
+    return R_NONE;
 }
 
 static inline int rank0(int c) { return c % 13; }
@@ -375,7 +392,8 @@ static int tt_grow(S *s) {
     }
     for (size_t i = 0; i < old_slots; i++) {
         if (old[2 * i] || old[2 * i + 1]) tt_put(s->tt, s->tt_mask, s->tt_shift, old[2 * i], old[2 * i + 1]);
-        if ((i & 0xFFFFF) == 0xFFFFF && s->deadline > 0 && !s->grow_aborted && now() >= s->deadline) {
+        int out = (i & 0xFFFFF) == 0xFFFFF && !s->grow_aborted ? clock_out(s) : R_NONE;
+        if (out != R_NONE) {
             /* out of time while rehashing a large table: keep the old one and stop */
             free_table(s->tt, s->tt_slots);
             s->tt = old;
@@ -384,7 +402,7 @@ static int tt_grow(S *s) {
             s->tt_shift = 64 - __builtin_ctzll((unsigned long long)old_slots);
             s->tt_limit = (size_t)((double)old_slots * TT_LOAD);
             s->tt_count = count;
-            s->reason = R_TIME;
+            s->reason = out;
             s->grow_aborted = 1; /* a resumed search must make progress */
             return -2;
         }
@@ -496,9 +514,12 @@ static int budget_out(S *s) {
         s->reason = R_NODES;
         return 1;
     }
-    if ((s->nodes & 1023) == 0 && s->deadline > 0 && now() >= s->deadline) {
-        s->reason = R_TIME;
-        return 1;
+    if ((s->nodes & 1023) == 0 && (s->deadline > 0 || s->wall_deadline > 0)) {
+        int out = clock_out(s);
+        if (out != R_NONE) {
+            s->reason = out;
+            return 1;
+        }
     }
     return 0;
 }
@@ -794,15 +815,16 @@ static int check_seconds(double seconds) {
     return 0;
 }
 
-/* Run (or resume) the search with max_nodes more positions (0: no limit) and seconds
- * of wall-clock time (0: no limit); the GIL is released meanwhile. Returns the result
- * tuple (verdict, moves, nodes of this run, reason). */
-static PyObject *run_search(S *s, unsigned long long max_nodes, double seconds) {
+/* Run (or resume) the search with max_nodes more positions (0: no limit), seconds of
+ * CPU time of this thread and wall_seconds of wall-clock time (0: no limit); the GIL is
+ * released meanwhile. Returns the result tuple (verdict, moves, nodes of this run,
+ * reason). */
+static PyObject *run_search(S *s, unsigned long long max_nodes, double seconds, double wall_seconds) {
     int verdict;
     uint64_t nodes0 = s->nodes;
     Py_BEGIN_ALLOW_THREADS
-    double t0 = now();
-    s->deadline = seconds > 0 ? t0 + seconds : 0;
+    s->deadline = seconds > 0 ? cpu_now() + seconds : 0;
+    s->wall_deadline = wall_seconds > 0 ? now() + wall_seconds : 0;
     s->max_nodes = max_nodes ? s->nodes + max_nodes : 0;
     s->reason = R_NONE;
     verdict = search(s);
@@ -827,23 +849,24 @@ static PyObject *run_search(S *s, unsigned long long max_nodes, double seconds) 
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "max_nodes", "seconds",
-                             "memory_mb", "seed", "randomize", NULL};
+                             "memory_mb", "seed", "randomize", "wall_seconds", NULL};
     int variant, flags = F_ALL, randomize = 0;
     unsigned long long max_nodes = 0, seed = 0;
     PyObject *max_nodes_obj = NULL, *seed_obj = NULL;
-    double seconds = 0.0;
+    double seconds = 0.0, wall_seconds = 0.0;
     Py_ssize_t memory_mb = 256;
     PyObject *columns, *down, *found;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|iOdnOp", kwlist, &variant, &columns, &down, &found,
-                                     &flags, &max_nodes_obj, &seconds, &memory_mb, &seed_obj, &randomize))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|iOdnOpd", kwlist, &variant, &columns, &down, &found,
+                                     &flags, &max_nodes_obj, &seconds, &memory_mb, &seed_obj, &randomize,
+                                     &wall_seconds))
         return NULL;
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
-    if (check_seconds(seconds) < 0) return NULL;
+    if (check_seconds(seconds) < 0 || check_seconds(wall_seconds) < 0) return NULL;
     S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes);
     if (!s) return NULL;
-    PyObject *result = run_search(s, max_nodes, seconds);
+    PyObject *result = run_search(s, max_nodes, seconds, wall_seconds);
     free_search(s);
     return result;
 }
@@ -889,13 +912,14 @@ static void Search_dealloc(SearchObject *self) {
 }
 
 static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"max_nodes", "seconds", NULL};
+    static char *kwlist[] = {"max_nodes", "seconds", "wall_seconds", NULL};
     unsigned long long max_nodes = 0;
     PyObject *max_nodes_obj = NULL;
-    double seconds = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Od", kwlist, &max_nodes_obj, &seconds)) return NULL;
+    double seconds = 0.0, wall_seconds = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Odd", kwlist, &max_nodes_obj, &seconds, &wall_seconds))
+        return NULL;
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
-    if (check_seconds(seconds) < 0) return NULL;
+    if (check_seconds(seconds) < 0 || check_seconds(wall_seconds) < 0) return NULL;
     if (!self->s) {
         PyErr_SetString(PyExc_RuntimeError, "the search was not initialised");
         return NULL;
@@ -905,7 +929,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *args, PyObject *kwargs
         return NULL;
     }
     self->busy = 1;
-    PyObject *result = run_search(self->s, max_nodes, seconds);
+    PyObject *result = run_search(self->s, max_nodes, seconds, wall_seconds);
     self->busy = 0;
     return result;
 }
@@ -917,7 +941,7 @@ static PyObject *Search_get_nodes(SearchObject *self, void *closure) {
 
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
-     "run(max_nodes=0, seconds=0.0) -> (verdict, moves, nodes of this run, reason); resumes where the last "
+     "run(max_nodes=0, seconds=0.0, wall_seconds=0.0) -> (verdict, moves, nodes of this run, reason); resumes where the last "
      "run stopped"},
     {NULL, NULL, 0, NULL},
 };
@@ -983,7 +1007,7 @@ static PyMethodDef methods[] = {
      "legal_moves(variant, columns, down, found) -> list of moves (every empty column offered)"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(variant, columns, down, found, flags=F_ALL, max_nodes=0, seconds=0.0, memory_mb=256, seed=0, "
-     "randomize=False) -> (verdict, moves, nodes, reason)"},
+     "randomize=False, wall_seconds=0.0) -> (verdict, moves, nodes, reason); seconds is CPU time"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -98,7 +98,7 @@ def test_one_move_from_a_win(text: str, line: list[str]) -> None:
 
 def test_a_won_position_is_solved_with_no_move() -> None:
     result = solve("yukon ././././././. KKKK 0 0", seconds=1)
-    assert result == SolveResult("solved", [], result.nodes, result.seconds)
+    assert result == SolveResult("solved", [], result.nodes, result.seconds, "", result.cpu_seconds)
 
 
 # The two hand-made counterexamples of SOLVER-NOTES.md: unsound shortcuts lose them.
@@ -120,11 +120,37 @@ def test_counterexamples_to_unsound_shortcuts_are_solved(text: str) -> None:
 
 @pytest.mark.parametrize("deal", [5, 27])
 def test_a_short_budget_is_honoured_on_a_hard_deal(deal: int) -> None:
-    t = time.monotonic()
+    # The budget is CPU time of the calling thread: what it measures is the search's own
+    # work, whatever else the machine runs.
+    cpu = time.thread_time()
     result = solve(deal, seconds=0.2)
-    assert time.monotonic() - t < 0.5
+    assert time.thread_time() - cpu < 0.5
+    assert 0.15 < result.cpu_seconds < 0.5
     assert result.verdict == "unknown"
     assert result.reason == "seconds"
+
+
+def test_the_budget_is_cpu_time_not_wall_clock() -> None:
+    # A thread that waits does not spend the budget: search slices between sleeps add up
+    # to the CPU budget, however long the wall-clock time.
+    from games.solver import _csolver
+
+    start = Position.deal(5)
+    search = _csolver.Search(0, start.cols, start.down, start.found)
+    cpu = time.thread_time()
+    for _ in range(4):
+        search.run(seconds=0.05)
+        time.sleep(0.1)
+    used = time.thread_time() - cpu
+    assert 0.18 < used < 0.4  # about 4 x 0.05 s of CPU over more than 0.4 s of wall clock
+
+
+def test_a_wall_clock_cap_stops_the_search_too() -> None:
+    t = time.monotonic()
+    result = solve(5, seconds=60, wall_seconds=0.2)
+    assert time.monotonic() - t < 2.0
+    assert result.verdict == "unknown"
+    assert result.reason == "wall"
 
 
 def test_a_node_budget_is_honoured() -> None:
@@ -176,6 +202,7 @@ def test_a_position_object_is_not_changed() -> None:
         {"seconds": None, "nodes": None},
         {"seconds": 0},
         {"seconds": -1},
+        {"wall_seconds": 0},
         {"nodes": 0},
         {"memory_mb": 0},
         {"rules": 1 << 10},
