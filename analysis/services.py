@@ -22,9 +22,9 @@ from django.utils import timezone
 from analysis.coach import cached_solve
 from analysis.models import AnalysisStatus, GameAnalysis
 from analysis.review import Review, review_line
-from games.engine import Position
+from games.engine import Position, play_log
 from games.errors import Forbidden, NotFound
-from games.models import UNDO, Game, Mode, Verdict, Verification, utc_today
+from games.models import Game, Mode, Verdict, Verification, utc_today
 from games.services import Actor, get_replay_for
 from games.solver import SolveResult
 
@@ -44,16 +44,11 @@ class StandingLine:
     plies: list[int]  # the log ply of each
 
 
-def standing_line(entries: list[tuple[int, str]]) -> StandingLine:
-    """The log ``(ply, text)`` with each ``undo`` popping the move before it."""
-    stack: list[tuple[int, str]] = []
-    for ply, text in entries:
-        if text == UNDO:
-            if stack:
-                stack.pop()
-        else:
-            stack.append((ply, text))
-    return StandingLine([t for _, t in stack], [p for p, _ in stack])
+def standing_line(game: Game) -> StandingLine:
+    """The game's log with each undo taking back the move before it (the engine's rule)."""
+    entries = list(game.log.order_by("ply").values_list("ply", "text"))
+    standing = play_log(game.deal.start_position(), [text for _, text in entries])
+    return StandingLine([entries[i][1] for i in standing], [entries[i][0] for i in standing])
 
 
 def _deal_result(game: Game) -> SolveResult | None:
@@ -67,8 +62,7 @@ def _deal_result(game: Game) -> SolveResult | None:
 
 def review_game(game: Game) -> tuple[Review, StandingLine]:
     """Run the review of a finished game's standing line (slow: the solver)."""
-    entries = list(game.log.order_by("ply").values_list("ply", "text"))
-    line = standing_line(entries)
+    line = standing_line(game)
     seconds = settings.ANALYSIS_SOLVE_SECONDS
 
     def solver(position: Position) -> SolveResult:

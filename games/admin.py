@@ -17,8 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.engine import Position, card_text
-from games.models import UNDO, DailyChallenge, Deal, Game
+from games.engine import LogError, Position, card_text, replay_log
+from games.models import DailyChallenge, Deal, Game
 from moderation import services as moderation
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import Flag, FlagKind, FlagStatus, GameAddress, Report
@@ -104,16 +104,18 @@ class PlayerFilter(admin.SimpleListFilter):
 
 
 def replay_frames(game: Game) -> list[dict[str, Any]]:
-    """Every position of the game, face-down cards included (staff only), one per log entry."""
+    """Every position of the game, face-down cards included (staff only), one per log entry.
+
+    A log the engine refuses (a rejected game's) shows up to the entry it refused.
+    """
+    entries = list(game.log.order_by("ply").values_list("text", "at_ms"))
     position = game.deal.start_position()
     frames = [_frame(position, "deal", 0)]
-    for entry in game.log.order_by("ply"):
-        if entry.text == UNDO:
-            if position.can_undo:
-                position.undo()
-        else:
-            position.play_text(entry.text)
-        frames.append(_frame(position, entry.text, entry.at_ms))
+    try:
+        for step in replay_log(position, (text for text, _ in entries)):
+            frames.append(_frame(position, step.text, entries[step.index][1]))
+    except LogError:
+        pass
     return frames
 
 

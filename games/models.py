@@ -19,7 +19,6 @@ from games import proof
 from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position
 from games.fields import UInt64Field
 
-UNDO = "undo"  # the log entry of a practice undo; it pops the move before it
 MAX_MOVE_TEXT = 8
 
 

@@ -24,17 +24,20 @@ from django.utils import timezone
 from games.engine import (
     DEAL_ALGORITHM_VERSION,
     FOUNDATION,
+    UNDO,
     EngineError,
     IllegalMoveError,
+    LogError,
     Position,
     card_text,
     move_text,
     parse_card,
     parse_move,
+    play_log,
 )
+from games.engine import replay_log as replay_log_steps
 from games.errors import Conflict, Forbidden, IllegalMove, LoginRequired, NotFound
 from games.models import (
-    UNDO,
     DailyChallenge,
     Deal,
     Game,
@@ -474,18 +477,6 @@ def _store_move(game: Game, text: str, turned: str, at_ms: int) -> bool:
     return True
 
 
-def effective_moves(texts: list[str]) -> list[str]:
-    """The log with each ``undo`` popping the move before it: the moves that stand."""
-    stack: list[str] = []
-    for text in texts:
-        if text == UNDO:
-            if stack:
-                stack.pop()
-        else:
-            stack.append(text)
-    return stack
-
-
 def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
     """Practice only: take back the last standing move, logged as an ``undo`` entry."""
     with transaction.atomic():
@@ -496,10 +487,8 @@ def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
         if game.moves == 0:
             raise Conflict("there is no move to undo", ply=game.ply, status=game.status)
         texts = list(game.log.order_by("ply").values_list("text", flat=True))
-        standing = effective_moves(texts)[:-1]
         position = game.deal.start_position()
-        for text in standing:
-            position.play_text(text)
+        standing = play_log(position, [*texts, UNDO])
         now = timezone.now()
         Move.objects.create(
             game=game, ply=game.ply, text=UNDO, at_ms=_ms_between(game.started_at, now)
@@ -564,11 +553,16 @@ class LogRejected(Exception):
 
 
 def replay_log(game: Game, log: list[tuple[int, str, str, int]]) -> Replayed:
-    """Replay ``(ply, text, turned, at_ms)`` entries from the deal; raise LogRejected."""
+    """Replay ``(ply, text, turned, at_ms)`` entries from the deal; raise LogRejected.
+
+    Each entry's ply and time are checked before the engine plays it, so the first
+    fault in log order is the one reported.
+    """
     deal = game.deal
     if deal.algorithm_version != DEAL_ALGORITHM_VERSION:
         raise LogRejected(f"deal algorithm version {deal.algorithm_version} is not supported")
     position = deal.start_position()
+    steps = replay_log_steps(position, (text for _, text, _, _ in log))
     standing = 0
     last_at_ms = 0
     for expected_ply, (ply, text, turned, at_ms) in enumerate(log):
@@ -577,24 +571,22 @@ def replay_log(game: Game, log: list[tuple[int, str, str, int]]) -> Replayed:
         if at_ms < last_at_ms:
             raise LogRejected(f"ply {ply}: time goes backwards ({at_ms} ms < {last_at_ms} ms)")
         last_at_ms = at_ms
-        if text == UNDO:
-            if game.mode != Mode.PRACTICE:
-                raise LogRejected(f"ply {ply}: undo in a ranked game")
-            if not standing:
-                raise LogRejected(f"ply {ply}: undo with no move to take back")
-            position.undo()
-            standing -= 1
-            continue
+        if text == UNDO and game.mode != Mode.PRACTICE:
+            raise LogRejected(f"ply {ply}: undo in a ranked game")
         try:
-            _, card = position.play_text(text)
-        except EngineError as exc:
-            raise LogRejected(f"ply {ply}: {text!r} is not legal: {exc}") from exc
-        shown = card_text(card) if card is not None else ""
+            step = next(steps)
+        except LogError as exc:
+            if exc.nothing_to_undo:
+                raise LogRejected(f"ply {ply}: undo with no move to take back") from exc
+            raise LogRejected(f"ply {ply}: {text!r} is not legal: {exc.reason}") from exc
+        standing = len(step.standing)
+        if step.is_undo:
+            continue
+        shown = card_text(step.turned) if step.turned is not None else ""
         if shown != turned:
             raise LogRejected(
                 f"ply {ply}: the log says {turned or 'nothing'} turned, not {shown or 'nothing'}"
             )
-        standing += 1
     if len(log) != game.ply:
         raise LogRejected(f"the game says {game.ply} log entries, the log has {len(log)}")
     return Replayed(position, standing, last_at_ms)

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import EngineError, Position, card_text
+from games.engine import LogError, Position, card_text, replay_log
 from games.proof import Opening
 
 # The ranking's caps (docs/leaderboards.md): beyond them results count as equal.
@@ -154,6 +154,8 @@ def replay_game(opening: Opening, game: dict[str, Any]) -> None:
     if game.get("verification") != "verified":
         raise Mismatch(f"{name}: ranked, but not verified ({game.get('verification')})")
     position = Position.deal(opening.deal, opening.variant)
+    # a ranked log: "undo" is no move; each entry's ply and time are checked before it plays
+    steps = replay_log(position, (str(entry.get("move")) for entry in log), undo=False)
     last_at = 0
     for expected_ply, entry in enumerate(log):
         ply, text, turned, at_ms = (entry.get(k) for k in ("ply", "move", "turned", "at_ms"))
@@ -163,9 +165,11 @@ def replay_game(opening: Opening, game: dict[str, Any]) -> None:
             raise Mismatch(f"{name}: ply {ply}: time {at_ms} ms goes backwards")
         last_at = at_ms
         try:
-            _, card = position.play_text(str(text))
-        except EngineError as exc:
-            raise Mismatch(f"{name}: ply {ply}: {text!r} is not a legal move: {exc}") from exc
+            card = next(steps).turned
+        except LogError as exc:
+            raise Mismatch(
+                f"{name}: ply {ply}: {text!r} is not a legal move: {exc.reason}"
+            ) from exc
         shown = None if card is None else card_text(card)
         if shown != turned:
             raise Mismatch(f"{name}: ply {ply}: the log says {turned} turned up, the deal says "

@@ -2,7 +2,8 @@
 
 Cards and moves are small integers with a fixed text form (``Ah``, ``9h>4``, ``Ac>F``);
 a ``Position`` knows the legal moves, plays and undoes them and keeps the score;
-``replay`` referees a whole move log from a deal number.
+``replay_log`` plays a move log (``UNDO`` entries too) step by step; ``replay`` referees
+a whole ranked log from a deal number.
 """
 
 from .cards import Card, card_name, card_text, parse_card
@@ -16,7 +17,16 @@ from .errors import (
 )
 from .moves import FOUNDATION, Move, make_move, move_card, move_dest, move_text, parse_move
 from .position import MAX_SCORE, Position, deal_position
-from .replay import ReplayError, ReplayResult, replay
+from .replay import (
+    UNDO,
+    LogError,
+    LogStep,
+    ReplayError,
+    ReplayResult,
+    play_log,
+    replay,
+    replay_log,
+)
 from .variants import VARIANT_NAMES, VARIANTS, Variant, get_variant
 
 __all__ = [
@@ -24,12 +34,15 @@ __all__ = [
     "FOUNDATION",
     "MAX_DEAL_NUMBER",
     "MAX_SCORE",
+    "UNDO",
     "VARIANTS",
     "VARIANT_NAMES",
     "Card",
     "DealNumberError",
     "EngineError",
     "IllegalMoveError",
+    "LogError",
+    "LogStep",
     "Move",
     "NotationError",
     "Position",
@@ -49,5 +62,7 @@ __all__ = [
     "move_text",
     "parse_card",
     "parse_move",
+    "play_log",
     "replay",
+    "replay_log",
 ]
