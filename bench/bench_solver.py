@@ -1,22 +1,30 @@
 """Benchmark of the solver: settled deals, wrong verdicts, time per deal, positions per second.
 
-    python bench/bench_solver.py       # yukon 1..200 at 10 s, then 50 deals of each other
-    python bench/bench_solver.py --variants yukon --deals 1-200 --seconds 10
-    python bench/bench_solver.py --variants russian,alaska,moosehide --deals 1-50 --seconds 10
+    python bench/bench_solver.py       # yukon 1..200 at 10 CPU-s, then 50 deals of each other
+    python bench/bench_solver.py --variants yukon --deals 1-200 --seconds 10 --jobs 2
+    python bench/bench_solver.py --variants yukon --deals 1-200 --nodes 4000000
 
-One process, one core, deals one after another. Every "solved" line is replayed again
-from the deal number with games.engine.replay; every "unwinnable" Yukon verdict is
-checked against ../shared/fixtures/known-deals.json (a deal with a known winning line
-called unwinnable is a WRONG verdict; one not in the known-unwinnable list is reported).
+The budget is CPU time of the process solving the deal (``--seconds``, the solver's
+``seconds``) or positions (``--nodes``), never wall-clock time, so the verdicts do not
+depend on how busy the machine is. ``--jobs N`` solves N deals at once in separate
+processes (one core each). Every "solved" line is replayed again from the deal number
+with games.engine.replay; every Yukon "unwinnable" is checked against the fixtures in
+the repository: a deal with a known winning line (tests/engine/vectors/known-deals.json)
+called unwinnable is a WRONG verdict, and one missing from the confirmed list
+(tests/solver/fixtures/unwinnable.json: a second, plain exhaustive search agreed) is
+reported as unconfirmed. The load average before and after the run is printed with the
+table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,9 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.engine import replay  # noqa: E402
-from games.solver import solve  # noqa: E402
+from games.solver import DEFAULT_MEMORY_MB, solve  # noqa: E402
 
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "known-deals.json"
+KNOWN_DEALS = ROOT / "tests" / "engine" / "vectors" / "known-deals.json"
+CONFIRMED = ROOT / "tests" / "solver" / "fixtures" / "unwinnable.json"
 
 
 def parse_deals(text: str) -> list[int]:
@@ -38,67 +47,81 @@ def parse_deals(text: str) -> list[int]:
 
 
 def known() -> tuple[set[int], set[int]]:
-    if not FIXTURES.exists():
-        return set(), set()
-    data = json.loads(FIXTURES.read_text())
-    return {int(n) for n in data["winning_lines"]}, set(data["unwinnable"]["deals"])
+    """(Yukon deals with a known winning line, Yukon deals confirmed unwinnable)."""
+    winnable = {int(n) for n in json.loads(KNOWN_DEALS.read_text())["winning_lines"]}
+    confirmed = {int(n) for n in json.loads(CONFIRMED.read_text())["deals"]}
+    return winnable, confirmed
 
 
-def bench(variant: str, deals: list[int], seconds: float, log: TextIO | None) -> dict[str, Any]:
-    winnable, unwinnable = known() if variant == "yukon" else (set(), set())
+def solve_one(args: tuple[str, int, float | None, int | None, int]) -> dict[str, Any]:
+    variant, number, seconds, nodes, memory_mb = args
+    wall = time.perf_counter()
+    result = solve(number, variant=variant, seconds=seconds, nodes=nodes, memory_mb=memory_mb)
+    wall = time.perf_counter() - wall
+    replays = result.verdict != "solved" or replay(number, variant, result.moves).won
+    return {
+        "variant": variant,
+        "deal": number,
+        "verdict": result.verdict,
+        "nodes": result.nodes,
+        "cpu_s": round(result.cpu_seconds, 4),
+        "wall_s": round(wall, 4),
+        "moves": len(result.moves),
+        "reason": result.reason,
+        "replays": replays,
+    }
+
+
+def bench(
+    variant: str, deals: list[int], args: argparse.Namespace, log: TextIO | None
+) -> dict[str, Any]:
+    winnable, confirmed = known() if variant == "yukon" else (set(), set())
     counts = {"solved": 0, "unwinnable": 0, "unknown": 0}
     wrong: list[int] = []
-    new_unwinnable: list[int] = []
-    times: list[float] = []
+    unconfirmed: list[int] = []
+    undecided: list[int] = []
+    cpu: list[float] = []
+    wall: list[float] = []
     nodes = 0
-    cpu = 0.0
-    for n in deals:
-        t = time.perf_counter()
-        cpu0 = time.process_time()
-        result = solve(n, variant=variant, seconds=seconds)
-        dt = time.perf_counter() - t
-        cpu += time.process_time() - cpu0
-        times.append(dt)
-        nodes += result.nodes
-        counts[result.verdict] += 1
-        if result.verdict == "solved":
-            if not replay(n, variant, result.moves).won:
+    work = [(variant, n, args.seconds, args.nodes, args.memory_mb) for n in deals]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for row in pool.map(solve_one, work):
+            n = row["deal"]
+            cpu.append(row["cpu_s"])
+            wall.append(row["wall_s"])
+            nodes += row["nodes"]
+            counts[row["verdict"]] += 1
+            if row["verdict"] == "solved" and not row["replays"]:
                 wrong.append(n)
-        elif result.verdict == "unwinnable":
-            if n in winnable:
-                wrong.append(n)
-            elif variant == "yukon" and n not in unwinnable:
-                new_unwinnable.append(n)
-        if log is not None:
-            print(
-                json.dumps(
-                    {
-                        "variant": variant,
-                        "deal": n,
-                        "verdict": result.verdict,
-                        "nodes": result.nodes,
-                        "seconds": round(dt, 4),
-                        "moves": len(result.moves),
-                        "reason": result.reason,
-                    }
-                ),
-                file=log,
-                flush=True,
-            )
-    times.sort()
+            elif row["verdict"] == "unwinnable":
+                if n in winnable:
+                    wrong.append(n)
+                elif variant == "yukon" and n not in confirmed:
+                    unconfirmed.append(n)
+            elif row["verdict"] == "unknown":
+                undecided.append(n)
+            if log is not None:
+                print(json.dumps(row), file=log, flush=True)
     return {
         "variant": variant,
         "deals": len(deals),
         **counts,
         "settled": counts["solved"] + counts["unwinnable"],
         "wrong": wrong,
-        "new_unwinnable": new_unwinnable,
-        "median_s": statistics.median(times),
-        "p95_s": times[min(len(times) - 1, int(0.95 * len(times)))],
-        "total_s": sum(times),
-        "pos_per_s": nodes / sum(times) if sum(times) else 0.0,
-        "pos_per_cpu_s": nodes / cpu if cpu else 0.0,
+        "unconfirmed": unconfirmed,
+        "undecided": undecided,
+        "median_cpu": statistics.median(cpu),
+        "p95_cpu": percentile(cpu, 0.95),
+        "median_wall": statistics.median(wall),
+        "p95_wall": percentile(wall, 0.95),
+        "pos_per_cpu_s": nodes / sum(cpu) if sum(cpu) else 0.0,
+        "pos_per_wall_s": nodes / sum(wall) if sum(wall) else 0.0,
     }
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main() -> int:
@@ -109,36 +132,54 @@ def main() -> int:
     parser.add_argument(
         "--deals", default=None, help="e.g. 1-200 (default: 1-200 yukon, 1-50 others)"
     )
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=None, help="CPU seconds per deal")
+    parser.add_argument("--nodes", type=int, default=None, help="positions per deal")
+    parser.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB)
+    parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (processes)")
     parser.add_argument("--log", default=None, help="write one JSON line per deal to this file")
-    # Wall-clock budgets: on a shared, loaded machine the search gets less than a core;
-    # the last column (positions per CPU-second) shows the search's own speed.
     args = parser.parse_args()
+    if args.seconds is None and args.nodes is None:
+        args.seconds = 10.0
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    load_before = os.getloadavg()
     rows = []
     for variant in args.variants.split(","):
         deals = parse_deals(args.deals or ("1-200" if variant == "yukon" else "1-50"))
-        rows.append(bench(variant, deals, args.seconds, log))
-        print_table(rows, args.seconds)
+        rows.append(bench(variant, deals, args, log))
+        print_table(rows, args, load_before)
     return 1 if any(row["wrong"] for row in rows) else 0
 
 
-def print_table(rows: list[dict[str, Any]], seconds: float) -> None:
-    print(f"\nbudget {seconds:g} s per deal, one core")
+def print_table(
+    rows: list[dict[str, Any]], args: argparse.Namespace, load: tuple[float, ...]
+) -> None:
+    budget = []
+    if args.seconds is not None:
+        budget.append(f"{args.seconds:g} CPU-s")
+    if args.nodes is not None:
+        budget.append(f"{args.nodes:,} positions")
+    print(
+        f"\nbudget {' and '.join(budget)} per deal, {args.jobs} process(es), one core each; "
+        f"memory cap {args.memory_mb} MB; load average before {load[0]:.2f}, "
+        f"now {os.getloadavg()[0]:.2f} (1 min)"
+    )
     print(
         "| variant | deals | solved | unwinnable | unknown | settled | wrong "
-        "| median s | p95 s | positions/s | per CPU-s |"
+        "| median CPU s | p95 CPU s | median wall s | p95 wall s | positions/CPU-s "
+        "| positions/wall-s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['variant']} | {r['deals']} | {r['solved']} | {r['unwinnable']} "
-            f"| {r['unknown']} | {r['settled']} | {len(r['wrong'])} {r['wrong'] or ''} "
-            f"| {r['median_s']:.4f} | {r['p95_s']:.3f} | {r['pos_per_s']:,.0f} "
-            f"| {r['pos_per_cpu_s']:,.0f} |"
+            f"| {r['unknown']} | **{r['settled']}** | {len(r['wrong'])} {r['wrong'] or ''} "
+            f"| {r['median_cpu']:.4f} | {r['p95_cpu']:.3f} | {r['median_wall']:.4f} "
+            f"| {r['p95_wall']:.3f} | {r['pos_per_cpu_s']:,.0f} | {r['pos_per_wall_s']:,.0f} |"
         )
-        if r["new_unwinnable"]:
-            print(f"  (unwinnable, not in the known list: {r['new_unwinnable']})")
+        if r["undecided"]:
+            print(f"  undecided: {', '.join(map(str, r['undecided']))}")
+        if r["unconfirmed"]:
+            print(f"  unwinnable, not yet confirmed by a second search: {r['unconfirmed']}")
     sys.stdout.flush()
 
 

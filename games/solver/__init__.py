@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_MEMORY_MB",
     "DEFAULT_SECONDS",
     "VARIANT_CODES",
+    "SOLVER_VERSION",
     "SolveResult",
     "SolverError",
     "Verdict",
@@ -41,6 +42,9 @@ log = logging.getLogger("games.solver")
 
 Verdict = Literal["solved", "unwinnable", "unknown"]
 
+# Bumped whenever a change can alter a verdict, a line or a node count (recorded with
+# every published study).
+SOLVER_VERSION: Final = 2
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {"yukon": 0, "russian": 1, "alaska": 2, "moosehide": 3}

@@ -1,0 +1,78 @@
+"""Confirm the solver's unwinnable verdicts with a second search and record them.
+
+    python tests/solver/make_unwinnable.py 24,27,62,64,70,116,120,153,156,199
+
+For each Yukon deal: the solver's own proof (the deterministic search with every pruning
+rule, ``restarts=False``) and a second, plain exhaustive search that shares no pruning
+rule with it (``rules=0``: no auto-foundation, every empty column tried, columns not
+interchangeable; only the transposition table), both run to the end with no time limit.
+A deal is written to tests/solver/fixtures/unwinnable.json only when both exhaust the
+space; the positions each searched are recorded, and test_unwinnable.py checks them
+(the plain search is deterministic, so its node count is a certificate that a rerun
+reproduces exactly). Hours for the largest deals: run it under ``nice``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from games.engine import Position  # noqa: E402
+from games.solver import _csolver  # noqa: E402
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "unwinnable.json"
+MEMORY_MB = 16_384
+ABOUT = (
+    "Yukon deals proven unwinnable twice: by the solver's deterministic search with every "
+    "pruning rule (all_rules_positions) and by a plain exhaustive search with only the "
+    "transposition table (plain_positions), each run to the end. Both searches are "
+    "deterministic, so the counts are certificates a rerun reproduces exactly. Made by "
+    "tests/solver/make_unwinnable.py, checked by tests/solver/test_unwinnable.py."
+)
+
+
+def exhaust(deal: int, flags: int) -> tuple[int, int, float]:
+    """(verdict, positions, CPU seconds) of the deterministic search with ``flags``."""
+    start = Position.deal(deal, "yukon")
+    search = _csolver.Search(
+        0, start.cols, start.down, start.found, flags=flags, memory_mb=MEMORY_MB
+    )
+    cpu = time.process_time()
+    verdict, _, nodes, reason = search.run()
+    if verdict == 2:
+        raise SystemExit(f"deal {deal}: the search stopped ({reason})")
+    return verdict, nodes, time.process_time() - cpu
+
+
+def main() -> int:
+    deals = [int(n) for n in sys.argv[1].split(",")]
+    data = json.loads(FIXTURE.read_text()) if FIXTURE.exists() else {"deals": {}}
+    for deal in deals:
+        proof, proof_nodes, proof_cpu = exhaust(deal, _csolver.F_ALL)
+        plain, plain_nodes, plain_cpu = exhaust(deal, 0)
+        print(
+            f"deal {deal}: all rules {proof} {proof_nodes} ({proof_cpu:.1f} s), "
+            f"plain {plain} {plain_nodes} ({plain_cpu:.1f} s)",
+            flush=True,
+        )
+        if proof != 1 or plain != 1:
+            print(f"deal {deal}: NOT confirmed", flush=True)
+            continue
+        data["deals"][str(deal)] = {
+            "all_rules_positions": proof_nodes,
+            "plain_positions": plain_nodes,
+            "plain_cpu_seconds": round(plain_cpu, 1),
+        }
+        data["deals"] = dict(sorted(data["deals"].items(), key=lambda kv: int(kv[0])))
+        data["about"] = ABOUT
+        FIXTURE.write_text(json.dumps(data, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""Every unwinnable verdict among Yukon deals 1..200 is confirmed by a second search.
+
+tests/solver/fixtures/unwinnable.json records, per deal, the positions searched by the
+solver's own proof (every pruning rule) and by a plain exhaustive search that shares no
+pruning rule with it (only the transposition table), both deterministic and both run to
+the end by make_unwinnable.py. Here the records are checked by rerunning the searches
+where that takes seconds: the same verdict with exactly the same number of positions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from games.engine import Position
+from games.solver import _csolver
+
+HERE = Path(__file__).resolve().parent
+RECORDS = {
+    int(deal): record
+    for deal, record in json.loads((HERE / "fixtures" / "unwinnable.json").read_text())[
+        "deals"
+    ].items()
+}
+KNOWN = json.loads((HERE.parent / "engine" / "vectors" / "known-deals.json").read_text())
+RERUN_PLAIN = 12_000_000  # positions: a rerun of at most about 10 s
+RERUN_PROOF = 4_000_000
+SLOW = 2_000_000  # reruns above this many positions are marked slow
+
+
+def cases(field: str, limit: int) -> list[object]:
+    return [
+        pytest.param(deal, marks=pytest.mark.slow) if record[field] > SLOW else deal
+        for deal, record in sorted(RECORDS.items())
+        if record[field] <= limit
+    ]
+
+
+def exhaust(deal: int, flags: int) -> tuple[int, int]:
+    start = Position.deal(deal, "yukon")
+    search = _csolver.Search(0, start.cols, start.down, start.found, flags=flags, memory_mb=2048)
+    verdict, moves, nodes, _ = search.run()
+    assert moves == []
+    return verdict, nodes
+
+
+def test_every_known_unwinnable_deal_is_confirmed() -> None:
+    assert set(KNOWN["unwinnable"]["deals"]) <= set(RECORDS)
+    assert not {int(n) for n in KNOWN["winning_lines"]} & set(RECORDS)
+    for record in RECORDS.values():
+        assert record["all_rules_positions"] > 0 and record["plain_positions"] > 0
+
+
+@pytest.mark.parametrize("deal", cases("plain_positions", RERUN_PLAIN))
+def test_the_plain_search_reproduces_its_record(deal: int) -> None:
+    assert exhaust(deal, 0) == (1, RECORDS[deal]["plain_positions"])
+
+
+@pytest.mark.parametrize("deal", cases("all_rules_positions", RERUN_PROOF))
+def test_the_solvers_proof_reproduces_its_record(deal: int) -> None:
+    assert exhaust(deal, _csolver.F_ALL) == (1, RECORDS[deal]["all_rules_positions"])
+
+
+def test_the_plain_search_is_the_search_with_no_rule() -> None:
+    # "Shares no pruning rule": flags 0 switches every rule off, and the search then
+    # tries every empty column and tells columns apart (more positions than with rules).
+    assert _csolver.F_ALL == _csolver.F_AUTO | _csolver.F_ONE_EMPTY | _csolver.F_CANON
+    start = Position.deal(64, "yukon")
+    plain = _csolver.Search(0, start.cols, start.down, start.found, flags=0)
+    assert plain.run()[2] == RECORDS[64]["plain_positions"] > RECORDS[64]["all_rules_positions"]
