@@ -17,8 +17,8 @@ class ModerationConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
-        from games import services as game_services
         from games.models import Game
+        from games.services import playing as game_services
         from games.signals import game_verified
         from moderation import flags, services
 

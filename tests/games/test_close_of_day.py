@@ -1,4 +1,4 @@
-"""The close of day: a daily game changes only while its day is open (issue 15, item 1).
+"""The close of day: a daily game changes only while its day is open.
 
 The attack these tests replay: start the easy daily at 23:58 UTC, wait for midnight, read
 the game (the deal number used to show once the day closed), solve the deal with the
@@ -21,9 +21,10 @@ from django.utils import timezone
 from accounts.models import User
 from games import daily, services
 from games.api.serializers import GameSerializer, ReplaySerializer
+from games.errors import Conflict
 from games.models import DailyChallenge, Deal, Game, Mode, Move, Status, Verification, utc_today
-from leaderboards import stats
-from tests.games.conftest import Api, make_challenges, make_user, winning_lines
+from leaderboards import records
+from tests.factories import Api, make_challenges, make_user, winning_lines
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
@@ -246,15 +247,15 @@ def test_a_result_finished_after_the_close_is_on_no_board(
         settings.LEADERBOARDS_REDIS_URL = ""
     game = _won_after_the_close(api, clock, day, capture)
     clock.now = midnight(day) + dt.timedelta(minutes=2)
-    stats.clear_cache()
+    records.clear_cache()
     from leaderboards import services as boards
 
     boards.rebuild_boards([easy.pk])
     boards.on_game_verified(Game, game)  # the receiver that adds a verified result
     assert board_rows(api, day) == []
-    assert stats.streak_board(day + dt.timedelta(days=1)) == []
-    assert stats.alltime_board() == []
-    profile = stats.player_profile(player.display_name)
+    assert records.streak_board(day + dt.timedelta(days=1)) == []
+    assert records.alltime_board() == []
+    profile = records.player_profile(player.display_name)
     assert (profile["played"], profile["games"], profile["current_streak"]) == (0, [], 0)
 
 
@@ -329,7 +330,7 @@ def test_the_move_path_reads_the_close_in_its_one_select_on_postgresql(
     [(status, _)] = play(api, game["id"], LINE[:1])
     assert status == 200
     clock.now = midnight(day)
-    with pytest.raises(services.Conflict, match=DAY_CLOSED):
+    with pytest.raises(Conflict, match=DAY_CLOSED):
         services.play_move(services.Actor(user_id=api_user_id(api)), game["id"], 1, LINE[1])
     assert Game.objects.get(pk=game["id"]).status == Status.ABANDONED
 

@@ -10,7 +10,8 @@ from django.db import connection
 
 from games import services
 from games.models import Game, Move
-from tests.games.conftest import Api, winning_lines
+from games.services import moves, verification
+from tests.factories import Api, winning_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def test_a_move_never_replays_the_log(api: Api, monkeypatch: pytest.MonkeyPatch)
     def no_replay(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a move must use the snapshot, not replay the log")
 
-    monkeypatch.setattr(services, "replay_log", no_replay)
+    monkeypatch.setattr(verification, "replay_game_log", no_replay)
     monkeypatch.setattr("games.models.Deal.start_position", no_replay)
     for ply, text in enumerate(winning_lines()[0][:10]):
         status, _ = api.post(f"/api/games/{game['id']}/moves/", {"ply": ply, "move": text})
@@ -79,11 +80,11 @@ def test_a_move_checked_at_a_ply_the_game_has_left_is_not_stored(api: Api) -> No
     _, game = api.post("/api/games/", {"deal": 0})
     line = winning_lines()[0]
     owner = Game.objects.get(pk=game["id"]).player_id
-    stale = services._game_for_move(services.Actor(user_id=owner), game["id"])  # at ply 0
+    stale = moves._game_for_move(services.Actor(user_id=owner), game["id"])  # at ply 0
     status, _ = api.post(f"/api/games/{game['id']}/moves/", {"ply": 0, "move": line[0]})
     assert status == 200  # another tab moved first
     stale.ply, stale.moves = 1, 1
-    assert services._store_move(stale, line[1], "", 10) is False
+    assert moves._store_move(stale, line[1], "", 10) is False
     assert list(Move.objects.filter(game_id=game["id"]).values_list("text", flat=True)) == [
         line[0]
     ]

@@ -1,0 +1,57 @@
+"""Every change to a game lives here, one module per concern; this package is their door.
+
+- ``playing``: start a daily or a practice game, undo, count a hint, resign;
+- ``moves``: the move itself, the hot path (hand-written SQL on a prepared cursor);
+- ``closing``: the close of day (a daily left in play ends unfinished);
+- ``reads``: who may look at a game and at its log;
+- ``verification``: a finished game's log replayed from the deal, and the sweeps;
+- ``common``: who is asking (``Actor``), the clock, ending a game.
+
+Views, tasks and the other apps import the names below from ``games.services``; the
+modules import each other directly. Each write runs in one transaction with the game
+row locked, so a move is acknowledged only once committed.
+"""
+
+from games.services.closing import (
+    DAY_CLOSED,
+    DayClosed,
+    abandon_closed_games,
+    abandon_game,
+    end_if_day_closed,
+)
+from games.services.common import Actor
+from games.services.moves import FACE_DOWN_REASON, MoveResult, play_move
+from games.services.playing import (
+    claim_guest_games,
+    record_hint,
+    resign_game,
+    start_daily_game,
+    start_practice_game,
+    undo_move,
+)
+from games.services.reads import get_game_for, get_replay_for
+from games.services.verification import LogRejected, Replayed, sweep_games, verify_game
+
+__all__ = [
+    "DAY_CLOSED",
+    "FACE_DOWN_REASON",
+    "Actor",
+    "DayClosed",
+    "LogRejected",
+    "MoveResult",
+    "Replayed",
+    "abandon_closed_games",
+    "abandon_game",
+    "claim_guest_games",
+    "end_if_day_closed",
+    "get_game_for",
+    "get_replay_for",
+    "play_move",
+    "record_hint",
+    "resign_game",
+    "start_daily_game",
+    "start_practice_game",
+    "sweep_games",
+    "undo_move",
+    "verify_game",
+]

@@ -1,0 +1,39 @@
+"""Reading a game: who may look at it, and at its log."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from games.errors import Conflict, NotFound
+from games.models import Game, Mode, Status
+from games.services.closing import abandon_game, day_closed
+from games.services.common import Actor
+
+
+def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
+    """A game the actor may look at: their own, staff, or a finished public one; else 404.
+
+    A daily still in play after its day closed is ended first (``abandon_game``):
+    whoever reads it sees it as it now stands, unfinished.
+    """
+    game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("no such game")
+    if actor.owns(game) or actor.is_staff or (game.mode == Mode.DAILY and game.is_public(today)):
+        if game.status == Status.PLAYING and day_closed(game, today):
+            game = abandon_game(game.pk) or game
+        return game
+    raise NotFound("no such game")
+
+
+def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
+    """A game whose log the actor may see: own finished, or any daily once its day closed
+    and the game is over."""
+    game = get_game_for(actor, game_id, today=today)
+    if game.mode == Mode.DAILY and game.is_public(today) and game.is_over:
+        return game
+    if game.is_over and (actor.owns(game) or actor.is_staff):
+        return game
+    if actor.owns(game):
+        raise Conflict("the replay opens when the game is over", status=game.status)
+    raise NotFound("no such game")
