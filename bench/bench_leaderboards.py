@@ -7,8 +7,8 @@ Run under throwaway services from the repository root:
 It creates a test database (``test_<name>``, dropped afterwards) and its own Redis key
 prefix, bulk-inserts players and results, and prints: a full rebuild of the board from
 PostgreSQL, then the first page and "around me" through the API (Django test client),
-median and p95 over many requests, with the number of SQL queries of each. Targets
-(issue 6): rebuild under 5 s; both pages under 20 ms median with a constant query count.
+median and p95 over many requests, with the number of SQL queries of each. Targets:
+rebuild under 5 s; both pages under 20 ms median with a constant query count.
 Not a test: it prints figures. ``--results N`` changes the board size.
 """
 
@@ -47,7 +47,7 @@ from games.models import (  # noqa: E402
     Verification,
     utc_today,
 )
-from leaderboards import daily, store  # noqa: E402
+from leaderboards import day_board, store  # noqa: E402
 
 BATCH = 5_000
 
@@ -96,10 +96,10 @@ def timed_requests(
     client: Client, url: str, repeat: int, *, kept: bool = False
 ) -> tuple[list[float], int]:
     """Request times and SQL count; each read checks its rows against PostgreSQL unless
-    ``kept`` (then it finds them in the process's copy, ``daily.recent``)."""
+    ``kept`` (then it finds them in the process's copy, ``day_board.process_cache``)."""
     client.get(url)  # warm
     if not kept:
-        daily.recent.clear()
+        day_board.process_cache.clear()
     connection.queries_log.clear()  # DEBUG logs every query; a full log would count 0
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)
@@ -107,7 +107,7 @@ def timed_requests(
     times = []
     for _ in range(repeat):
         if not kept:
-            daily.recent.clear()
+            day_board.process_cache.clear()
         start = time.perf_counter()
         client.get(url)
         times.append((time.perf_counter() - start) * 1000)
@@ -137,7 +137,7 @@ def main() -> None:
         rebuilds = []
         for _ in range(3):
             start = time.perf_counter()
-            daily.rebuild_daily(challenge.pk)
+            day_board.rebuild_daily(challenge.pk)
             rebuilds.append(time.perf_counter() - start)
         print(
             f"full rebuild of {r.zcard(store.daily_key(challenge.pk)):,} results: "
@@ -155,7 +155,7 @@ def main() -> None:
             "around me (mid-board, logged in)",
             *timed_requests(client, url + "?around=me", args.repeat),
         )
-        deep = max(1, args.results // daily.PAGE_SIZE // 2)
+        deep = max(1, args.results // day_board.PAGE_SIZE // 2)
         report(
             f"page {deep} (anonymous)", *timed_requests(Client(), f"{url}?page={deep}", args.repeat)
         )

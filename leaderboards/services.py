@@ -19,7 +19,7 @@ from typing import Any
 import redis
 
 from games.models import Game, Mode
-from leaderboards import daily, ranking, stats, store
+from leaderboards import day_board, ranking, records, store
 from leaderboards.models import StaleBoard
 from yukon_site.metrics import count_redis_fallback
 
@@ -29,7 +29,7 @@ _ENTRY_FIELDS = ("id", "challenge_id", "status", "score", "elapsed_ms", "moves",
 
 
 def _entries(games: Any) -> list[tuple[int, str, int]]:
-    return [(v["challenge_id"], *daily._entry(v)) for v in games.values(*_ENTRY_FIELDS)]
+    return [(v["challenge_id"], *day_board._entry(v)) for v in games.values(*_ENTRY_FIELDS)]
 
 
 def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
@@ -65,13 +65,13 @@ def remove_game(game: Game) -> None:
     if game.challenge_id is None:
         return
     _apply([], [(game.challenge_id, ranking.member(game.pk, game.finished_at))])
-    stats.clear_cache()
+    records.clear_cache()
 
 
 def restore_game(game: Game) -> None:
     """Put a game back if it counts again (after ``disqualified`` was cleared)."""
     _apply(_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)), [])
-    stats.clear_cache()
+    records.clear_cache()
 
 
 def remove_player(user: Any) -> None:
@@ -84,13 +84,13 @@ def remove_player(user: Any) -> None:
         )
     ]
     _apply([], remove)
-    stats.clear_cache()
+    records.clear_cache()
 
 
 def restore_player(user: Any) -> None:
     """Put back every counting result of a player (after ``is_banned`` was cleared)."""
     _apply(_entries(Game.objects.filter(ranking.counts_q(), player_id=user.pk)), [])
-    stats.clear_cache()
+    records.clear_cache()
 
 
 def rebuild_boards(challenge_ids: Iterable[int] | None = None) -> int:
@@ -100,13 +100,13 @@ def rebuild_boards(challenge_ids: Iterable[int] | None = None) -> int:
     if r is None:
         return 0
     if challenge_ids is None:
-        ids = set(daily.challenge_ids_with_results()) | set(store.board_ids(r))
+        ids = set(day_board.challenge_ids_with_results()) | set(store.board_ids(r))
     else:
         ids = set(challenge_ids)
     for challenge_id in sorted(ids):
-        daily.rebuild_daily(challenge_id, r=r)
+        day_board.rebuild_daily(challenge_id, r=r)
     StaleBoard.objects.filter(challenge_id__in=ids).delete()
-    stats.clear_cache()
+    records.clear_cache()
     return len(ids)
 
 

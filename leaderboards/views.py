@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from games.api.views import ERROR
 from games.models import Tier, utc_today
-from leaderboards import daily, stats
+from leaderboards import day_board, records
 from leaderboards.serializers import (
     AllTimeBoard,
     AllTimeQuery,
@@ -104,16 +104,16 @@ class DailyBoardView(LeaderboardView):
             raise ValidationError({"date": f"{date!r} is not a date (YYYY-MM-DD)"}) from exc
         query = _query(DailyQuery, request)
         today = utc_today()
-        challenge = daily.find_challenge(day, tier, today=today)
+        challenge = day_board.find_challenge(day, tier, today=today)
         viewer_id = self.viewer_id(request)
-        board = daily.daily_board(
+        board = day_board.daily_board(
             challenge,
             page=query["page"],
             viewer_id=viewer_id,
             around_me=query.get("around") == "me",
         )
 
-        def shaped(row: daily.Row) -> dict[str, Any]:
+        def shaped(row: day_board.Row) -> dict[str, Any]:
             return {
                 "rank": row.rank,
                 "display_name": row.display_name,
@@ -133,11 +133,11 @@ class DailyBoardView(LeaderboardView):
             "date": challenge.date,
             "tier": challenge.tier,
             "closed": challenge.is_closed(today),
-            "par": daily.par(challenge, today),
+            "par": day_board.par(challenge, today),
             "count": board.count,
             "page": board.page,
             "pages": board.pages,
-            "page_size": daily.PAGE_SIZE,
+            "page_size": day_board.PAGE_SIZE,
             **_links(request, board.page, board.pages),
             "offset": board.offset,
             "served_from": board.source,
@@ -151,15 +151,15 @@ class DailyBoardView(LeaderboardView):
 def _board_page(
     request: Request, rows: list[dict[str, Any]], page: int, **extra: Any
 ) -> dict[str, Any]:
-    shown = stats.paginate(rows, page)
+    shown = records.paginate(rows, page)
     name = LeaderboardView().viewer_name(request)
-    pages = max(1, -(-len(rows) // stats.PAGE_SIZE))
+    pages = max(1, -(-len(rows) // records.PAGE_SIZE))
     return {
         **extra,
         "count": len(rows),
         "page": page,
         "pages": pages,
-        "page_size": stats.PAGE_SIZE,
+        "page_size": records.PAGE_SIZE,
         **_links(request, page, pages, **{k: v for k, v in extra.items() if k == "period"}),
         "results": [{**row, "me": row["display_name"] == name} for row in shown],
     }
@@ -174,7 +174,7 @@ class StreakBoardView(LeaderboardView):
     )
     def get(self, request: Request) -> Response:
         query = _query(PageQuery, request)
-        data = _board_page(request, stats.streak_board(), query["page"], board="streaks")
+        data = _board_page(request, records.streak_board(), query["page"], board="streaks")
         return _cacheable(Response(data), request, STATS_MAX_AGE)
 
 
@@ -191,7 +191,7 @@ class AllTimeBoardView(LeaderboardView):
     def get(self, request: Request) -> Response:
         query = _query(AllTimeQuery, request)
         period = query["period"]
-        rows = stats.alltime_board(period)
+        rows = records.alltime_board(period)
         data = _board_page(request, rows, query["page"], board="alltime", period=period)
         return _cacheable(Response(data), request, STATS_MAX_AGE)
 
@@ -208,5 +208,5 @@ class PlayerView(LeaderboardView):
     )
     def get(self, request: Request, name: str) -> Response:
         query = _query(PageQuery, request)
-        data = stats.player_profile(name, page=query["page"], viewer_id=self.viewer_id(request))
+        data = records.player_profile(name, page=query["page"], viewer_id=self.viewer_id(request))
         return _cacheable(Response(data), request, STATS_MAX_AGE)

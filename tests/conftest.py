@@ -86,8 +86,8 @@ def _tests_play_faster_than_people() -> None:
 
 @pytest.fixture(autouse=True)
 def _no_boards_kept_from_another_test() -> None:
-    """Board pages a process keeps for LEADERBOARD_ROWS_SECONDS (leaderboards.daily.Recent)
-    are keyed by ids and dates another test's database may have reused."""
-    from leaderboards import daily
+    """Board pages a process keeps for LEADERBOARD_ROWS_SECONDS (an ExpiringProcessCache in
+    leaderboards.day_board) are keyed by ids and dates another test's database may have reused."""
+    from leaderboards import day_board
 
-    daily.recent.clear()
+    day_board.process_cache.clear()

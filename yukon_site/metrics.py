@@ -73,7 +73,7 @@ REDIS_FALLBACKS = Counter(
 )
 FALLBACK_COMPONENTS = (
     "cache",  # sessions read from PostgreSQL, rate limits open (yukon_site/cache.py)
-    "leaderboard",  # a board page ranked by PostgreSQL (leaderboards/daily.py)
+    "leaderboard",  # a board page ranked by PostgreSQL (leaderboards/day_board.py)
     "leaderboard_cache",  # all-time and streak boards computed, not cached
     "leaderboard_update",  # a result missed its board: written down in StaleBoard
 )

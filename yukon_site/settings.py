@@ -173,7 +173,7 @@ SESSION_ENGINE = env.str(
 )
 
 # A board page's rows, once checked against PostgreSQL, are kept this long by each web
-# process for reads of the same page with the same Redis members (leaderboards/daily.py).
+# process for reads of the same page with the same Redis members (leaderboards/day_board.py).
 LEADERBOARD_ROWS_SECONDS = env.float("LEADERBOARD_ROWS_SECONDS", default=2.0)
 
 # Celery: without Redis, tasks run in-process so `make run` needs no broker.

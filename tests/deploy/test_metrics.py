@@ -26,8 +26,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from games import services
 from games.api.throttles import MoveThrottle
 from games.models import Game, utc_today
+from tests.factories import make_challenges, make_user, winning_lines
 from tests.faults.server import Browser, collected_static, gunicorn
-from tests.games.conftest import make_challenges, make_user, winning_lines
 from tests.workers import own_queue, start_worker, stop
 from yukon_site.cache import ResilientRedisCache
 

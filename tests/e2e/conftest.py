@@ -6,7 +6,6 @@ Every page collects console errors and uncaught exceptions; ``assert_clean`` fai
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -14,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.factories import DESKTOP
 
 # Playwright's sync API runs an asyncio loop in this thread, which makes Django refuse
 # ORM calls from the test body ("async unsafe"). The test body only sets up rows; the
@@ -28,9 +29,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 800}
-FIXTURES = Path(__file__).parent / "fixtures"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
@@ -40,10 +38,6 @@ def chromium_path() -> str:
         if found:
             return found
     return "/usr/bin/chromium"
-
-
-def load_fixture(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
 
 
 @pytest.fixture(scope="session")

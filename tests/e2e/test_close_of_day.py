@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import DESKTOP
 from tests.e2e.test_play import sign_up
+from tests.factories import DESKTOP
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

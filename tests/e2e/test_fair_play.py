@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from games.models import DailyChallenge, utc_today
-from tests.e2e.conftest import DESKTOP
-from tests.games.conftest import make_challenges
+from tests.factories import DESKTOP, make_challenges
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -40,9 +40,9 @@ import pytest
 import redis
 
 from games.models import Game, Status, Verification, utc_today
+from tests.factories import make_challenges, winning_lines
 from tests.faults.pgtools import pg_tool, with_database
 from tests.faults.server import Browser, gunicorn, production_env
-from tests.games.conftest import make_challenges, winning_lines
 from tests.workers import ROOT, own_queue, start_worker, stop, worker_database_url
 
 pytestmark = [

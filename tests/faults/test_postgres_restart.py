@@ -23,8 +23,8 @@ import psycopg
 import pytest
 
 from games.engine import Position
+from tests.factories import winning_lines
 from tests.faults.server import Browser, free_port, gunicorn, production_env
-from tests.games.conftest import winning_lines
 from tests.workers import ROOT
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]

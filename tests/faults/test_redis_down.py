@@ -18,8 +18,8 @@ import redis
 
 from games.models import DailyChallenge, utc_today
 from leaderboards.models import StaleBoard
+from tests.factories import make_challenges, winning_lines
 from tests.faults.server import Browser, free_port, gunicorn, production_env
-from tests.games.conftest import make_challenges, winning_lines
 from tests.workers import ROOT
 
 pytestmark = [

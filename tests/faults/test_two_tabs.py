@@ -12,8 +12,8 @@ import pytest
 
 from games.engine import Position
 from games.models import Game, Move
+from tests.factories import winning_lines
 from tests.faults.server import Browser, gunicorn
-from tests.games.conftest import winning_lines
 
 pytestmark = [
     pytest.mark.postgres,

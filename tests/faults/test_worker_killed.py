@@ -13,7 +13,7 @@ import pytest
 
 from games import services
 from games.models import Game, Verification
-from tests.games.conftest import make_challenges, make_user, winning_lines
+from tests.factories import make_challenges, make_user, winning_lines
 from tests.workers import own_queue, start_worker, stop, worker_database_url
 
 pytestmark = [

@@ -9,7 +9,7 @@ import pytest
 
 from accounts.models import User
 from games.models import DailyChallenge, Deal, Game, Move, utc_today
-from tests.games.conftest import Api, make_challenges, winning_lines
+from tests.factories import Api, make_challenges, winning_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -176,7 +176,7 @@ def test_daily_replays_become_public_after_the_day_closes(
 def test_staff_may_read_a_game_in_progress(api: Api) -> None:
     from django.test import Client
 
-    from tests.games.conftest import make_user
+    from tests.factories import make_user
 
     _, game = api.post("/api/games/", {"deal": 3})
     staff = Client()

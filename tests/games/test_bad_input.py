@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Move
-from tests.games.conftest import Api
+from tests.factories import Api
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.test import Client
 from accounts.models import User
 from analysis.models import AnalysisStatus, GameAnalysis
 from games.models import Game
-from tests.games.conftest import winning_lines
+from tests.factories import winning_lines
 from tests.workers import own_queue, start_worker, stop
 from yukon_site.celery import app
 

@@ -23,13 +23,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import DailyChallenge, Deal, Game, utc_today
 from games.proof import FORMAT, Opening
-from tests.games.conftest import (
-    SECRET_DAILY_NUMBERS,
-    Api,
-    make_challenges,
-    make_user,
-    winning_lines,
-)
+from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user, winning_lines
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
 LINES = winning_lines()

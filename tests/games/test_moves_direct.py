@@ -17,7 +17,7 @@ from django.test import Client
 
 from games.api.throttles import MoveThrottle
 from games.models import Game, Move
-from tests.games.conftest import make_user, winning_lines
+from tests.factories import make_user, winning_lines
 
 pytestmark = pytest.mark.django_db
 

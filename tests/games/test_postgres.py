@@ -12,7 +12,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import DailyChallenge, Deal, Game, Move
-from tests.games.conftest import make_challenges, make_user, winning_lines
+from tests.factories import make_challenges, make_user, winning_lines
 
 pytestmark = pytest.mark.postgres
 

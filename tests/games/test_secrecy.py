@@ -17,7 +17,7 @@ from django.test import Client
 from games.engine import Position, card_text, move_text
 from games.models import Game
 from games.services import FACE_DOWN_REASON
-from tests.games.conftest import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
+from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.models import Game, Move, utc_today
 from games.signals import game_verified
-from tests.games.conftest import Api, make_challenges, winning_lines
+from tests.factories import Api, make_challenges, winning_lines
 
 pytestmark = pytest.mark.django_db
 

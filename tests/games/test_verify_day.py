@@ -25,7 +25,7 @@ from games.engine import replay
 from games.models import DailyChallenge, Game, utc_today
 from games.proof import Opening
 from games.verify_day import Mismatch, Unavailable
-from tests.games.conftest import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
+from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
 from tests.games.test_commitment import LINES, Clock, close_the_day, play_daily
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 

@@ -9,22 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import itertools
 import os
-import socket
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import redis
-from django.test import Client
 
-from accounts.models import User
-from games.models import DailyChallenge, Deal, Game, Mode, Status, Verification, utc_today
+from games.models import DailyChallenge, utc_today
 from leaderboards import store
-
-_numbers = itertools.count(1_000)
+from tests.factories import closed_port, make_challenge
 
 
 @pytest.fixture(autouse=True)
@@ -47,63 +42,12 @@ def lb_redis(board_prefix: str) -> redis.Redis:
     return r
 
 
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def dead_redis(settings: Any) -> str:
     """Boards pointed at a port where nothing listens: every Redis call fails fast."""
     url = f"redis://127.0.0.1:{closed_port()}/0"
     settings.LEADERBOARDS_REDIS_URL = url
     return url
-
-
-def make_player(name: str, **extra: Any) -> User:
-    return User.objects.create(username=name.lower(), display_name=name, **extra)
-
-
-def make_challenge(date: dt.date | None = None, tier: str = "easy") -> DailyChallenge:
-    deal = Deal.objects.create(number=next(_numbers), variant="yukon")
-    return DailyChallenge.objects.create(date=date or utc_today(), tier=tier, deal=deal)
-
-
-FINISH_BASE = dt.datetime(2025, 1, 1, 12, tzinfo=dt.UTC)
-
-
-def result(
-    player: User,
-    challenge: DailyChallenge,
-    *,
-    won: bool = True,
-    score: int = 625,
-    elapsed_ms: int = 60_000,
-    moves: int = 100,
-    finished_at: dt.datetime | None = None,
-    verification: str = Verification.VERIFIED,
-    status: str | None = None,
-    save: bool = True,
-) -> Game:
-    game = Game(
-        player=player,
-        deal_id=challenge.deal_id,
-        challenge=challenge,
-        mode=Mode.DAILY,
-        status=status or (Status.WON if won else Status.STUCK),
-        verification=verification,
-        score=score,
-        moves=moves,
-        ply=moves,
-        elapsed_ms=elapsed_ms,
-        finished_at=finished_at or FINISH_BASE,
-        verified_at=FINISH_BASE,
-        position="-",
-    )
-    if save:
-        game.save()
-    return game
 
 
 @pytest.fixture
@@ -114,9 +58,3 @@ def today() -> dt.date:
 @pytest.fixture
 def challenge(db: None) -> DailyChallenge:
     return make_challenge()
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client

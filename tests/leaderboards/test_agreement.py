@@ -10,8 +10,8 @@ import pytest
 
 from accounts.models import User
 from games.models import DailyChallenge, Game, Status
-from leaderboards import daily, ranking
-from tests.leaderboards.conftest import FINISH_BASE, closed_port, make_challenge, result
+from leaderboards import day_board, ranking
+from tests.factories import FINISH_BASE, closed_port, make_challenge, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis]
 
@@ -47,7 +47,7 @@ def redis_ranking(challenge: DailyChallenge) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     page = 1
     while True:
-        board = daily.daily_board(challenge, page=page)
+        board = day_board.daily_board(challenge, page=page)
         assert board.source == "redis"
         out += [(row.game_id, row.rank) for row in board.rows]
         if page >= board.pages:
@@ -57,8 +57,8 @@ def redis_ranking(challenge: DailyChallenge) -> list[tuple[int, int]]:
 
 def python_ranking(challenge: DailyChallenge) -> list[tuple[int, int]]:
     """The rules written out plainly, for a third opinion."""
-    games = list(daily.counted_games(challenge.pk).values(*daily._ROW_FIELDS))
-    results = sorted((daily.result_of(g) for g in games), key=ranking.result_key)
+    games = list(day_board.counted_games(challenge.pk).values(*day_board._ROW_FIELDS))
+    results = sorted((day_board.result_of(g) for g in games), key=ranking.result_key)
     out = []
     rank = 0
     previous = None
@@ -75,7 +75,7 @@ def test_redis_and_postgres_rankings_agree_on_random_results_with_ties(settings:
     rng = random.Random(20250101)
     challenge = make_challenge()
     random_board(challenge, rng, RESULTS)
-    in_postgres = daily.postgres_ranking(challenge.pk)
+    in_postgres = day_board.postgres_ranking(challenge.pk)
     in_redis = redis_ranking(challenge)  # the first read builds the board
     assert len(in_postgres) == RESULTS
     assert in_redis == in_postgres
@@ -85,24 +85,24 @@ def test_redis_and_postgres_rankings_agree_on_random_results_with_ties(settings:
     # around-me windows agree as well, anywhere on the board
     for game_id, rank in rng.sample(in_postgres, 25):
         player_id = Game.objects.get(pk=game_id).player_id
-        board = daily.daily_board(challenge, viewer_id=player_id, around_me=True)
+        board = day_board.daily_board(challenge, viewer_id=player_id, around_me=True)
         assert board.me is not None and board.me.rank == rank
         assert [(row.game_id, row.rank) for row in board.rows] == in_postgres[
-            board.offset : board.offset + daily.PAGE_SIZE
+            board.offset : board.offset + day_board.PAGE_SIZE
         ]
         assert any(row.game_id == game_id for row in board.rows)
 
     # and the fallback (Redis down) serves the same pages and windows from PostgreSQL
     settings.LEADERBOARDS_REDIS_URL = f"redis://127.0.0.1:{closed_port()}/0"
-    for page in (1, 7, RESULTS // daily.PAGE_SIZE):
-        board = daily.daily_board(challenge, page=page)
+    for page in (1, 7, RESULTS // day_board.PAGE_SIZE):
+        board = day_board.daily_board(challenge, page=page)
         assert board.source == "postgres"
-        start = (page - 1) * daily.PAGE_SIZE
+        start = (page - 1) * day_board.PAGE_SIZE
         assert [(row.game_id, row.rank) for row in board.rows] == in_postgres[
-            start : start + daily.PAGE_SIZE
+            start : start + day_board.PAGE_SIZE
         ]
     game_id, rank = in_postgres[RESULTS // 2]
-    board = daily.daily_board(
+    board = day_board.daily_board(
         challenge, viewer_id=Game.objects.get(pk=game_id).player_id, around_me=True
     )
     assert board.source == "postgres" and board.me is not None and board.me.rank == rank

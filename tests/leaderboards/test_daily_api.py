@@ -18,10 +18,10 @@ from django.test import Client
 from accounts.models import User
 from games.models import DailyChallenge, Game, Verification
 from games.signals import game_verified
-from leaderboards import daily, services, store
+from leaderboards import day_board, services, store
 from leaderboards.models import StaleBoard
 from leaderboards.serializers import DailyBoard
-from tests.leaderboards.conftest import FINISH_BASE, logged_in, make_challenge, make_player, result
+from tests.factories import FINISH_BASE, logged_in, make_challenge, make_player, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis]
 
@@ -160,9 +160,9 @@ def test_around_me_far_down_the_board(challenge: DailyChallenge) -> None:
     me = users[200]
     body = get(logged_in(me), url(challenge, "?around=me")).json()
     assert body["me"]["display_name"] == "U200" and body["me"]["rank"] == 201
-    assert body["page"] is None and body["offset"] == 200 - daily.PAGE_SIZE // 2
+    assert body["page"] is None and body["offset"] == 200 - day_board.PAGE_SIZE // 2
     names = [row["display_name"] for row in body["results"]]
-    assert "U200" in names and len(names) == daily.PAGE_SIZE
+    assert "U200" in names and len(names) == day_board.PAGE_SIZE
     assert [row["me"] for row in body["results"]].count(True) == 1
     # a plain page still tells the viewer their own rank
     body = get(logged_in(me), url(challenge, "?page=2")).json()
@@ -179,7 +179,7 @@ def test_query_count_is_pinned(
 ) -> None:
     client = logged_in(tied_board["Dan"]) if around else Client()
     get(client, url(challenge))  # builds the board
-    daily.recent.clear()
+    day_board.process_cache.clear()
     # anonymous page: challenge + rows; around me: session and user (each none when read
     # from the Redis cache) + challenge + own game + rows
     session = 0 if settings.SESSION_ENGINE.endswith("cached_db") else 1

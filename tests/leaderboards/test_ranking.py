@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from leaderboards import ranking
-from leaderboards.stats import Streak, competition_ranks, streak_of
+from leaderboards.records import Streak, competition_ranks, streak_of
 
 keys = st.tuples(
     st.booleans(),

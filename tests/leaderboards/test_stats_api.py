@@ -11,7 +11,7 @@ from django.test import Client
 from games.models import DailyChallenge, Status, utc_today
 from leaderboards import services
 from leaderboards.serializers import AllTimeBoard, PlayerPage, StreakBoard
-from tests.leaderboards.conftest import logged_in, make_challenge, make_player, result
+from tests.factories import logged_in, make_challenge, make_player, result
 from tests.leaderboards.test_daily_api import check_shape
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis]

@@ -12,14 +12,7 @@ from django.test import Client
 from accounts.models import User
 from games.models import Game, Tier
 from moderation.models import AuditAction, AuditLog, DayVoid, Flag, FlagKind, FlagStatus
-from tests.leaderboards.conftest import result
-from tests.moderation.conftest import (
-    LINES,
-    client_for,
-    make_user,
-    play_daily_through_api,
-    post,
-)
+from tests.factories import LINES, client_for, make_player, play_daily_through_api, post, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis]
 
@@ -69,7 +62,7 @@ def audit(action: str) -> AuditLog:
 @pytest.fixture
 def field(today_challenges: dict[str, Any]) -> dict[str, User]:
     """Three verified results on today's easy board: Ann, Bob, Cat."""
-    players = {name: make_user(name) for name in ("Ann", "Bob", "Cat")}
+    players = {name: make_player(name) for name in ("Ann", "Bob", "Cat")}
     easy = today_challenges[Tier.EASY]
     for i, player in enumerate(players.values()):
         result(player, easy, elapsed_ms=90_000 + i * 1000, moves=99)
@@ -80,7 +73,7 @@ def test_a_fast_game_is_flagged_on_verification_and_stays_until_a_moderator_clea
     today_challenges: dict[str, Any], mod_client: Client, moderator: User,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    eve = make_user("Eve")
+    eve = make_player("Eve")
     game_id = play_daily_through_api(
         client_for(eve), Tier.EASY, LINES[0], django_capture_on_commit_callbacks
     )
@@ -140,7 +133,7 @@ def test_ban_removes_every_result_refuses_ranked_play_and_tells_the_player_why(
 ) -> None:
     easy = today_challenges[Tier.EASY]
     yesterday = today_challenges[Tier.EASY].date - dt.timedelta(days=1)
-    from tests.moderation.conftest import make_day
+    from tests.factories import make_day
 
     old = make_day(yesterday, {Tier.EASY: 1})[Tier.EASY]
     bob = field["Bob"]
@@ -164,7 +157,7 @@ def test_ban_removes_every_result_refuses_ranked_play_and_tells_the_player_why(
     assert client_for(field["Ann"]).get("/api/auth/me/").json()["player"]["ban_reason"] is None
 
     admin_action(mod_client, "moderation/player", "unban_players", [bob.pk], "appeal")
-    # the ban took the results: an unban alone does not bring them back (issue 15)
+    # the ban took the results: an unban alone does not bring them back (a moderator does)
     assert names(board(easy)) == ["Ann", "Cat"] and names(board(old)) == []
     assert audit(AuditAction.UNBAN).reason == "appeal"
     admin_action(mod_client, "moderation/player", "restore_ban_results", [bob.pk], "upheld")
@@ -198,7 +191,7 @@ def test_void_day_empties_the_board_and_the_page_says_so(
     other = Client().get(f"/leaderboards/daily/?date={easy.date.isoformat()}&tier=medium")
     assert b"voided" not in other.content
     # a game finished after the void stays off the board as well
-    dan = make_user("Dan")
+    dan = make_player("Dan")
     play_daily_through_api(client_for(dan), Tier.EASY, LINES[0], django_capture_on_commit_callbacks)
     assert board(easy)["count"] == 0
     assert Game.objects.get(player=dan, challenge=easy).disqualified
@@ -213,7 +206,7 @@ def test_void_day_empties_the_board_and_the_page_says_so(
 def test_the_admin_game_page_shows_the_log_with_times_and_a_replay_of_real_cards(
     today_challenges: dict[str, Any], mod_client: Client, django_capture_on_commit_callbacks: Any,
 ) -> None:
-    eve = make_user("Eve")
+    eve = make_player("Eve")
     game_id = play_daily_through_api(
         client_for(eve, "10.1.2.3"), Tier.EASY, LINES[0], django_capture_on_commit_callbacks
     )

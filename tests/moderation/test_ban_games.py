@@ -1,4 +1,4 @@
-"""Bans and ranked games (issue 15, item 4): a ban ends the games in progress, and the
+"""Bans and ranked games: a ban ends the games in progress, and the
 results it took stay off every board after an unban until a moderator restores them."""
 
 from __future__ import annotations
@@ -12,16 +12,15 @@ from accounts.models import User
 from games.models import Game, Status, Tier
 from moderation import services
 from moderation.models import AuditAction, AuditLog, Ban
-from tests.leaderboards.conftest import result
-from tests.moderation.conftest import LINES, client_for, make_user, post
+from tests.factories import LINES, client_for, make_player, post, result
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def _boards_read_fresh(settings: Any) -> None:
-    """Without Redis a process keeps a board page 2 s (leaderboards.daily.Recent); these
-    tests read the board right after each change."""
+    """Without Redis a process keeps a board page 2 s (leaderboards.day_board's
+    ExpiringProcessCache); these tests read the board right after each change."""
     settings.LEADERBOARD_ROWS_SECONDS = 0
 
 
@@ -48,7 +47,7 @@ def audited(action: str, target: Any) -> list[str]:
 def test_a_ban_ends_the_daily_in_progress_and_refuses_its_next_move(
     today_challenges: dict[str, Any], moderator: User, capture: Any
 ) -> None:
-    bob = make_user("Bob")
+    bob = make_player("Bob")
     bob_client = client_for(bob)
     started = post(bob_client, "/api/games/", {"daily": Tier.EASY})
     assert started.status_code == 201
@@ -81,7 +80,7 @@ def test_unban_brings_nothing_back_until_a_moderator_restores_what_the_ban_took(
     today_challenges: dict[str, Any], moderator: User, capture: Any
 ) -> None:
     easy, medium, hard = (today_challenges[t] for t in (Tier.EASY, Tier.MEDIUM, Tier.HARD))
-    ann, bob = make_user("Ann"), make_user("Bob")
+    ann, bob = make_player("Ann"), make_player("Bob")
     result(ann, easy, elapsed_ms=90_000)
     bob_easy = result(bob, easy, elapsed_ms=80_000)
     result(bob, medium)
@@ -121,7 +120,7 @@ def test_a_moderators_own_disqualification_of_a_taken_result_survives_a_restore(
     today_challenges: dict[str, Any], moderator: User, capture: Any
 ) -> None:
     easy = today_challenges[Tier.EASY]
-    bob = make_user("Bob")
+    bob = make_player("Bob")
     game = result(bob, easy)
     with capture(execute=True):
         services.ban_player(moderator, bob.pk, "bot")
@@ -135,7 +134,7 @@ def test_the_admin_restores_a_players_results_with_a_reason(
     today_challenges: dict[str, Any], moderator: User, mod_client: Client, capture: Any
 ) -> None:
     easy = today_challenges[Tier.EASY]
-    bob = make_user("Bob")
+    bob = make_player("Bob")
     result(bob, easy)
     with capture(execute=True):
         services.ban_player(moderator, bob.pk, "bot")

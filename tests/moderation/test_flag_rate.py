@@ -27,7 +27,7 @@ from games.models import Game, Tier, utc_today
 from moderation import services
 from moderation.models import Flag
 from moderation.redteam import SKILLS, Daily, honest_game
-from tests.moderation.conftest import LINES, Clock, make_day, make_user, play_timed
+from tests.factories import LINES, Clock, make_day, make_player, play_timed
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -53,7 +53,7 @@ def honest_moves(number: int, skill_index: int, speed: float, rng: random.Random
 
 
 def simulate_honest(clock: Clock, capture: Any, rng: random.Random) -> list[Game]:
-    players = [make_user(f"Honest{i}") for i in range(PLAYERS)]
+    players = [make_player(f"Honest{i}") for i in range(PLAYERS)]
     speed = {p.pk: rng.lognormvariate(0, 0.25) for p in players}
     skill = {p.pk: i % len(SKILLS) for i, p in enumerate(players)}
     address = {p.pk: f"198.51.100.{i}" for i, p in enumerate(players)}
@@ -114,7 +114,7 @@ def test_a_simple_bot_is_caught(clock: Clock, django_capture_on_commit_callbacks
     for i, tier in enumerate([Tier.EASY, Tier.MEDIUM, Tier.HARD]):
         challenge = day[tier]
         line = LINES[challenge.deal.number]
-        bot = make_user(f"Bot{i}")
+        bot = make_player(f"Bot{i}")
         gaps = [rng.uniform(80, 140) for _ in line]  # a script with a little jitter
         with django_capture_on_commit_callbacks(execute=True):
             game = play_timed(bot, challenge, line, gaps, clock)

@@ -25,7 +25,7 @@ from moderation.detector import (
 )
 from moderation.models import Flag, FlagKind
 from moderation.redteam import with_detours
-from tests.moderation.conftest import LINES, Clock, make_day, make_user, play_timed
+from tests.factories import LINES, Clock, make_day, make_player, play_timed
 
 
 # the log-only tests need nothing; the ones through the services need the real services
@@ -61,7 +61,7 @@ def test_pacing_is_timed_from_the_first_move() -> None:
     assert spread([1000, 1000, 1000, 1000]) == 0.0
     robot = log([100])
     assert found(robot) == {"fast_moves", "even_pacing", "fast_reaction", "flat_timing"}
-    # the bot of issue 15: a minute of waiting, then 0.25 s a move; the old flags timed the
+    # a patient bot: a minute of waiting, then 0.25 s a move; the old flags timed the
     # game from its start (the minute made the whole game look slow and uneven)
     idle_bot = log([250], idle=60_000, solution=LINES[0])
     assert {"even_pacing", "fast_reaction", "fast_finish"} <= found(idle_bot)
@@ -131,7 +131,7 @@ def test_fast_finish_and_a_new_players_perfect_hard_game(
     # 150..550 ms a move: too fast for the line's length, yet uneven and never under 150 ms
     gaps = [150 + (i * 137) % 400 for i in range(len(line))]
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
-        game = play_timed(make_user("Neo"), day[Tier.HARD], line, gaps, clock)
+        game = play_timed(make_player("Neo"), day[Tier.HARD], line, gaps, clock)
     game.refresh_from_db()
     assert game.verification == "verified" and game.score == 625
     assert {FlagKind.FAST_FINISH, FlagKind.PERFECT_FIRST_TRY, FlagKind.SOLVER_LINE} <= kinds(
@@ -143,7 +143,7 @@ def test_fast_finish_and_a_new_players_perfect_hard_game(
 
     # the same line at a human pace, by a player with three earlier dailies: no pace flag
     # and no first-try flag any more, but the stored line is still recognised
-    old = make_user("Old")
+    old = make_player("Old")
     today = clock.now
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
         for days_ago, tier in enumerate([Tier.EASY, Tier.MEDIUM, Tier.EASY], start=1):
@@ -173,7 +173,7 @@ def test_several_accounts_from_one_address(
     try:
         with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
             for name in ("Ann", "Bob", "Cat"):
-                game = play_timed(make_user(name), easy, line, gaps, clock, resign=True)
+                game = play_timed(make_player(name), easy, line, gaps, clock, resign=True)
                 game_ids.append(game.pk)
     finally:
         services.client_address.reset(token)

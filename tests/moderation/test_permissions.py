@@ -11,8 +11,7 @@ from django.test import Client
 
 from accounts.models import User
 from moderation.models import AuditLog, Flag, FlagKind
-from tests.leaderboards.conftest import result
-from tests.moderation.conftest import client_for, make_user
+from tests.factories import client_for, make_player, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -36,7 +35,7 @@ ADMIN_URLS = [
 
 @pytest.fixture
 def objects(today_challenges: dict[str, Any], moderator: User) -> dict[str, int]:
-    game = result(make_user("Ann"), today_challenges["easy"])
+    game = result(make_player("Ann"), today_challenges["easy"])
     flag = Flag.objects.create(game=game, kind=FlagKind.FAST_MOVES, reason="test")
     audit = AuditLog.objects.create(
         actor=moderator, actor_name="mod", action="clear_flag", target_type="moderation.flag",
@@ -46,7 +45,7 @@ def objects(today_challenges: dict[str, Any], moderator: User) -> dict[str, int]
 
 
 def test_a_logged_in_player_gets_403_for_every_admin_url(objects: dict[str, int]) -> None:
-    player = client_for(make_user("Pat"))
+    player = client_for(make_player("Pat"))
     for url in ADMIN_URLS:
         path = url.format(**objects)
         assert player.get(path).status_code == 403, path
@@ -60,7 +59,7 @@ def test_a_logged_in_player_gets_403_for_every_admin_url(objects: dict[str, int]
 def test_staff_outside_the_moderator_group_see_no_moderation_tools(
     objects: dict[str, int],
 ) -> None:
-    staff = client_for(make_user("Sam", staff=True))
+    staff = client_for(make_player("Sam", staff=True))
     assert staff.get("/admin/").status_code == 200
     for url in ADMIN_URLS[2:-3]:
         assert staff.get(url.format(**objects)).status_code == 403, url

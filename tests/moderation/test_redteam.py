@@ -2,7 +2,7 @@
 
 The simulation (``moderation.redteam``) yields move logs with server times; each is judged
 by ``moderation.detector.judge``, the function ``moderation.flags`` runs in the
-verification worker. The targets of issue 15 are asserted on a fixed seed: under 1% of
+verification worker. The detection targets are asserted on a fixed seed: under 1% of
 504 honest games flagged (four skill levels under six variations of the timing model),
 at least 90% of each bot profile's games flagged, except the player who opens the solver
 at the hard points only, whose rate is printed. A few games then go through the real API,
@@ -30,7 +30,7 @@ from moderation.redteam import (
     tally,
     winnable_deals,
 )
-from tests.moderation.conftest import Clock, client_for, make_user
+from tests.factories import Clock, client_for, make_player
 
 SEED = 20261201
 DEALS = 40
@@ -141,7 +141,7 @@ def test_the_bot_of_issue_15_is_flagged_through_the_api(
     easy_daily(daily)
     stamps = [60_000 + 250 * i for i in range(len(daily.solution))]
     bot = PlayedGame(number=0, moves=daily.solution, at_ms=stamps, solution=daily.solution)
-    game_id = play_through_api(client_for(make_user("Bot")), bot, clock,
+    game_id = play_through_api(client_for(make_player("Bot")), bot, clock,
                                django_capture_on_commit_callbacks)
     game = Game.objects.get(pk=game_id)
     assert game.status == "won" and game.verification == "verified"
@@ -173,7 +173,7 @@ def test_people_and_disguised_bots_through_the_api(
     ]
     for i, (name, bot) in enumerate(cases):
         game = profiles[name].play(daily, rng)
-        client = client_for(make_user(f"P{i}"), address=f"198.51.100.{i}")
+        client = client_for(make_player(f"P{i}"), address=f"198.51.100.{i}")
         game_id = play_through_api(client, game, clock, django_capture_on_commit_callbacks)
         assert Game.objects.get(pk=game_id).verification == "verified"
         assert bool(flag_kinds(game_id)) == bot, (name, flag_kinds(game_id))

@@ -10,8 +10,7 @@ from django.test import Client
 
 from games.models import Game, Tier, utc_today
 from moderation.models import AuditAction, AuditLog, Report, ReportStatus
-from tests.leaderboards.conftest import result
-from tests.moderation.conftest import client_for, make_day, make_user, post
+from tests.factories import client_for, make_day, make_player, post, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -21,13 +20,13 @@ def closed_game(db: None) -> Game:
     """Yesterday's daily game: its replay is public, so anyone logged in may report it."""
     yesterday = utc_today() - dt.timedelta(days=2)
     challenge = make_day(yesterday, {Tier.EASY: 0})[Tier.EASY]
-    return result(make_user("Ann"), challenge)
+    return result(make_player("Ann"), challenge)
 
 
 def test_a_report_from_the_replay_page_reaches_the_queue(
     closed_game: Game, mod_client: Client, settings: Any
 ) -> None:
-    bob = client_for(make_user("Bob"))
+    bob = client_for(make_player("Bob"))
     page = bob.get(f"/replay/{closed_game.pk}/").content.decode()
     assert "Report this game" in page and "moderation/report.js" in page
     assert "Report this game" not in client_for(closed_game.player).get(
@@ -55,7 +54,7 @@ def test_a_report_from_the_replay_page_reaches_the_queue(
 
 def test_report_input_is_checked_and_rate_limited(closed_game: Game, settings: Any) -> None:
     settings.MODERATION_REPORTS_PER_HOUR = 2
-    cat_user = make_user("Cat")
+    cat_user = make_player("Cat")
     cat = client_for(cat_user)
     url = f"/api/games/{closed_game.pk}/report/"
     assert post(cat, url, {}).status_code == 400
@@ -66,11 +65,11 @@ def test_report_input_is_checked_and_rate_limited(closed_game: Game, settings: A
     assert own.status_code == 403 and "your own game" in own.json()["detail"]
     # an open day's game of someone else is not visible: 404, nothing learned
     today = make_day(utc_today(), {Tier.HARD: 68})[Tier.HARD]
-    hidden = result(make_user("Dan"), today)
+    hidden = result(make_player("Dan"), today)
     assert post(cat, f"/api/games/{hidden.pk}/report/", {"reason": "x"}).status_code == 404
 
     assert closed_game.challenge is not None
-    others = [result(make_user(f"P{i}"), closed_game.challenge) for i in range(3)]
+    others = [result(make_player(f"P{i}"), closed_game.challenge) for i in range(3)]
     assert post(cat, url, {"reason": "one"}).status_code == 201
     assert post(cat, f"/api/games/{others[0].pk}/report/", {"reason": "two"}).status_code == 201
     limited = post(cat, f"/api/games/{others[1].pk}/report/", {"reason": "three"})

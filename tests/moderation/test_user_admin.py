@@ -6,7 +6,7 @@ import pytest
 
 from accounts.models import User
 from moderation.models import AuditLog
-from tests.moderation.conftest import client_for, make_user
+from tests.factories import client_for, make_player
 
 
 @pytest.mark.django_db
@@ -14,7 +14,7 @@ def test_the_user_change_form_cannot_ban() -> None:
     admin = User.objects.create_superuser(
         username="root", display_name="Root", password="x-very-long-pass-1"
     )
-    player = make_user("mallory")
+    player = make_player("mallory")
     client = client_for(admin)
     page = client.get(f"/admin/accounts/user/{player.pk}/change/")
     assert page.status_code == 200

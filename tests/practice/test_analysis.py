@@ -18,7 +18,7 @@ from analysis.services import sweep_analyses
 from games.engine import Position, move_text
 from games.models import DailyChallenge, Deal, utc_today
 from games.solver import SolveResult, solve
-from tests.games.conftest import Api
+from tests.factories import Api
 
 # Finished games are verified, and then analysed, on commit: real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from django.core.cache import cache
 
 from games.models import Game
 from games.solver import solve
-from tests.games.conftest import Api, make_challenges
+from tests.factories import Api, make_challenges
 
 pytestmark = pytest.mark.django_db
 

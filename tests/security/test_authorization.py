@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game
-from tests.games.conftest import Api, make_challenges, make_user, winning_lines
+from tests.factories import Api, make_challenges, make_user, winning_lines
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.games.conftest import make_challenges, make_user
+from tests.factories import make_challenges, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from schemathesis.checks import (
     response_schema_conformance,
 )
 
-from tests.games.conftest import make_challenges, make_user
+from tests.factories import make_challenges, make_user
 from yukon_site.wsgi import application
 
 pytestmark = [pytest.mark.django_db, pytest.mark.filterwarnings("ignore::DeprecationWarning")]

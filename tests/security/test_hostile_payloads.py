@@ -26,7 +26,7 @@ from django.urls.resolvers import RegexPattern, RoutePattern
 from drf_spectacular.generators import SchemaGenerator
 
 from games.api.throttles import MoveThrottle
-from tests.games.conftest import make_challenges, make_user
+from tests.factories import make_challenges, make_user
 
 pytestmark = pytest.mark.django_db
 

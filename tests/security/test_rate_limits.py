@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.games.conftest import make_user, winning_lines
+from tests.factories import make_user, winning_lines
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ import pytest
 
 from games.engine import Position, card_text, move_text
 from games.models import Game
+from tests.factories import SECRET_DAILY_NUMBERS, make_challenges
 from tests.faults.server import Browser, collected_static, gunicorn
-from tests.games.conftest import SECRET_DAILY_NUMBERS, make_challenges
 
 pytestmark = [
     pytest.mark.postgres,

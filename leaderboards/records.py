@@ -1,4 +1,5 @@
-"""Boards computed from PostgreSQL: streaks, all-time and 30-day records, player pages.
+"""Records over many days, computed from PostgreSQL: streaks, all-time and 30-day boards,
+player pages.
 
 These aggregate over many boards, so they are computed in one or two queries and the
 finished list is kept in Redis for ``CACHE_SECONDS`` (moderation clears it at once).

@@ -1,4 +1,4 @@
-"""Daily boards: read a page (or the rows around a player) from Redis, rebuild a board
+"""One day's board per tier: read a page (or the rows around a player) from Redis, rebuild a board
 from PostgreSQL, and answer from PostgreSQL alone (RANK() OVER ...) when Redis is down.
 
 PostgreSQL holds every result; Redis holds one sorted set per challenge (see
@@ -7,10 +7,10 @@ PostgreSQL in the same query that fetches names, so a result that stopped counti
 (disqualified, banned player) does not show even if its Redis entry is stale: it is
 removed and the page read again. The moderation services remove such entries themselves;
 the check catches a change made behind their back (an UPDATE in a shell). Each web
-process keeps those checked rows (and the challenge looked up) for
-``LEADERBOARD_ROWS_SECONDS`` (default 2; ``Recent``), keyed by the exact members Redis
-returned: any change to the page (a new result, a removal) is a new key, so only a change
-behind the services' back can show that long.
+process keeps those checked rows (and the challenge looked up) in an
+``ExpiringProcessCache`` for ``LEADERBOARD_ROWS_SECONDS`` (default 2), keyed by the exact
+members Redis returned: any change to the page (a new result, a removal) is a new key, so
+only a change behind the services' back can show that long.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class Board:
         return max(1, -(-self.count // PAGE_SIZE))
 
 
-class Recent:
+class ExpiringProcessCache:
     """What this process read lately, kept ``LEADERBOARD_ROWS_SECONDS``: the hot pages of
     a busy day are read many times a second, and each read would repeat the same queries.
     At most ``size`` entries: when full, the expired ones go, then the oldest."""
@@ -117,7 +117,7 @@ class Recent:
         self.entries.clear()
 
 
-recent = Recent()
+process_cache = ExpiringProcessCache()
 
 
 def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) -> DailyChallenge:
@@ -126,14 +126,14 @@ def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) ->
         raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
     if date > (today or utc_today()):
         raise NotFound(f"{date.isoformat()} is in the future: its board does not exist yet")
-    challenge: DailyChallenge | None = recent.get((date, tier))
+    challenge: DailyChallenge | None = process_cache.get((date, tier))
     if challenge is None:
         challenge = (
             DailyChallenge.objects.select_related("deal").filter(date=date, tier=tier).first()
         )
         if challenge is None:  # not kept: today's challenge may be made any moment
             raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
-        recent.put((date, tier), challenge)
+        process_cache.put((date, tier), challenge)
     return challenge
 
 
@@ -206,12 +206,13 @@ def daily_board(
     if mine is not None:
         return _from_postgres(challenge, page, mine, around_me)
     # A page without a viewer's row is the same for everyone: while Redis is down it is
-    # ranked by PostgreSQL (184 ms at 100,000 results), so each process keeps it a while.
+    # ranked by PostgreSQL, slow on a big board (bench/bench_leaderboards.py), so each process
+    # keeps it a while.
     key = ("postgres", challenge.pk, page)
-    kept: Board | None = recent.get(key)
+    kept: Board | None = process_cache.get(key)
     if kept is None:
         kept = _from_postgres(challenge, page, None, around_me)
-        recent.put(key, kept)
+        process_cache.put(key, kept)
     return kept
 
 
@@ -278,7 +279,7 @@ def _from_redis(
 def _checked_rows(challenge_id: int, members: list[str]) -> dict[int, dict[str, Any]]:
     """The PostgreSQL rows, by game id, of those of ``members`` that still count."""
     key = (challenge_id, tuple(members))
-    found: dict[int, dict[str, Any]] | None = recent.get(key)
+    found: dict[int, dict[str, Any]] | None = process_cache.get(key)
     if found is None:
         ids = [ranking.game_id_of(m) for m in members]
         found = {
@@ -286,7 +287,7 @@ def _checked_rows(challenge_id: int, members: list[str]) -> dict[int, dict[str, 
             for values in counted_games(challenge_id).filter(pk__in=ids).values(*_ROW_FIELDS)
         }
         if len(found) == len(ids):  # a page with stale entries is read again: not kept
-            recent.put(key, found)
+            process_cache.put(key, found)
     return found
 
 
