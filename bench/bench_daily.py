@@ -7,7 +7,7 @@ each tier's published deals. Run it on a quiet machine:
 
     .venv/bin/python bench/bench_daily.py [--days 30]
 
-Target (issue 5): under 60 s per day on one core.
+Target: under 60 s per day on one core.
 """
 
 from __future__ import annotations

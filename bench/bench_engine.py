@@ -1,7 +1,7 @@
 """Engine speed: replays of a 150-move game, and move generation + apply in random playouts.
 
 Run from the repository root: ``python bench/bench_engine.py [--seconds 2]``. It prints
-its figures; it is not a test. Targets (issue 2, one core): at least 2,000 replays per
+its figures; it is not a test. Targets (one core): at least 2,000 replays per
 second of a 150-move game, at least 100,000 moves per second (legal-move generation
 plus applying the chosen move) over random playouts.
 """

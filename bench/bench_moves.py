@@ -7,7 +7,7 @@ It creates and drops its own ``test_...`` database, so it never touches real dat
     .venv/bin/python scripts/test-services -- .venv/bin/python bench/bench_moves.py \
         [--moves 2000] [--cached-sessions]
 
-Targets (issue 4): median under 5 ms and at least 300 moves/s on one core, PostgreSQL.
+Targets: median under 5 ms and at least 300 moves/s on one core, PostgreSQL.
 """
 
 from __future__ import annotations

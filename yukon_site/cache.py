@@ -25,8 +25,8 @@ _WARN_EVERY = 30.0  # seconds between two warnings about the same outage
 
 class ReusingRedisCacheClient(RedisCacheClient):
     """Django builds a new ``redis.Redis`` for every cache call, which costs more than the
-    round trip itself (the client registers ~100 response callbacks): about 0.7 ms of a
-    move's 3 ms (bench/bench_load.py profile). A client is thread-safe and only wraps
+    round trip itself (the client registers ~100 response callbacks), a large share of a
+    move's time in bench/bench_load.py's profile. A client is thread-safe and only wraps
     its connection pool, so one per pool serves every call."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

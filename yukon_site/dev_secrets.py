@@ -4,7 +4,7 @@ With DEBUG on and ``SECRET_KEY`` or ``DAILY_SECRET`` unset, settings take the mi
 from ``.dev-secrets.json`` beside ``manage.py`` (or the file ``DEV_SECRETS_FILE`` names),
 creating it with fresh random values the first time. No secret is written in the
 repository: a constant there would let anyone who reads the code sign cookies and work
-out every daily deal of every instance run with the defaults (issue 15).
+out every daily deal of every instance run with the defaults.
 
 The file is complete or absent, never half-written: it is written under a temporary name
 (mode 0600) and hard-linked into place, which fails if another process got there first

@@ -1,6 +1,6 @@
 """Display names that look like another player's are refused (UTS #39 skeletons, folded).
 
-Issue 15: ``AIice`` and ``A1ice`` were accepted next to ``Alice``.
+The attack: ``AIice`` and ``A1ice`` posing as ``Alice`` on the boards.
 """
 
 from __future__ import annotations

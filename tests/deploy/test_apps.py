@@ -3,7 +3,7 @@
 pyproject.toml's package list is the list; the Dockerfile's build stage must copy each of
 its packages (read with scripts/rehearse-deploy's own parser), `make lint` type-checks each
 (the Makefile reads the list), and ruff takes each as first-party. A new app left out of
-any of them fails here, not in production (issue 16: the image lacked `moderation`).
+any of them fails here, not in production (an image once shipped without `moderation`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """No usable secret in the repository: a development install makes its own on first start.
 
-The attack of issue 15: with the built-in DAILY_SECRET anyone could derive every daily
+The attack: with a DAILY_SECRET built into the code anyone could derive every daily
 deal of an instance run with the defaults. Now each checkout generates its secrets into a
 git-ignored file, so two fresh checkouts pick different deals.
 """
@@ -24,7 +24,7 @@ from yukon_site import dev_secrets
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DAY = date(2026, 12, 1)
-# The values the repository used to hold when DEBUG was on (before issue 15).
+# The values the repository once held for DEBUG mode: anyone can read them.
 OLD_BUILT_IN = {
     "SECRET_KEY": "dev-only-insecure-secret-key-do-not-use-in-production",
     "DAILY_SECRET": "dev-only-daily-secret",

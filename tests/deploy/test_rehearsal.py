@@ -147,7 +147,7 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path) -> None:
 def test_an_image_whose_build_stage_leaves_out_an_app_is_refused(
     workdir: Path, tmp_path: Path
 ) -> None:
-    """Today's Dockerfile failed this way (issue 16): the image's own collectstatic."""
+    """A Dockerfile once failed this way: the image's own collectstatic."""
     text = (ROOT / "Dockerfile").read_text()
     assert "COPY moderation moderation\n" in text
     broken = tmp_path / "Dockerfile"
