@@ -10,31 +10,26 @@ from datetime import date, timedelta
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-VARIANTS = ("yukon", "russian", "alaska", "moosehide")
-TIERS = ("easy", "medium", "hard")
+from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
+from games.models import Tier
+
 BOARDS = ("daily", "streaks", "alltime")
-MAX_DEAL = 2**64 - 1
 
-
-def _api_ready(path: str) -> bool:
-    """Is this API route served yet? Pages skip calls that could only 404 (and log errors)."""
-    try:
-        resolve(path)
-    except Resolver404:
-        return False
-    return True
-
-
-def _boards_ready() -> bool:
-    return _api_ready("/api/leaderboards/daily/2000-01-01/easy/")
+# The game's constants as the browser reads them (base.html puts them in a JSON script
+# tag): one source, the engine and the models, so a new variant or tier needs no edit here.
+# The deal limit is a string because a JavaScript number cannot hold 2**64 - 1.
+SITE_CONSTANTS = {
+    "variants": list(VARIANT_NAMES),
+    "tiers": list(Tier.values),
+    "max_deal": str(MAX_DEAL_NUMBER),
+}
 
 
 def _page(request: HttpRequest, template: str, **context: object) -> HttpResponse:
-    return render(request, f"frontend/{template}", context)
+    return render(request, f"frontend/{template}", {"site_constants": SITE_CONSTANTS, **context})
 
 
 @ensure_csrf_cookie
@@ -44,24 +39,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _page(request, "play.html", game_id=game_id, mode="game", boards_ready=_boards_ready())
+    return _page(request, "play.html", game_id=game_id, mode="game")
 
 
 @ensure_csrf_cookie
 def practice(request: HttpRequest, deal: str) -> HttpResponse:
-    if not deal.isascii() or not deal.isdigit() or int(deal) > MAX_DEAL:
+    if not deal.isascii() or not deal.isdigit() or int(deal) > MAX_DEAL_NUMBER:
         raise Http404("A deal number is a whole number from 0 to 2**64 - 1.")
     variant = request.GET.get("variant", "yukon")
-    if variant not in VARIANTS:
+    if variant not in VARIANT_NAMES:
         variant = "yukon"
     return _page(
-        request, "play.html", deal=int(deal), variant=variant, variants=VARIANTS, mode="practice"
+        request,
+        "play.html",
+        deal=int(deal),
+        variant=variant,
+        variants=VARIANT_NAMES,
+        mode="practice",
     )
 
 
 @ensure_csrf_cookie
 def practice_index(request: HttpRequest) -> HttpResponse:
-    return _page(request, "practice.html", variants=VARIANTS)
+    return _page(request, "practice.html", variants=VARIANT_NAMES)
 
 
 @ensure_csrf_cookie
@@ -79,26 +79,14 @@ def leaderboard(request: HttpRequest, board: str = "daily") -> HttpResponse:
     except ValueError:
         day = timezone.now().date().isoformat()
     tier = request.GET.get("tier", "easy")
-    if tier not in TIERS:
-        tier = "easy"
-    path = f"/api/leaderboards/{board}/"
-    if board == "daily":
-        path = f"/api/leaderboards/daily/{day}/{tier}/"
-    return _page(
-        request,
-        "leaderboard.html",
-        board=board,
-        day=day,
-        tier=tier,
-        tiers=TIERS,
-        boards=BOARDS,
-        api_ready=_api_ready(path),
-    )
+    if tier not in Tier.values:
+        tier = Tier.EASY.value
+    return _page(request, "leaderboard.html", board=board, day=day, tier=tier, tiers=Tier.values)
 
 
 @ensure_csrf_cookie
 def player(request: HttpRequest, name: str) -> HttpResponse:
-    return _page(request, "player.html", name=name, api_ready=_api_ready(f"/api/players/{name}/"))
+    return _page(request, "player.html", name=name)
 
 
 @ensure_csrf_cookie

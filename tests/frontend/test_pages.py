@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from django.test import Client
 
@@ -50,3 +52,50 @@ def test_play_page_sets_csrf_cookie(client: Client) -> None:
 def test_unknown_variant_falls_back_to_yukon(client: Client) -> None:
     body = client.get("/practice/3/?variant=spider").content.decode()
     assert 'data-variant="yukon"' in body
+
+
+class _ReplayControls(HTMLParser):
+    """Each button of the replay controls: its label, whether it holds an svg, its text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.buttons: list[dict[str, str | bool]] = []
+        self._in_controls = False
+        self._button: dict[str, str | bool] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        if "replay-controls" in (attr.get("class") or ""):
+            self._in_controls = True
+        elif self._in_controls and tag == "button":
+            self._button = {"label": attr.get("aria-label") or "", "svg": False, "text": ""}
+            self.buttons.append(self._button)
+        elif self._button is not None and tag == "svg":
+            self._button["svg"] = attr.get("aria-hidden") == "true"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "button":
+            self._button = None
+        elif tag == "div" and self._button is None:
+            self._in_controls = False
+
+    def handle_data(self, data: str) -> None:
+        if self._button is not None:
+            self._button["text"] = str(self._button["text"]) + data.strip()
+
+
+@pytest.mark.django_db
+def test_replay_controls_draw_their_icons(client: Client) -> None:
+    """Debian's Chromium fonts lack the media-control glyphs (U+23EE, U+23ED): a button
+    whose face is such a character shows an empty box. Each icon is an svg; text, if any,
+    is plain ASCII, and every button keeps its accessible name."""
+    controls = _ReplayControls()
+    controls.feed(client.get("/replay/1/").content.decode())
+    icons = {"First move", "Step back", "Step forward", "Last move"}
+    by_label = {str(b["label"]): b for b in controls.buttons}
+    assert icons <= by_label.keys()
+    for label in icons:
+        assert by_label[label]["svg"], f"{label}: no svg icon"
+        assert by_label[label]["text"] == "", f"{label}: a text glyph {by_label[label]['text']!r}"
+    for button in controls.buttons:
+        assert str(button["text"]).isascii(), button

@@ -89,13 +89,3 @@ export const api = {
   get: (url) => request("GET", url),
   post: (url, data = {}) => request("POST", url, data),
 };
-
-/** Read a paginated list or a plain list alike. */
-export function listOf(body, ...keys) {
-  if (Array.isArray(body)) return body;
-  if (!body) return [];
-  for (const key of [...keys, "results", "entries", "rows", "items"]) {
-    if (Array.isArray(body[key])) return body[key];
-  }
-  return [];
-}

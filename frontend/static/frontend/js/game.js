@@ -272,17 +272,12 @@ async function showRank(game, attempt) {
     }
     return;
   }
-  if (root.dataset.boardsApi === "0") {
-    rankEl.textContent = "Verified. The leaderboards open soon; your result is kept.";
-    return;
-  }
   try {
     const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
-    const rows = board?.results || board?.entries || board?.rows || [];
-    const mine = board?.me || rows.find((r) => r.me || r.is_me || r.game_id === game.id || r.game === game.id);
-    rankEl.textContent = mine?.rank ? `You are #${mine.rank} on today's ${game.tier} board.` : "Verified: you are on today's board.";
-  } catch {
-    rankEl.textContent = "Verified. The leaderboards are coming soon.";
+    rankEl.textContent = board.me
+      ? `You are #${board.me.rank} on today's ${game.tier} board.` : "Verified: you are on today's board.";
+  } catch (err) {
+    rankEl.textContent = `Verified. The board could not be read: ${err.message}`;
   }
 }
 

@@ -1,5 +1,8 @@
 // The practice form: go to /practice/<n>/?variant=..., or pick a random deal.
 
+import { siteConstants } from "./site.js";
+
+const MAX_DEAL = BigInt(siteConstants().max_deal);
 const form = document.querySelector("[data-practice-form]");
 
 function go(deal) {
@@ -10,8 +13,8 @@ function go(deal) {
 form.addEventListener("submit", (e) => {
   e.preventDefault();
   const deal = form.elements.deal.value.trim();
-  if (/^[0-9]{1,20}$/.test(deal) && BigInt(deal) < 2n ** 64n) go(deal);
-  else form.elements.deal.setCustomValidity("A whole number from 0 to 18446744073709551615");
+  if (/^[0-9]{1,20}$/.test(deal) && BigInt(deal) <= MAX_DEAL) go(deal);
+  else form.elements.deal.setCustomValidity(`A whole number from 0 to ${MAX_DEAL}`);
   form.reportValidity();
 });
 form.elements.deal.addEventListener("input", () => form.elements.deal.setCustomValidity(""));

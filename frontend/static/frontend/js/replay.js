@@ -73,9 +73,8 @@ async function load() {
     return;
   }
   frames = buildFrames(game.start, game.log || []);
-  const who = game.player_name || game.player || "";
   $("[data-title]").textContent = game.mode === "daily"
-    ? `Replay ${game.date} ${game.tier}${who ? ` · ${who}` : ""}`
+    ? `Replay ${game.date} ${game.tier}`
     : `Replay practice #${game.deal ?? ""} ${game.variant}`;
   scrub.max = String(frames.length - 1);
   show(0);

@@ -23,6 +23,13 @@ export function formatTime(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
 }
 
+/** The game's constants from the server (base.html's JSON script tag): variants, tiers,
+ * the largest deal number (a string: too big for a JavaScript number). */
+export function siteConstants() {
+  const tag = document.getElementById("site-constants");
+  return tag ? JSON.parse(tag.textContent) : null;
+}
+
 export function escapeHtml(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
