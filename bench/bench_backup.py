@@ -58,7 +58,7 @@ def fill(moves_wanted: int) -> tuple[int, int]:
     from accounts.models import User
     from games import services
     from games.models import Game, Move
-    from tests.games.conftest import winning_lines
+    from tests.factories import winning_lines
 
     user = User.objects.create_user(username="archivist", display_name="Archivist")
     actor = services.Actor(user_id=user.pk)

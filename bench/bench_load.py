@@ -345,7 +345,7 @@ def phases(args: argparse.Namespace) -> list[tuple[str, float | None, float]]:
 
 
 async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: str) -> None:
-    from tests.games.conftest import winning_lines
+    from tests.factories import winning_lines
 
     host, port = base.removeprefix("http://").split(":")
     by_deal = winning_lines()
@@ -527,7 +527,7 @@ def profile_moves(count: int) -> str:
     from django.test import Client
 
     from accounts.models import User
-    from tests.games.conftest import winning_lines
+    from tests.factories import winning_lines
 
     # one player flat out, in-process: far past the per-player limit on purpose
     settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["moves"] = "100000/s"
@@ -596,7 +596,7 @@ def main() -> int:
 
     from accounts.models import User
     from games.models import utc_today
-    from tests.games.conftest import make_challenges
+    from tests.factories import make_challenges
 
     make_challenges(numbers=DEALS)
     sessions = []
