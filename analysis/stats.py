@@ -1,13 +1,18 @@
-"""What the public statistics page shows: the odds study per variant, drawn as SVG on the
-server, and the measured human win rate on our own dailies beside the bot's."""
+"""What the public statistics page shows: the published odds study (shipped with the code,
+analysis/data/odds-study.json) with its confidence intervals, this server's own study if
+one was run, both drawn as SVG on the server, and the measured human win rate on our own
+dailies beside the bot's."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from django.db.models import Avg, Count, Q
 
-from analysis.odds import OddsRow, all_rows
+from analysis.odds import PublishedRow, PublishedStudy, Share, all_rows, load_published
 from games.models import DailyChallenge, Game, Mode, Status, Tier, Verification
 
 BAR_WIDTH = 420  # px of a 100 % bar in the verdict chart
@@ -16,6 +21,32 @@ LABEL_WIDTH = 90
 HIST_WIDTH = 520
 HIST_HEIGHT = 160
 BIN = 10  # moves per bin of the line-length histogram
+RANGE_WIDTH = 520  # px of 0..100 % in the winnable-range chart
+RANGE_ROW = 40
+# What is said about Yukon on the web, without a study behind it (docs/odds.md).
+QUOTED = [("one in ten", 0.10, 0.10), ("one in four", 0.25, 0.25), ("85-90 %", 0.85, 0.90)]
+# CPU-time bins of the solve-time chart: upper bounds in milliseconds.
+TIME_BINS = [
+    (1, "< 1 ms"),
+    (10, "1-10 ms"),
+    (100, "10-100 ms"),
+    (1000, "0.1-1 s"),
+    (10_000, "1-10 s"),
+    (math.inf, "> 10 s"),
+]
+
+
+class VerdictCounts(Protocol):
+    @property
+    def variant(self) -> str: ...
+    @property
+    def deals(self) -> int: ...
+    @property
+    def solved(self) -> int: ...
+    @property
+    def unwinnable(self) -> int: ...
+    @property
+    def undecided(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -53,7 +84,38 @@ class TierRate:
     bot_rate: float | None
 
 
-def verdict_bars(rows: list[OddsRow]) -> list[VerdictBar]:
+@dataclass(frozen=True)
+class RangeRow:
+    """One variant in the winnable-range chart: the solved share (a proven lower bound),
+    the solved + undecided share (the upper bound), and the 95 % interval around both."""
+
+    variant: str
+    y: float
+    text_y: float
+    low_ci_x: float
+    solved_x: float
+    upper_x: float
+    high_ci_x: float
+    label: str
+
+    @property
+    def bar_y(self) -> float:
+        return self.y - 7
+
+    @property
+    def bar_width(self) -> float:
+        return max(2.0, round(self.upper_x - self.solved_x, 1))
+
+
+@dataclass(frozen=True)
+class QuotedMark:
+    label: str
+    x: float
+    width: float
+    text_y: float
+
+
+def verdict_bars(rows: Sequence[VerdictCounts]) -> list[VerdictBar]:
     bars = []
     for i, row in enumerate(rows):
         x = float(LABEL_WIDTH)
@@ -97,6 +159,148 @@ def length_histogram(lengths: list[int]) -> list[HistBar]:
     return out
 
 
+def _x(share: float) -> float:
+    return round(LABEL_WIDTH + RANGE_WIDTH * share, 1)
+
+
+def winnable_ranges(rows: list[PublishedRow]) -> list[RangeRow]:
+    out = []
+    for i, row in enumerate(rows):
+        y = 24 + i * RANGE_ROW
+        upper = (row.solved + row.undecided) / row.deals
+        label = (
+            f"{100 * row.solved_share.share:.1f} %"
+            if not row.undecided
+            else f"{100 * row.solved_share.share:.1f}-{100 * upper:.1f} %"
+        )
+        out.append(
+            RangeRow(
+                variant=row.variant,
+                y=y,
+                text_y=y + 5,
+                low_ci_x=_x(row.winnable_low),
+                solved_x=_x(row.solved_share.share),
+                upper_x=_x(upper),
+                high_ci_x=_x(row.winnable_high),
+                label=label,
+            )
+        )
+    return out
+
+
+def quoted_marks(rows: int) -> list[QuotedMark]:
+    text_y = 24 + rows * RANGE_ROW
+    return [  # labels on two lines, so neighbours do not overlap
+        QuotedMark(
+            label, _x(low), max(2.0, round(RANGE_WIDTH * (high - low), 1)), text_y + 13 * (i % 2)
+        )
+        for i, (label, low, high) in enumerate(QUOTED)
+    ]
+
+
+def time_histogram(cpu_ms: list[int]) -> list[HistBar]:
+    """Deals per decade of CPU time (the study's budget is positions, the time is what
+    they cost on the machine that ran it)."""
+    if not cpu_ms:
+        return []
+    counts = [0] * len(TIME_BINS)
+    for ms in cpu_ms:
+        counts[next(i for i, (bound, _) in enumerate(TIME_BINS) if ms < bound)] += 1
+    while counts and counts[-1] == 0:  # no empty bars past the slowest deal
+        counts.pop()
+    tallest = max(counts)
+    width = HIST_WIDTH / len(counts)
+    out = []
+    for i, count in enumerate(counts):
+        height = (HIST_HEIGHT - 20) * count / tallest
+        out.append(
+            HistBar(
+                x=round(i * width + 1, 1),
+                y=round(HIST_HEIGHT - 20 - height, 1),
+                width=round(width - 2, 1),
+                height=round(height, 1),
+                label=TIME_BINS[i][1],
+                count=count,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class StudyLine:
+    """A row of the published table, formatted (shares in %, 95 % intervals)."""
+
+    variant: str
+    numbers: str
+    deals: int
+    solved: ShareCell
+    unwinnable: ShareCell
+    undecided: ShareCell
+    winnable: str
+    median_cpu: str
+    median_length: str
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f}"
+
+
+@dataclass(frozen=True)
+class ShareCell:
+    share: str  # "83.8 %"
+    detail: str  # "1,676 deals, 82.1\u201385.3 %": the count and the 95 % interval
+
+
+def _share_text(share: Share) -> ShareCell:
+    interval = f"{_pct(share.low)}\u2013{_pct(share.high)} %"
+    return ShareCell(f"{_pct(share.share)} %", f"{share.count:,} deals, {interval}")
+
+
+def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
+    return [
+        StudyLine(
+            variant=r.variant,
+            numbers=f"{r.first}\u2013{r.last}",
+            deals=r.deals,
+            solved=_share_text(r.solved_share),
+            unwinnable=_share_text(r.unwinnable_share),
+            undecided=_share_text(r.undecided_share),
+            winnable=f"{_pct(r.winnable_low)}\u2013{_pct(r.winnable_high)} %",
+            median_cpu="\u2013" if r.median_cpu_ms is None else f"{r.median_cpu_ms:.0f} ms",
+            median_length="\u2013" if r.median_length is None else f"{r.median_length:.0f}",
+        )
+        for r in rows
+    ]
+
+
+def published_context(study: PublishedStudy | None) -> dict[str, object]:
+    if study is None or not study.rows:
+        return {"study": None}
+    yukon = next((r for r in study.rows if r.variant == "yukon"), study.rows[0])
+    return {
+        "study": study,
+        "study_rows": study.rows,
+        "study_table": study_lines(study.rows),
+        "study_budget": f"{study.budget_nodes:,}",
+        "yukon_solved": _pct(yukon.solved_share.share),
+        "yukon_unwinnable": _pct(yukon.unwinnable_share.share),
+        "yukon_upper": _pct((yukon.solved + yukon.undecided) / yukon.deals),
+        "yukon_low": _pct(yukon.winnable_low),
+        "yukon_high": _pct(yukon.winnable_high),
+        "study_bars": verdict_bars(study.rows),
+        "study_chart_height": 20 + len(study.rows) * (BAR_HEIGHT + 12),
+        "ranges": winnable_ranges(study.rows),
+        "quoted": quoted_marks(len(study.rows)),
+        "range_width": LABEL_WIDTH + RANGE_WIDTH + 20,
+        "range_height": 58 + len(study.rows) * RANGE_ROW,
+        "range_rows_height": 8 + len(study.rows) * RANGE_ROW,
+        "range_axis": [(_x(t / 100), t) for t in range(0, 101, 20)],
+        "study_yukon": yukon,
+        "study_lengths": length_histogram(yukon.lengths),
+        "study_times": time_histogram(yukon.cpu_ms),
+    }
+
+
 def tier_rates() -> list[TierRate]:
     """Human win rate per tier over verified, finished daily games, beside the mean of the
     bot's rate recorded with each challenge that was played."""
@@ -123,6 +327,7 @@ def page_context() -> dict[str, object]:
     rows = all_rows()
     lengths = [n for row in rows if row.variant == "yukon" for n in row.lengths]
     return {
+        **published_context(load_published()),
         "rows": rows,
         "bars": verdict_bars(rows),
         "chart_width": LABEL_WIDTH + BAR_WIDTH + 10,

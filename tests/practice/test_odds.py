@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,7 +63,9 @@ def test_odds_refuses_bad_input(args: list[str]) -> None:
 
 
 def test_stats_page_shows_the_study_and_the_tiers(client: Client) -> None:
-    assert "No study has run yet" in client.get("/stats/").content.decode()
+    fresh = client.get("/stats/").content.decode()
+    assert "This server has run no study of its own yet" in fresh
+    assert "data-verdict-chart" not in fresh  # this server's own study: none yet
     run_odds("--deals", "4", "--start", "23", "--variant", "yukon", "--seconds", "0.5")
     deal = Deal.objects.create(number=77, variant="yukon")
     challenge = DailyChallenge.objects.create(
@@ -70,8 +73,13 @@ def test_stats_page_shows_the_study_and_the_tiers(client: Client) -> None:
     )
     for name, status in (("ann", Status.WON), ("ben", Status.STUCK), ("cy", Status.PLAYING)):
         Game.objects.create(
-            player=make_user(name), deal=deal, challenge=challenge, mode=Mode.DAILY,
-            status=status, verification=Verification.VERIFIED, position="-",
+            player=make_user(name),
+            deal=deal,
+            challenge=challenge,
+            mode=Mode.DAILY,
+            status=status,
+            verification=Verification.VERIFIED,
+            position="-",
         )
     response = client.get("/stats/")
     assert response.status_code == 200
@@ -81,6 +89,98 @@ def test_stats_page_shows_the_study_and_the_tiers(client: Client) -> None:
     assert "<td>Medium</td><td>2</td><td>1</td>" in body
     assert "50 %" in body and "30 %" in body
     assert "77" not in body.split("data-tiers")[1]  # no deal numbers of dailies
+
+
+def test_a_fresh_install_shows_the_published_study(client: Client) -> None:
+    # No DealStudy row at all: the page shows the study shipped with the code.
+    assert not DealStudy.objects.exists()
+    study = odds.load_published()
+    assert study is not None
+    body = client.get("/stats/").content.decode()
+    for marker in (
+        "data-published-summary",
+        "data-published",
+        "data-published-chart",
+        "data-range-chart",
+        "data-study-length-chart",
+        "data-study-time-chart",
+    ):
+        assert marker in body, marker
+    yukon = next(r for r in study.rows if r.variant == "yukon")
+    share = f"{100 * yukon.solved_share.share:.1f} %"
+    low = f"{100 * yukon.solved_share.low:.1f}"
+    assert f"{share}<br>" in body and f"{yukon.solved:,} deals, {low}" in body  # and the CI
+    assert f"{study.budget_nodes:,} positions per deal" in body
+    assert "one in four" in body  # the quoted figures, beside the measured range
+
+
+def test_the_published_study_is_whole_and_consistent() -> None:
+    study = odds.load_published()
+    assert study is not None
+    assert study.budget_nodes > 0 and study.solver_version >= 1
+    assert {r.variant for r in study.rows} == {"yukon", "russian", "alaska", "moosehide"}
+    for row in study.rows:
+        assert row.solved + row.unwinnable + row.undecided == row.deals > 0
+        assert len(row.lengths) == row.solved and len(row.cpu_ms) == row.deals
+        assert row.winnable_low <= row.solved_share.share
+        assert row.winnable_high >= (row.solved + row.undecided) / row.deals
+    data = json.loads(odds.STUDY_FILE.read_text())
+    for variant, part in data["variants"].items():
+        assert len(part["nodes"]) == len(part["verdicts"])
+        # nothing ran past the budget (the portfolio may overshoot by one position per run)
+        assert max(part["nodes"]) <= study.budget_nodes + 1000, variant
+
+
+def test_the_published_study_ships_in_the_wheel() -> None:
+    from importlib.resources import files
+
+    assert (files("analysis") / "data" / "odds-study.json").is_file()
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    assert 'analysis = ["data/*.json"]' in pyproject
+
+
+def test_wilson_intervals() -> None:
+    assert odds.wilson(0, 0) == (0.0, 1.0)
+    low, high = odds.wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = odds.wilson(0, 100)
+    assert low == 0.0 and high == pytest.approx(0.0370, abs=1e-4)
+    low, high = odds.wilson(100, 100)
+    assert high == 1.0 and low == pytest.approx(0.9630, abs=1e-4)
+
+
+def test_publish_runs_resumes_and_writes_the_compact_study(tmp_path: Path) -> None:
+    output = tmp_path / "study.json"
+    args = ["--publish", "--nodes", "20000", "--output", str(output), "--start", "22"]
+    text = run_odds(*args, "--deals", "4", "--variant", "yukon")
+    assert "yukon: 0 of 4 deals already" in text and "| yukon | 22..25 |" in text
+    data = json.loads(output.read_text())
+    assert data["budget_nodes"] == 20000 and data["variants"]["yukon"]["first"] == 22
+    assert data["variants"]["yukon"]["verdicts"][2] == "U"  # deal 24 is proven lost
+    # Interrupted runs resume: a longer range studies only the new deals.
+    more = run_odds(*args, "--deals", "6", "--variant", "yukon")
+    assert "yukon: 4 of 6 deals already" in more
+    work = tmp_path / "study.work.jsonl"
+    assert len(work.read_text().splitlines()) == 1 + 6
+    assert len(json.loads(output.read_text())["variants"]["yukon"]["verdicts"]) == 6
+    assert not DealStudy.objects.exists()  # the published study never touches the database
+    # A work file of another budget is refused, not mixed in.
+    with pytest.raises(CommandError, match="another budget"):
+        run_odds("--publish", "--nodes", "30000", "--output", str(output), "--deals", "2")
+
+
+def test_the_published_study_is_the_solvers_verdicts(tmp_path: Path) -> None:
+    # Each shipped verdict is what solve() says within the recorded budget (a sample:
+    # the first deals of each variant; node budgets make the check exact).
+    study = odds.load_published()
+    assert study is not None
+    data = json.loads(odds.STUDY_FILE.read_text())
+    for variant, part in data["variants"].items():
+        for i in range(3):
+            number = part["first"] + i
+            outcome = odds.study_one(variant, number, study.budget_nodes)
+            assert odds.VERDICT_CODES[outcome.verdict] == part["verdicts"][i], (variant, number)
+            assert outcome.nodes == part["nodes"][i], (variant, number)
 
 
 def test_the_schema_documents_the_coach_endpoints(client: Client) -> None:

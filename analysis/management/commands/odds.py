@@ -2,11 +2,20 @@
 
 Resumable: every verdict is stored (``DealStudy``) as soon as it is known, and deals
 already studied are skipped, so an interrupted study picks up where it stopped.
+
+``--publish`` runs the study that ships with the code instead (no database): a position
+budget per deal (``--nodes``, reproducible on any machine), each verdict appended to a
+work file as soon as it is known (``--work``; a rerun resumes from it), and the compact
+result written to analysis/data/odds-study.json (``--output``), which /stats/ shows.
+See docs/odds.md.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
@@ -33,6 +42,7 @@ class Progress:
         self.last_tenth = -1
 
     def step(self, verdict: str) -> None:
+        """Count one more deal with this verdict and redraw."""
         self.done += 1
         self.counts[verdict] = self.counts.get(verdict, 0) + 1
         tenth = 10 * self.done // max(1, self.total)
@@ -79,6 +89,23 @@ class Command(BaseCommand):
             action="store_true",
             help="Study again the undecided deals whose stored budget is below --seconds.",
         )
+        parser.add_argument(
+            "--publish",
+            action="store_true",
+            help="Run the shipped study (position budget, work file, compact JSON output).",
+        )
+        parser.add_argument(
+            "--nodes",
+            type=int,
+            default=2_000_000,
+            help="With --publish: positions per deal (default 2,000,000).",
+        )
+        parser.add_argument("--work", default=None, help="With --publish: the resumable work file.")
+        parser.add_argument(
+            "--output",
+            default=str(odds.STUDY_FILE),
+            help="With --publish: the compact study (default analysis/data/odds-study.json).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         deals: int = options["deals"]
@@ -94,6 +121,9 @@ class Command(BaseCommand):
             raise CommandError("--jobs must be 1 to 64")
         variants = list(VARIANT_NAMES) if options["variant"] == "all" else [options["variant"]]
         numbers = range(start, start + deals)
+        if options["publish"]:
+            self.publish(variants, numbers, options)
+            return
         for variant in variants:
             done = odds.done_numbers(variant, numbers)
             if options["retry_undecided"]:
@@ -125,3 +155,60 @@ class Command(BaseCommand):
         last = start + deals - 1
         self.stdout.write(f"Deals {start}..{last}, deal algorithm v{DEAL_ALGORITHM_VERSION}:")
         self.stdout.write(odds.format_table(rows))
+
+    def publish(self, variants: list[str], numbers: range, options: dict[str, Any]) -> None:
+        budget: int = options["nodes"]
+        if not 1_000 <= budget <= 10**10:
+            raise CommandError("--nodes must be 1,000 to 10,000,000,000")
+        output = Path(options["output"])
+        work_path = Path(options["work"] or output.with_suffix(".work.jsonl"))
+        try:
+            work = odds.WorkFile(work_path, budget)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        for variant in variants:
+            done = work.done(variant, numbers)
+            todo = len(numbers) - len(done)
+            self.stdout.write(
+                f"{variant}: {len(done)} of {len(numbers)} deals already in {work_path}, "
+                f"{todo} to go ({budget:,} positions each at most)"
+            )
+            if not todo:
+                continue
+            progress = Progress(variant, todo, self.stderr)
+
+            def report(outcome: odds.Outcome, progress: Progress = progress) -> None:
+                progress.step(outcome.verdict)
+                if progress.done % 250 == 0:  # a long study shows its figures as it goes
+                    self.write_output(work, output)
+
+            odds.run_study(work, variant, numbers, jobs=options["jobs"], on_result=report)
+            self.write_output(work, output)
+        self.write_output(work, output)
+        study = odds.load_published(output)
+        if study is not None:
+            self.stdout.write("")
+            self.stdout.write(odds.format_published(study))
+
+    def write_output(self, work: odds.WorkFile, output: Path) -> None:
+        data = odds.compact_study(work, git_commit=current_commit())
+        output.parent.mkdir(parents=True, exist_ok=True)
+        partial = output.with_suffix(".tmp")
+        partial.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+        partial.replace(output)
+
+
+def current_commit() -> str:
+    """The code's git commit, recorded with a published study ("" outside a checkout)."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parent,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip()
