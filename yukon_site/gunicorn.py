@@ -47,6 +47,7 @@ def post_worker_init(worker: object) -> None:
 
 _METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
 _made_metrics_dir: list[str] = []
+_multiprocess: list[Any] = []  # prometheus_client.multiprocess, once on_starting imported it
 
 
 def on_starting(server: Any) -> None:
@@ -64,12 +65,17 @@ def on_starting(server: Any) -> None:
         directory = tempfile.mkdtemp(prefix="yukon-metrics-", dir=worker_tmp_dir)
         _made_metrics_dir.append(directory)
         os.environ[_METRICS_DIR_ENV] = directory
+    # Imported here, once the directory is named, and not in child_exit: that runs in
+    # gunicorn's SIGCHLD handler, which can interrupt the master mid-import (a partly
+    # initialised prometheus_client, a traceback at shutdown).
+    from prometheus_client import multiprocess
+
+    _multiprocess.append(multiprocess)
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    from prometheus_client import multiprocess
-
-    multiprocess.mark_process_dead(worker.pid)
+    for multiprocess in _multiprocess:
+        multiprocess.mark_process_dead(worker.pid)
 
 
 def on_exit(server: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
 from tests.workers import ROOT, worker_database_url
 
@@ -131,3 +133,46 @@ class Browser:
             {"username": name, "display_name": name.title(), "password": password},
         )
         assert response.status_code == 201, response.text
+
+
+class RedisServer:
+    """A redis-server of this test's own, with an append-only file so a restart keeps
+    what it had (a board built before the outage comes back without the missed result)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        server = shutil.which("redis-server")
+        assert server, "redis-server not on PATH"
+        self.process = subprocess.Popen(
+            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "yes", "--dir", str(self.workdir)],
+            stdout=(self.workdir / "redis.log").open("ab"), stderr=subprocess.STDOUT,
+        )
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(redis.RedisError):
+                if client.ping():
+                    return
+            assert time.monotonic() < deadline, "redis did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()  # a clean shutdown writes the append-only file
+            self.process.wait(10)
+
+
+@contextlib.contextmanager
+def redis_server(workdir: Path) -> Iterator[RedisServer]:
+    server = RedisServer(workdir)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

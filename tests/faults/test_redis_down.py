@@ -5,12 +5,8 @@ the board that missed a result catches up (leaderboards.rebuild_stale_boards).""
 
 from __future__ import annotations
 
-import contextlib
-import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +15,7 @@ import redis
 from games.models import DailyChallenge, utc_today
 from leaderboards.models import StaleBoard
 from tests.factories import make_challenges, winning_lines
-from tests.faults.server import Browser, free_port, gunicorn, production_env
+from tests.faults.server import Browser, gunicorn, production_env, redis_server
 from tests.workers import ROOT
 
 pytestmark = [
@@ -28,49 +24,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-class RedisServer:
-    """A redis-server of this test's own, with an append-only file so a restart keeps
-    what it had (a board built before the outage comes back without the missed result)."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.port = free_port()
-        self.workdir = workdir
-        self.process: subprocess.Popen[bytes] | None = None
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        server = shutil.which("redis-server")
-        assert server, "redis-server not on PATH"
-        self.process = subprocess.Popen(
-            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "yes", "--dir", str(self.workdir)],
-            stdout=(self.workdir / "redis.log").open("ab"), stderr=subprocess.STDOUT,
-        )
-        client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 20
-        while True:
-            with contextlib.suppress(redis.RedisError):
-                if client.ping():
-                    return
-            assert time.monotonic() < deadline, "redis did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()  # a clean shutdown writes the append-only file
-            self.process.wait(10)
-
-
-@contextlib.contextmanager
-def redis_server(workdir: Path) -> Iterator[RedisServer]:
-    server = RedisServer(workdir)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def play(tab: Browser, game_id: int, line: list[str], start: int, count: int) -> int:
