@@ -18,6 +18,7 @@ COPY leaderboards leaderboards
 COPY moderation moderation
 COPY analysis analysis
 COPY frontend frontend
+COPY apikit apikit
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 # ---- run ---------------------------------------------------------------------------------

@@ -20,8 +20,8 @@ from accounts import services
 from accounts.login_backoff import remember_device
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
 from accounts.validators import validate_display_name
-from games.api.base import GameAPIView
-from games.api.throttles import LoginThrottle, SignupThrottle
+from apikit.throttles import LoginThrottle, SignupThrottle
+from apikit.views import BaseAPIView
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -88,7 +88,7 @@ _ME = inline_serializer(
 )
 
 
-class SignupView(GameAPIView):
+class SignupView(BaseAPIView):
     throttle_classes = [SignupThrottle]
 
     @extend_schema(
@@ -107,7 +107,7 @@ class SignupView(GameAPIView):
         return Response(_me(request), status=status.HTTP_201_CREATED)
 
 
-class LoginView(GameAPIView):
+class LoginView(BaseAPIView):
     throttle_classes = [LoginThrottle]
 
     @extend_schema(
@@ -134,7 +134,7 @@ class LoginView(GameAPIView):
         return response
 
 
-class LogoutView(GameAPIView):
+class LogoutView(BaseAPIView):
     @extend_schema(request=None, responses={200: _ME}, summary="Log out", tags=["auth"])
     def post(self, request: Request) -> Response:
         services.log_out(request._request)

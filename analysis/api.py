@@ -8,8 +8,9 @@ from rest_framework.response import Response
 
 from analysis import coach, services
 from analysis.serializers import AnalysisSerializer, HintSerializer, WinnableSerializer
-from games.api.base import GameAPIView, actor_of
-from games.api.views import CONFLICT, ERROR, NOT_FOUND
+from apikit.actors import actor_of
+from apikit.schema import CONFLICT, ERROR, NOT_FOUND
+from apikit.views import BaseAPIView
 
 BUSY = OpenApiResponse(ERROR, description="The coach is still answering your last question.")
 OVER = OpenApiResponse(CONFLICT, description="The game is over: see its analysis.")
@@ -27,7 +28,7 @@ def _answer(coached: coach.CoachAnswer, *, hint: bool) -> dict[str, object]:
     return body
 
 
-class HintView(GameAPIView):
+class HintView(BaseAPIView):
     @extend_schema(
         responses={
             200: HintSerializer,
@@ -46,7 +47,7 @@ class HintView(GameAPIView):
         return Response(_answer(coached, hint=True))
 
 
-class WinnableView(GameAPIView):
+class WinnableView(BaseAPIView):
     @extend_schema(
         responses={
             200: WinnableSerializer,
@@ -64,7 +65,7 @@ class WinnableView(GameAPIView):
         return Response(_answer(coached, hint=False))
 
 
-class AnalysisView(GameAPIView):
+class AnalysisView(BaseAPIView):
     @extend_schema(
         responses={
             200: AnalysisSerializer,

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
+from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
 from games import services
 from games.engine import EngineError, Position
-from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Game, Mode, Status
 from games.services import Actor
 from games.solver import SolveResult, solve
@@ -32,7 +32,7 @@ CACHE_PREFIX = "coach:v1:"
 CACHE_SECONDS = 24 * 3600
 
 
-class CoachBusy(GameError):
+class CoachBusy(ServiceError):
     """The coach is still thinking about this game: one question at a time per game."""
 
     http_status = 429

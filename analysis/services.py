@@ -22,8 +22,8 @@ from django.utils import timezone
 from analysis.coach import cached_solve
 from analysis.models import AnalysisStatus, GameAnalysis
 from analysis.review import Review, review_line
+from apikit.errors import Forbidden, NotFound
 from games.engine import Position, play_log
-from games.errors import Forbidden, NotFound
 from games.models import Game, Mode, Verdict, Verification, utc_today
 from games.services import Actor, get_replay_for
 from games.solver import SolveResult

@@ -27,7 +27,7 @@ from django.db.models import Case, F, Max, Value, When, Window
 from django.db.models.functions import Rank, RowNumber
 from django.utils import timezone
 
-from games.errors import NotFound
+from apikit.errors import NotFound
 from games.models import DailyChallenge, Game, Status, Tier, utc_today
 from leaderboards import ranking, store
 from yukon_site.metrics import count_redis_fallback

@@ -20,11 +20,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
-from games.api.base import GameAPIView
+from apikit.errors import Conflict, NotFound
+from apikit.schema import ERROR
+from apikit.throttles import DailyGamesThrottle
+from apikit.views import BaseAPIView
 from games.api.proof import CLOSED_MAX_AGE, parse_day, public_challenges
-from games.api.throttles import DailyGamesThrottle
-from games.api.views import ERROR
-from games.errors import Conflict, NotFound
 from games.models import DailyChallenge, Game, Move, Status, Tier, Verification, utc_today
 from games.proof import FORMAT as COMMITMENT_FORMAT
 from leaderboards import ranking
@@ -155,7 +155,7 @@ GAME_LINE = {
 }
 
 
-class DailyGamesView(GameAPIView):
+class DailyGamesView(BaseAPIView):
     permission_classes = [AllowAny]
     throttle_classes = [DailyGamesThrottle]
     renderer_classes = [JSONRenderer]

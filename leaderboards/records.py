@@ -20,7 +20,7 @@ import redis
 from django.db.models import Avg, Count, Max, Min, Q
 
 from accounts.models import User
-from games.errors import NotFound
+from apikit.errors import NotFound
 from games.models import Game, Status, Tier, utc_today
 from leaderboards import ranking, store
 from yukon_site.metrics import count_redis_fallback

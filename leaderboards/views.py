@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import ERROR
+from apikit.schema import ERROR
 from games.models import Tier, utc_today
 from leaderboards import day_board, records
 from leaderboards.serializers import (

@@ -18,7 +18,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from games.errors import GameError
+from apikit.errors import ServiceError
 
 
 class ReasonForm(forms.Form):
@@ -47,7 +47,7 @@ def reason_action(
             for pk in queryset.values_list("pk", flat=True):
                 try:
                     perform(request.user, pk, reason)
-                except (GameError, ValueError, PermissionError, ObjectDoesNotExist) as exc:
+                except (ServiceError, ValueError, PermissionError, ObjectDoesNotExist) as exc:
                     detail = getattr(exc, "detail", str(exc))
                     modeladmin.message_user(request, f"#{pk}: {detail}", messages.ERROR)
                 else:

@@ -8,9 +8,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apikit.actors import actor_of
+from apikit.schema import ERROR
+from apikit.views import BaseAPIView
 from games import services as games
-from games.api.base import GameAPIView, actor_of
-from games.api.views import ERROR
 from moderation import services
 from moderation.models import Report
 from moderation.services import MAX_REASON
@@ -31,7 +32,7 @@ class ReportSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ReportGameView(GameAPIView):
+class ReportGameView(BaseAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

@@ -16,8 +16,8 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from apikit.errors import Conflict, Forbidden, ServiceError
 from games import services as game_services
-from games.errors import Conflict, Forbidden, GameError
 from games.models import DailyChallenge, Game, Mode, Status
 from leaderboards import services as boards
 from moderation.models import (
@@ -35,7 +35,7 @@ from moderation.models import (
 MAX_REASON = 2000
 
 
-class TooManyReports(GameError):
+class TooManyReports(ServiceError):
     http_status = 429
 
 
@@ -114,7 +114,7 @@ def file_report(reporter: Any, game: Game, reason: str) -> tuple[Report, bool]:
     """A player reports a game they can see: (report, created). One report per game each."""
     reason = (reason or "").strip()
     if not reason:
-        raise GameError("say what looks wrong: a reason is required")
+        raise ServiceError("say what looks wrong: a reason is required")
     if game.player_id == reporter.pk:
         raise Forbidden("you cannot report your own game")
     existing = Report.objects.filter(game=game, reporter=reporter).first()

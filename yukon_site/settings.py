@@ -310,13 +310,13 @@ REST_FRAMEWORK = {
     ],
     # DRF's parsers bounded by DATA_UPLOAD_MAX_MEMORY_SIZE (413) and nesting depth (400).
     "DEFAULT_PARSER_CLASSES": [
-        "games.api.parsers.JSONParser",
-        "games.api.parsers.FormParser",
-        "games.api.parsers.MultiPartParser",
+        "apikit.parsers.JSONParser",
+        "apikit.parsers.FormParser",
+        "apikit.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
-    # Rates per scope (games/api/throttles.py reads them from here at request time):
+    "EXCEPTION_HANDLER": "apikit.exceptions.api_exception_handler",
+    # Rates per scope (apikit/throttles.py reads them from here at request time):
     # sign-up and log-in per client address, moves per player (a burst per second,
     # far above human play, so only scripts hit it). Counted in the default cache.
     "DEFAULT_THROTTLE_RATES": {
@@ -351,7 +351,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "yukon_site.schema.shared_error_responses",  # 429 and 503
+        "apikit.schema.shared_error_responses",  # 429 and 503
     ],
 }
 

@@ -1,42 +1,26 @@
-"""The base of every API view: CSRF for every unsafe request, and who is asking."""
+"""The base of the games views: the kit's base view, answering the engine's errors too."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest
-from rest_framework.authentication import SessionAuthentication
-from rest_framework.permissions import SAFE_METHODS
-from rest_framework.request import Request
-from rest_framework.views import APIView
+from rest_framework import status
+from rest_framework.response import Response
 
-from games.services import Actor
-
-
-class GameAPIView(APIView):
-    """APIView that checks CSRF for guests too (DRF checks it for logged-in users only).
-
-    Guests own practice games through their session cookie, and log-in itself must not
-    be forgeable, so every unsafe request carries the ``X-CSRFToken`` header.
-    """
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        if request.method not in SAFE_METHODS and not request.user.is_authenticated:
-            SessionAuthentication().enforce_csrf(request)
-        if request.method not in SAFE_METHODS:
-            # Read the body even where the view ignores it: a body that is too large or
-            # not JSON is refused (400, 413) on every endpoint alike, never half-served.
-            request.data  # noqa: B018
+from apikit.exceptions import api_exception_handler
+from apikit.views import BaseAPIView
+from games.engine import EngineError
 
 
-def actor_of(request: Request | HttpRequest, *, create_session: bool = False) -> Actor:
-    """The Actor behind a request; a guest's session is created when they start a game."""
-    user = request.user
-    if user.is_authenticated:
-        return Actor(user_id=user.pk, is_staff=user.is_staff)
-    session = request.session  # a DRF Request hands it on from Django's
-    if create_session and not session.session_key:
-        session["guest"] = True  # non-empty, so the middleware sends the cookie
-        session.save()
-    return Actor(user_id=None, session_key=session.session_key or "")
+def game_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The kit's handler, and a 400 for the engine's errors (their reasons are written
+    for people: a deal number out of range, an unknown variant)."""
+    if isinstance(exc, EngineError):
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    return api_exception_handler(exc, context)
+
+
+class GameAPIView(BaseAPIView):
+    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
+        return game_exception_handler

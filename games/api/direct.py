@@ -27,12 +27,12 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError, PermissionDenied, Throttled
 from rest_framework.renderers import JSONRenderer
 
+from apikit.actors import actor_of
+from apikit.parsers import parse_json
+from apikit.throttles import MoveThrottle
 from games import services
-from games.api.base import actor_of
-from games.api.exceptions import api_exception_handler
-from games.api.parsers import parse_json
+from games.api.base import game_exception_handler
 from games.api.serializers import MAX_PLY, MOVE_TEXT_MAX
-from games.api.throttles import MoveThrottle
 
 
 def _json(body: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -43,7 +43,7 @@ def _json(body: dict[str, Any], status: int = 200) -> HttpResponse:
 
 def _handled(exc: Exception) -> HttpResponse:
     """The API's answer to ``exc`` (its exception handler's), or ``exc`` raised again."""
-    handled = api_exception_handler(exc, {})
+    handled = game_exception_handler(exc, {})
     if handled is None:
         raise exc
     answer = _json(handled.data, handled.status_code)

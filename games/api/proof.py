@@ -17,10 +17,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apikit.errors import NotFound
+from apikit.schema import ERROR
 from games.api.base import GameAPIView
 from games.api.serializers import ChallengeProofSerializer
-from games.api.views import ERROR
-from games.errors import NotFound
 from games.models import DailyChallenge, utc_today
 
 CLOSED_MAX_AGE = 300  # a closed day changes only by moderation

@@ -7,16 +7,19 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apikit.actors import actor_of
+from apikit.parsers import JSONParser
+from apikit.schema import BAD_REQUEST, CONFLICT, ERROR, FORBIDDEN, NOT_FOUND
+from apikit.throttles import MoveThrottle
 from games import daily, services
-from games.api.base import GameAPIView, actor_of
+from games.api.base import GameAPIView
 from games.api.direct import direct_move
-from games.api.parsers import JSONParser
 from games.api.serializers import (
     DailySerializer,
     GameSerializer,
@@ -26,28 +29,8 @@ from games.api.serializers import (
     ReplaySerializer,
     StartGameSerializer,
 )
-from games.api.throttles import MoveThrottle
 from games.models import DailyChallenge
 from yukon_site.metrics import count_move
-
-ERROR = inline_serializer(
-    "Error",
-    {
-        "detail": serializers.CharField(help_text="What went wrong, in words."),
-        "errors": serializers.JSONField(required=False, help_text="Per-field messages (400)."),
-    },
-)
-CONFLICT = inline_serializer(
-    "Conflict",
-    {
-        "detail": serializers.CharField(),
-        "ply": serializers.IntegerField(required=False, help_text="The game's current ply."),
-        "status": serializers.CharField(required=False),
-    },
-)
-NOT_FOUND = OpenApiResponse(ERROR, description="No such game, or not yours to see.")
-FORBIDDEN = OpenApiResponse(ERROR, description="Login required, CSRF failure, or not allowed.")
-BAD_REQUEST = OpenApiResponse(ERROR, description="Invalid input or an illegal move.")
 
 
 class DailyView(GameAPIView):

@@ -13,7 +13,7 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import Conflict
+from apikit.errors import Conflict
 from games.models import Game, Mode, Status, utc_today
 from games.services.common import finish
 

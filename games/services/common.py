@@ -1,4 +1,4 @@
-"""What every game service shares: who is asking, the clock, ending a game.
+"""What every game service shares: who is asking (the kit's Actor), the clock, ending a game.
 
 ``finish`` ends a game and queues its verification after commit; the move path
 (``games.services.moves``) does the same in its own SQL.
@@ -7,26 +7,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
+from apikit.actors import Actor
 from games.models import Game
 
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is asking: a logged-in player (``user_id``) or a guest (``session_key``)."""
-
-    user_id: int | None
-    session_key: str = ""
-    is_staff: bool = False
-
-    def owns(self, game: Game) -> bool:
-        if game.player_id is not None:
-            return game.player_id == self.user_id
-        return bool(self.session_key) and game.session_key == self.session_key
+__all__ = ["Actor", "finish", "ms_between", "queue_verification"]
 
 
 def ms_between(start: dt.datetime, end: dt.datetime) -> int:

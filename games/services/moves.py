@@ -15,6 +15,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from apikit.errors import Conflict, NotFound
 from games.engine import (
     FOUNDATION,
     EngineError,
@@ -25,7 +26,7 @@ from games.engine import (
     parse_card,
     parse_move,
 )
-from games.errors import Conflict, IllegalMove, NotFound
+from games.errors import IllegalMove
 from games.models import DailyChallenge, Game, Move, Status
 from games.services.closing import refuse_closed_day
 from games.services.common import Actor, ms_between, queue_verification

@@ -16,8 +16,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound
 from games.engine import DEAL_ALGORITHM_VERSION, UNDO, play_log
-from games.errors import Conflict, Forbidden, LoginRequired, NotFound
 from games.models import DailyChallenge, Deal, Game, Mode, Move, Status, Tier, utc_today
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from games.errors import Conflict, NotFound
+from apikit.errors import Conflict, NotFound
 from games.models import Game, Mode, Status
 from games.services.closing import abandon_game, day_closed
 from games.services.common import Actor

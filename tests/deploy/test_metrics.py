@@ -23,8 +23,8 @@ from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
+from apikit.throttles import MoveThrottle
 from games import services
-from games.api.throttles import MoveThrottle
 from games.models import Game, utc_today
 from tests.factories import make_challenges, make_user, winning_lines
 from tests.faults.server import Browser, collected_static, gunicorn

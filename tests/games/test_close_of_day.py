@@ -19,9 +19,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from apikit.errors import Conflict
 from games import daily, services
 from games.api.serializers import GameSerializer, ReplaySerializer
-from games.errors import Conflict
 from games.models import DailyChallenge, Deal, Game, Mode, Move, Status, Verification, utc_today
 from leaderboards import records
 from tests.factories import Api, make_challenges, make_user, winning_lines

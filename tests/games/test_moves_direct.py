@@ -15,7 +15,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from games.api.throttles import MoveThrottle
+from apikit.throttles import MoveThrottle
 from games.models import Game, Move
 from tests.factories import make_user, winning_lines
 

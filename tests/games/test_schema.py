@@ -38,7 +38,7 @@ def test_schema_lists_every_endpoint_with_its_shapes(client: Client) -> None:
     move = document["paths"]["/api/games/{game_id}/moves/"]["post"]
     assert {"200", "400", "404", "409", "429", "503"} <= set(move["responses"])
     assert "requestBody" in move
-    # answers from the stack (yukon_site/schema.py): 503 everywhere, 429 where limited
+    # answers from the stack (apikit/schema.py): 503 everywhere, 429 where limited
     operations = [op for ops in document["paths"].values() for op in ops.values()]
     assert all("503" in op["responses"] for op in operations)
     assert "429" in document["paths"]["/api/auth/login/"]["post"]["responses"]

@@ -25,7 +25,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern, RoutePattern
 from drf_spectacular.generators import SchemaGenerator
 
-from games.api.throttles import MoveThrottle
+from apikit.throttles import MoveThrottle
 from tests.factories import make_challenges, make_user
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,9 @@
 """The API's exception handler: every error is JSON ``{"detail": "...", ...}``, never a 500.
 
 DRF validation errors keep their per-field messages under ``errors`` and get a one-line
-``detail``; GameError from the services carries its own status and extra fields.
+``detail``; a ServiceError from the services carries its own status and extra fields.
+``REST_FRAMEWORK["EXCEPTION_HANDLER"]`` names it; a view may extend it
+(``get_exception_handler``: the games views answer the engine's errors too).
 """
 
 from __future__ import annotations
@@ -15,9 +17,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.api.parsers import too_large
-from games.engine import EngineError
-from games.errors import GameError
+from apikit.errors import ServiceError
+from apikit.parsers import too_large
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ def _flatten(errors: Any, prefix: str = "") -> list[str]:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, GameError):
+    if isinstance(exc, ServiceError):
         return Response(exc.body, status=exc.http_status)
     if isinstance(exc, exceptions.ValidationError):
         lines = _flatten(exc.detail)
@@ -43,8 +44,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             {"detail": "; ".join(lines) or "invalid input", "errors": exc.detail},
             status=status.HTTP_400_BAD_REQUEST,
         )
-    if isinstance(exc, EngineError):  # the engine's reasons are written for people
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, OperationalError | InterfaceError):
         # PostgreSQL is down or restarting: nothing was written (a move commits or not at
         # all); the client may send the same ply again.
