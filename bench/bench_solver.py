@@ -5,12 +5,14 @@
     python bench/bench_solver.py --variants yukon --deals 1-200 --nodes 4000000
 
 The budget is CPU time of the process solving the deal (``--seconds``, the solver's
-``seconds``) or positions (``--nodes``), never wall-clock time, so the verdicts do not
-depend on how busy the machine is. ``--jobs N`` solves N deals at once in separate
-processes (one core each). Every "solved" line is replayed again from the deal number
-with games.engine.replay; every Yukon "unwinnable" is checked against the fixtures in
-the repository: a deal with a known winning line (tests/engine/vectors/known-deals.json)
-called unwinnable is a WRONG verdict, and one missing from the confirmed list
+``seconds``) or positions (``--nodes``), never wall-clock time. A position budget
+gives the same verdicts on any machine; a CPU-time budget nearly so (a loaded machine
+gets fewer positions per CPU-second: shared caches). ``--jobs N`` solves N deals at once
+in separate processes (one core each). Every "solved" line is replayed again from the
+deal number with games.engine.replay; every Yukon "unwinnable" is checked against the
+fixtures in the repository: a deal with a known winning line
+(tests/solver/fixtures/known-deals.json, a copy of the shared fixture) called unwinnable
+is a WRONG verdict, and one missing from the confirmed list
 (tests/solver/fixtures/unwinnable.json: a second, plain exhaustive search agreed) is
 reported as unconfirmed. The load average before and after the run is printed with the
 table.
@@ -34,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from games.engine import replay  # noqa: E402
 from games.solver import DEFAULT_MEMORY_MB, solve  # noqa: E402
 
-KNOWN_DEALS = ROOT / "tests" / "engine" / "vectors" / "known-deals.json"
+KNOWN_DEALS = ROOT / "tests" / "solver" / "fixtures" / "known-deals.json"
 CONFIRMED = ROOT / "tests" / "solver" / "fixtures" / "unwinnable.json"
 
 

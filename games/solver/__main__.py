@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("deal", nargs="?", type=int, help="deal number (omit with --position)")
     parser.add_argument("--variant", default="yukon", choices=sorted(VARIANT_CODES))
     parser.add_argument(
-        "--seconds", type=float, default=DEFAULT_SECONDS, help="time budget (default 10)"
+        "--seconds", type=float, default=DEFAULT_SECONDS, help="CPU-time budget (default 10)"
     )
     parser.add_argument("--nodes", type=int, default=None, help="position budget (default: none)")
     parser.add_argument(

@@ -24,7 +24,7 @@ RECORDS = {
         "deals"
     ].items()
 }
-KNOWN = json.loads((HERE.parent / "engine" / "vectors" / "known-deals.json").read_text())
+KNOWN = json.loads((HERE / "fixtures" / "known-deals.json").read_text())
 RERUN_PLAIN = 12_000_000  # positions: a rerun of at most about 10 s
 RERUN_PROOF = 4_000_000
 SLOW = 2_000_000  # reruns above this many positions are marked slow
