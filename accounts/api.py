@@ -33,9 +33,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_ban_reason(self, user: User) -> str | None:
-        from games.services import playing as game_services  # moderation installs the lookup
-
-        return game_services.ban_reason(user.pk) if user.is_banned else None
+        return user.ban_notice if user.is_banned else None
 
 
 class SignupSerializer(serializers.Serializer):

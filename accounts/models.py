@@ -16,6 +16,7 @@ from django.db.models.functions import Lower
 from accounts.skeleton import name_key
 
 DISPLAY_NAME_MAX_LENGTH = 30
+NO_BAN_REASON = "ask a moderator"
 
 
 class User(AbstractUser):
@@ -30,6 +31,8 @@ class User(AbstractUser):
     display_name_key = models.TextField(default="", db_index=True, editable=False)
     # Set by moderation: a banned player keeps the account but vanishes from every board.
     is_banned = models.BooleanField(default=False)
+    # Written with is_banned by moderation's ban service: what the player is told.
+    ban_reason = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [
@@ -38,6 +41,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def ban_notice(self) -> str:
+        """Why the player is banned, as they are told (a ban without a reason: ask)."""
+        return self.ban_reason or NO_BAN_REASON
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.display_name_key = name_key(self.display_name)

@@ -10,9 +10,9 @@ from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 
 from accounts.models import User
+from accounts.signals import guest_logged_in
 from accounts.skeleton import name_key
 from accounts.validators import validate_display_name
-from games import services as game_services
 
 
 def sign_up(
@@ -56,7 +56,7 @@ def log_in(request: HttpRequest, user: User) -> None:
     guest_session_key = request.session.session_key
     login(request, user)  # the one configured backend (settings.AUTHENTICATION_BACKENDS)
     if guest_session_key:
-        game_services.claim_guest_games(user, guest_session_key)
+        guest_logged_in.send(sender=User, user=user, session_key=guest_session_key)
 
 
 def log_out(request: HttpRequest) -> None:

@@ -1,7 +1,8 @@
 """The moderation queue in the admin: flags, reports, players (bans), voided days, the log.
 
 Every action asks for a reason (moderation.admin_actions) and calls moderation.services,
-which writes the audit log. The audit log itself is read-only for everyone.
+which writes the audit log. The audit log itself is read-only for everyone. The games
+and daily challenges pages are moderation's too (``admin_games``, registered here).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from moderation import services
+from moderation import admin_games, services  # noqa: F401  (admin_games registers its pages)
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import AuditLog, Ban, DayVoid, Flag, Player, Report
 

@@ -2,7 +2,10 @@
 
 - ``games.signals.game_verified`` -> raise automatic flags (and keep voided days void);
 - ``post_save`` of a new ranked Game -> record the client address it was started from;
-- ``games.services.ban_reason`` -> the reason a banned player is told.
+
+A ban is a field: the ban service writes ``accounts.User.is_banned`` and ``ban_reason``,
+which games and accounts read; moderation's admin of games and daily challenges is
+registered by ``moderation.admin`` (``admin_games``).
 """
 
 from typing import Any
@@ -18,7 +21,6 @@ class ModerationConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from games.models import Game
-        from games.services import playing as game_services
         from games.signals import game_verified
         from moderation import flags, services
 
@@ -31,5 +33,4 @@ class ModerationConfig(AppConfig):
                 services.record_address(instance)
 
         post_save.connect(game_saved, sender=Game, dispatch_uid="moderation.address", weak=False)
-        game_services.ban_reason = services.ban_reason
 

@@ -229,7 +229,8 @@ def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
         if ban is None:
             ban = Ban.objects.create(player=user, reason=reason, banned_by=actor)
         user.is_banned = True
-        user.save(update_fields=["is_banned"])
+        user.ban_reason = ban.reason
+        user.save(update_fields=["is_banned", "ban_reason"])
         game_ids = Game.objects.filter(player=user).values_list("pk", flat=True)
         _close_flags(game_ids, actor, FlagStatus.UPHELD, f"player banned: {reason}")
         _audit(actor, AuditAction.BAN, user, reason)
@@ -309,16 +310,11 @@ def unban_player(actor: Any, user_id: int, reason: str) -> User:
         if not user.is_banned:
             return user
         user.is_banned = False
-        user.save(update_fields=["is_banned"])
+        user.ban_reason = ""
+        user.save(update_fields=["is_banned", "ban_reason"])
         _audit(actor, AuditAction.UNBAN, user, reason)
         _after_commit(boards.restore_player, user)
     return user
-
-
-def ban_reason(user_id: int) -> str:
-    """Why a player is banned, as they are told (installed into games.services.ban_reason)."""
-    ban = Ban.objects.filter(player_id=user_id, lifted_at__isnull=True).first()
-    return ban.reason if ban is not None else "ask a moderator"
 
 
 # ----- client addresses -------------------------------------------------------------------

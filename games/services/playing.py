@@ -8,7 +8,6 @@ concurrent requests for the same game are serialised. The move, the hot path, li
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -24,14 +23,6 @@ from games.services.common import Actor, finish, ms_between
 from games.services.moves import check_turn
 
 
-def _no_reason_recorded(user_id: int) -> str:
-    return "ask a moderator"
-
-
-# Why a player is banned: moderation (which games never imports) installs its lookup here.
-ban_reason: Callable[[int], str] = _no_reason_recorded
-
-
 def start_daily_game(
     actor: Actor, tier: str, *, today: dt.date | None = None
 ) -> tuple[Game, bool]:
@@ -42,8 +33,9 @@ def start_daily_game(
     """
     if actor.user_id is None:
         raise LoginRequired("log in to play the daily challenge; practice games are open to all")
-    if get_user_model().objects.filter(pk=actor.user_id, is_banned=True).exists():
-        raise Forbidden(f"your account is banned: {ban_reason(actor.user_id)}", banned=True)
+    banned = get_user_model().objects.filter(pk=actor.user_id, is_banned=True).first()
+    if banned is not None:  # the ban service wrote the reason beside the flag
+        raise Forbidden(f"your account is banned: {banned.ban_notice}", banned=True)
     if tier not in Tier.values:
         raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
     today = today or utc_today()

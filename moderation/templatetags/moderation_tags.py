@@ -65,7 +65,7 @@ def ban_notice(context: Any) -> str:
     return format_html(
         '<p class="notice warn" role="alert" data-banned>Your account is banned: {}. '
         "You can still practise; ranked games and boards are closed to you.</p>",
-        services.ban_reason(user.pk),
+        user.ban_notice,
     )
 
 
