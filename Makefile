@@ -49,6 +49,7 @@ endif
 	$(VENV)/bin/mypy $(TYPED_DJANGO)
 	$(VENV)/bin/mypy --strict scripts/test-services
 	$(VENV)/bin/mypy --strict scripts/rehearse-deploy
+	$(VENV)/bin/lint-imports
 
 test: lint
 	@mkdir -p test-artifacts
