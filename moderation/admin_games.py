@@ -107,7 +107,7 @@ def replay_frames(game: Game) -> list[dict[str, Any]]:
     frames = [_frame(position, "deal", 0)]
     try:
         for step in replay_log(position, (text for text, _ in entries)):
-            frames.append(_frame(position, step.text, entries[step.index][1]))
+            frames.append(_frame(position, step.text, entries[step.ply][1]))
     except LogError:
         pass
     return frames

@@ -81,7 +81,7 @@ def test_each_step_turns_the_card_the_move_turns_and_undo_turns_none(
     log = random_log(number, seed, length)
     mirror = Position.deal(number)
     for step in replay_log(Position.deal(number), log):
-        assert step.text == log[step.index]
+        assert step.text == log[step.ply]
         if step.is_undo:
             mirror.undo()
             assert step.turned is None
@@ -98,7 +98,7 @@ def test_a_replay_is_deterministic(number: int, seed: int, length: int) -> None:
 
     def trace() -> list[tuple[int, str, int | None, str, list[int]]]:
         return [
-            (s.index, s.text, s.turned, s.position.to_text(), list(s.standing))
+            (s.ply, s.text, s.turned, s.position.to_text(), list(s.standing))
             for s in replay_log(Position.deal(number), log)
         ]
 
@@ -108,7 +108,7 @@ def test_a_replay_is_deterministic(number: int, seed: int, length: int) -> None:
 def test_undo_at_the_start_is_refused() -> None:
     with pytest.raises(LogError) as caught:
         play_log(Position.deal(0), [UNDO])
-    assert caught.value.index == 0 and caught.value.nothing_to_undo
+    assert caught.value.ply == 0 and caught.value.nothing_to_undo
 
 
 def test_undo_after_every_move_is_taken_back_is_refused() -> None:
@@ -117,7 +117,7 @@ def test_undo_after_every_move_is_taken_back_is_refused() -> None:
     position = Position.deal(3)
     with pytest.raises(LogError) as caught:
         play_log(position, [moves[0], UNDO, UNDO])
-    assert caught.value.index == 2 and caught.value.nothing_to_undo
+    assert caught.value.ply == 2 and caught.value.nothing_to_undo
     assert position.to_text() == Position.deal(3).to_text()
 
 
@@ -150,5 +150,5 @@ def test_an_illegal_entry_stops_the_replay_at_its_index_with_the_position_before
         before.play_text(text)
     with pytest.raises(LogError) as caught:
         play_log(position, [*log, "Ks>F"])
-    assert caught.value.index == len(log) and caught.value.text == "Ks>F"
+    assert caught.value.ply == len(log) and caught.value.text == "Ks>F"
     assert position.to_text() == before.to_text()
