@@ -120,8 +120,10 @@ class _Budget:
     """What is left of the caller's budgets across the runs of the portfolio.
 
     ``seconds`` counts CPU time of this thread (the C search runs in it with the GIL
-    released), so the verdict does not depend on how busy the machine is; ``wall``
-    optionally caps wall-clock time for callers that must answer in time.
+    released), so the verdict does not depend on how long the thread waits for a core
+    (only, a little, on how fast a loaded machine's shared caches let it run); ``nodes``
+    is exactly reproducible; ``wall`` optionally caps wall-clock time for callers that
+    must answer in time.
     """
 
     def __init__(self, seconds: float | None, nodes: int | None, wall: float | None) -> None:
@@ -151,7 +153,7 @@ class _Budget:
         return max(self.wall - self.elapsed(), 1e-3)
 
     def out_of_time(self) -> str:
-        """ "seconds" or "wall" when that budget is spent, else ""."""
+        """Which time budget is spent: "seconds", "wall" or "" (neither)."""
         if self.seconds is not None and self.cpu() >= self.seconds:
             return "seconds"
         if self.wall is not None and self.elapsed() >= self.wall:
