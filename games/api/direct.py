@@ -32,7 +32,7 @@ from apikit.parsers import parse_json
 from apikit.throttles import MoveThrottle
 from games import services
 from games.api.base import game_exception_handler
-from games.api.serializers import MAX_PLY, MOVE_TEXT_MAX
+from games.api.serializers import MAX_PLY, MOVE_TEXT_MAX, move_answer
 
 
 def _json(body: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -95,12 +95,4 @@ def direct_move(request: HttpRequest, game_id: int) -> HttpResponse | None:
         result = services.play_move(actor_of(request), game_id, *parsed)
     except Exception as exc:  # over the limit, a refused move, a database error
         return _handled(exc)
-    return _json(
-        {
-            "ply": result.ply,
-            "turned": result.turned,
-            "score": result.score,
-            "status": result.status,
-            "moves": result.moves,
-        }
-    )
+    return _json(move_answer(result))

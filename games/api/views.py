@@ -28,6 +28,7 @@ from games.api.serializers import (
     PlySerializer,
     ReplaySerializer,
     StartGameSerializer,
+    move_answer,
 )
 from games.models import DailyChallenge
 from yukon_site.metrics import count_move
@@ -137,15 +138,7 @@ class MoveView(GameAPIView):
             serializer.validated_data["ply"],
             serializer.validated_data["move"],
         )
-        return Response(
-            {
-                "ply": result.ply,
-                "turned": result.turned,
-                "score": result.score,
-                "status": result.status,
-                "moves": result.moves,
-            }
-        )
+        return Response(move_answer(result))
 
 
 class UndoView(GameAPIView):
