@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from games.engine import Position
+from games.engine import Position, replay_log
 from games.solver import SolveResult
 
 Solver = Callable[[Position], SolveResult]
@@ -48,9 +48,7 @@ def positions_along(start: Position, moves: list[str]) -> list[Position]:
     """Every position of the line: ``[start, after move 1, ..., after move n]``."""
     position = start.copy()
     out = [position.copy()]
-    for text in moves:
-        position.play_text(text)
-        out.append(position.copy())
+    out.extend(step.position.copy() for step in replay_log(position, moves, undo=False))
     return out
 
 

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from games.engine import FOUNDATION, Position, move_text
+from games.engine import FOUNDATION, IllegalMoveError, Position, move_text, replay
 from games.solver import solve
 from games.strategy_bot import _key, _move_value
 
@@ -439,7 +439,7 @@ def tally(
 
 
 def _won(game: PlayedGame) -> bool:
-    position = Position.deal(game.number, game.variant)
-    for text in game.moves:
-        position.play_text(text)
-    return position.is_won()
+    replayed = replay(game.number, game.variant, game.moves)
+    if replayed.error is not None:  # a bot that played an illegal move is a broken bot
+        raise IllegalMoveError(f"move {replayed.error.index + 1}: {replayed.error.reason}")
+    return replayed.won
