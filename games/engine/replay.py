@@ -37,8 +37,8 @@ class LogStep(NamedTuple):
         return self.text == UNDO
 
 
-# LogStep(...) without the generated __new__'s argument binding: a fifth of a replay's
-# time went to making its steps (bench/bench_engine.py).
+# LogStep(...) without the generated __new__, a Python call per step: a step costs about
+# 0.3 microseconds, against about 2 for playing the move (bench/bench_engine.py).
 _new_step = tuple.__new__
 
 
