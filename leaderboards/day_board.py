@@ -28,9 +28,9 @@ from django.db.models.functions import Rank, RowNumber
 from django.utils import timezone
 
 from apikit.errors import NotFound
+from apikit.metrics import count_redis_fallback
 from games.models import DailyChallenge, Game, Status, Tier, utc_today
 from leaderboards import ranking, store
-from yukon_site.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from django.db.models import Avg, Count, Max, Min, Q
 
 from accounts.models import User
 from apikit.errors import NotFound
+from apikit.metrics import count_redis_fallback
 from games.models import Game, Status, Tier, utc_today
 from leaderboards import ranking, store
-from yukon_site.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 

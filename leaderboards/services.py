@@ -18,10 +18,10 @@ from typing import Any
 
 import redis
 
+from apikit.metrics import count_redis_fallback
 from games.models import Game, Mode
 from leaderboards import day_board, ranking, records, store
 from leaderboards.models import StaleBoard
-from yukon_site.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from typing import Any
 import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
-from yukon_site.metrics import count_redis_fallback
+from apikit.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
 

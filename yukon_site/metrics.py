@@ -32,10 +32,10 @@ from typing import Any
 import redis
 from celery.signals import task_failure
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.metrics_core import CounterMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -43,92 +43,6 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from games.signals import game_verified
 
 logger = logging.getLogger(__name__)
-
-# ----- counted in the web processes ---------------------------------------------------
-
-MOVES_ACCEPTED = Counter("yukon_moves_accepted", "Moves the server accepted and logged.")
-MOVES_REFUSED = Counter(
-    "yukon_moves_refused",
-    "Move requests refused, by reason.",
-    ["reason"],
-)
-REFUSAL_REASONS = (
-    "illegal",  # the engine said no (400 with the game's ply)
-    "invalid",  # not a move request the API can read (400)
-    "stale_ply",  # another tab or a retry moved first (409)
-    "game_over",  # 409: the game has ended
-    "day_closed",  # 409: the daily's day has closed
-    "rate_limited",  # 429
-    "not_found",  # 404: no such game, or not the player's
-    "forbidden",  # 403: CSRF, login
-    "unavailable",  # 503: the database is down
-    "other",  # anything else (405, 406, 415, 5xx)
-)
-_REASON_BY_STATUS = {403: "forbidden", 404: "not_found", 429: "rate_limited", 503: "unavailable"}
-
-REDIS_FALLBACKS = Counter(
-    "yukon_redis_fallbacks",
-    "Operations that went on without Redis because it failed, by what fell back.",
-    ["component"],
-)
-FALLBACK_COMPONENTS = (
-    "cache",  # sessions read from PostgreSQL, rate limits open (yukon_site/cache.py)
-    "leaderboard",  # a board page ranked by PostgreSQL (leaderboards/day_board.py)
-    "leaderboard_cache",  # all-time and streak boards computed, not cached
-    "leaderboard_update",  # a result missed its board: written down in StaleBoard
-)
-for _reason in REFUSAL_REASONS:  # every series exists from the start: rate() needs two points
-    MOVES_REFUSED.labels(_reason)
-for _component in FALLBACK_COMPONENTS:
-    REDIS_FALLBACKS.labels(_component)
-
-
-def count_redis_fallback(component: str) -> None:
-    REDIS_FALLBACKS.labels(component if component in FALLBACK_COMPONENTS else "cache").inc()
-
-
-def count_move(response: HttpResponseBase) -> None:
-    """Count a move request's answer (both the direct path and DRF's MoveView end in
-    ``MoveView.as_view``'s wrapper, which calls this)."""
-    status = response.status_code
-    if status == 200:
-        MOVES_ACCEPTED.inc()
-        return
-    MOVES_REFUSED.labels(refusal_reason(response)).inc()
-
-
-def refusal_reason(response: HttpResponseBase) -> str:
-    """One of REFUSAL_REASONS for a refused move, read from the answer the client got."""
-    status = response.status_code
-    if status in _REASON_BY_STATUS:
-        return _REASON_BY_STATUS[status]
-    if status not in (400, 409):
-        return "other"
-    body = _body(response)
-    if status == 400:
-        # the service's IllegalMove carries the game's ply; input errors do not
-        return "illegal" if "ply" in body and "errors" not in body else "invalid"
-    detail = str(body.get("detail", ""))
-    if "day closed" in detail:
-        return "day_closed"
-    game_status = body.get("status")
-    if game_status is not None and game_status != "playing":
-        return "game_over"
-    return "stale_ply"
-
-
-def _body(response: HttpResponseBase) -> dict[str, Any]:
-    data = getattr(response, "data", None)  # DRF's Response, not rendered yet
-    if isinstance(data, dict):
-        return data
-    import json
-
-    try:
-        parsed = json.loads(getattr(response, "content", b"") or b"{}")
-    except ValueError:
-        return {}
-    return parsed if isinstance(parsed, dict) else {}
-
 
 # ----- counted in the Celery worker, read by the web's scrape -------------------------
 

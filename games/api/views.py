@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikit.actors import actor_of
+from apikit.metrics import count_move
 from apikit.parsers import JSONParser
 from apikit.schema import BAD_REQUEST, CONFLICT, ERROR, FORBIDDEN, NOT_FOUND
 from apikit.throttles import MoveThrottle
@@ -31,7 +32,6 @@ from games.api.serializers import (
     move_answer,
 )
 from games.models import DailyChallenge
-from yukon_site.metrics import count_move
 
 
 class DailyView(GameAPIView):
