@@ -260,7 +260,7 @@ def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
     return [
         StudyLine(
             variant=r.variant,
-            numbers=f"{r.first}\u2013{r.last}",
+            numbers=f"{r.first:,}\u2013{r.last:,}",
             deals=r.deals,
             solved=_share_text(r.solved_share),
             unwinnable=_share_text(r.unwinnable_share),
@@ -282,6 +282,9 @@ def published_context(study: PublishedStudy | None) -> dict[str, object]:
         "study_rows": study.rows,
         "study_table": study_lines(study.rows),
         "study_budget": f"{study.budget_nodes:,}",
+        "yukon_deals": f"{yukon.deals:,}",
+        "yukon_first": f"{yukon.first:,}",
+        "yukon_last": f"{yukon.last:,}",
         "yukon_solved": _pct(yukon.solved_share.share),
         "yukon_unwinnable": _pct(yukon.unwinnable_share.share),
         "yukon_upper": _pct((yukon.solved + yukon.undecided) / yukon.deals),
