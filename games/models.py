@@ -26,6 +26,38 @@ def utc_today() -> dt.date:
     return timezone.now().astimezone(dt.UTC).date()
 
 
+def refuse_sealed_change(row: models.Model, fields: tuple[str, ...], update_fields: Any) -> None:
+    """Raise ValueError if saving ``row`` would change a stored value of ``fields``.
+
+    A published commitment and the games dealt from a deal rest on them: changed in place,
+    the commitment would no longer open, and live games would change their start.
+    """
+    if row._state.adding or row.pk is None:
+        return
+    if update_fields is not None:
+        fields = tuple(n for n in fields if n in update_fields or f"{n}_id" in update_fields)
+        if not fields:
+            return
+    sealed = [_concrete_field(row, name) for name in fields]
+    stored = type(row)._base_manager.filter(pk=row.pk).values(*(f.attname for f in sealed)).first()
+    if stored is None:
+        return
+    changed = [
+        f.name for f in sealed if stored[f.attname] != f.to_python(getattr(row, f.attname))
+    ]
+    if changed:
+        raise ValueError(
+            f"{row._meta.verbose_name} {row.pk}: {', '.join(changed)} cannot change once "
+            "saved (a published commitment and the games dealt from it rest on them)"
+        )
+
+
+def _concrete_field(row: models.Model, name: str) -> models.Field[Any, Any]:
+    field = row._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
 class Verdict(models.TextChoices):
     SOLVED = "solved"
     UNWINNABLE = "unwinnable"
@@ -78,6 +110,8 @@ class Deal(models.Model):
     bot_win_rate = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    SEALED_FIELDS = ("number", "variant", "algorithm_version")
+
     class Meta:
         constraints = [
             models.UniqueConstraint(
@@ -87,6 +121,11 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} #{self.number} (v{self.algorithm_version})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """The solver may fill in what it found; what the deal is never changes."""
+        refuse_sealed_change(self, self.SEALED_FIELDS, kwargs.get("update_fields"))
+        super().save(*args, **kwargs)
 
     def start_position(self) -> Position:
         return Position.deal(self.number, self.variant)
@@ -118,10 +157,14 @@ class DailyChallenge(models.Model):
     def __str__(self) -> str:
         return f"{self.date} {self.tier}"
 
+    SEALED_FIELDS = ("date", "tier", "deal", "salt", "commitment")
+
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Every challenge is committed to as it is published, however it is created."""
+        """Every challenge is committed to as it is published, however it is created; what
+        the commitment covers never changes afterwards."""
         if self._state.adding and not self.commitment:
             self.seal()
+        refuse_sealed_change(self, self.SEALED_FIELDS, kwargs.get("update_fields"))
         super().save(*args, **kwargs)
 
     def seal(self) -> None:

@@ -37,6 +37,11 @@ class DailyChallengeAdmin(ModerationPermissions, admin.ModelAdmin):
     raw_id_fields = ("deal",)
     actions = [reason_action("void_days", "Void the days' boards", _void_day, "moderate_games")]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The published commitment covers the date, tier and deal: fixed once saved."""
+        fixed = ("date", "tier", "deal") if obj is not None else ()
+        return (*super().get_readonly_fields(request, obj), *fixed)
+
     @admin.display(boolean=True)
     def voided(self, challenge: DailyChallenge) -> bool:
         return hasattr(challenge, "void")
