@@ -142,12 +142,12 @@ def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
         game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
         if game.disqualified:
             # Taken by a ban: now the moderator's own decision, which a restore keeps.
-            taken = Ban.disqualified_games.through.objects.filter(game_id=game.pk)
-            if taken.delete()[0]:
+            if _forget_ban_took(game):
                 _audit(actor, AuditAction.DISQUALIFY, game, reason)
             return game
         game.disqualified = True
         game.save(update_fields=["disqualified"])
+        _forget_ban_took(game)  # a moderator's own decision: no restore undoes it
         _close_flags([game.pk], actor, FlagStatus.UPHELD, reason)
         _close_reports([game.pk], actor, reason)
         _audit(actor, AuditAction.DISQUALIFY, game, reason)
@@ -166,9 +166,16 @@ def requalify_game(actor: Any, game_id: int, reason: str) -> Game:
             raise Conflict("this game's day was voided: its games stay off the board")
         game.disqualified = False
         game.save(update_fields=["disqualified"])
+        # The ban no longer holds this result: a later disqualification is the moderator's.
+        _forget_ban_took(game)
         _audit(actor, AuditAction.REQUALIFY, game, reason)
         _after_commit(boards.restore_game, game)
     return game
+
+
+def _forget_ban_took(game: Game) -> int:
+    """Drop the records that a ban took this game (restore_ban_results reads them)."""
+    return int(Ban.disqualified_games.through.objects.filter(game_id=game.pk).delete()[0])
 
 
 def void_day(actor: Any, challenge_id: int, reason: str) -> DayVoid:
