@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.login_backoff import remember_device
-from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from accounts.models import DISPLAY_NAME_MAX_LENGTH, USERNAME_TAKEN, User, username_taken
 from accounts.validators import validate_display_name
 from apikit.throttles import LoginThrottle, SignupThrottle
 from apikit.views import BaseAPIView
@@ -47,8 +47,8 @@ class SignupSerializer(serializers.Serializer):
     email = serializers.EmailField(required=False, allow_blank=True, default="")
 
     def validate_username(self, value: str) -> str:
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("That username is taken.")
+        if username_taken(value):  # folded: KATE, \u212aate and kate are one name
+            raise serializers.ValidationError(USERNAME_TAKEN)
         return value
 
     def validate_display_name(self, value: str) -> str:
@@ -101,6 +101,8 @@ class SignupView(BaseAPIView):
         try:
             services.sign_up(request._request, **serializer.validated_data)
         except DjangoValidationError as exc:  # a look-alike signed up since the check
+            if hasattr(exc, "error_dict"):
+                raise serializers.ValidationError(exc.message_dict) from exc
             raise serializers.ValidationError({"display_name": exc.messages}) from exc
         return Response(_me(request), status=status.HTTP_201_CREATED)
 
@@ -128,7 +130,7 @@ class LoginView(BaseAPIView):
             )
         services.log_in(request._request, user)
         response = Response(_me(request))
-        remember_device(response, serializer.validated_data["username"])
+        remember_device(response, user)
         return response
 
 

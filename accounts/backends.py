@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 
-from accounts.login_backoff import Attempt, Refused
+from accounts.login_backoff import Attempt, Refused, account_named
 
 
 def user_cache_key(user_id: Any) -> str:
@@ -46,13 +46,16 @@ class LimitedModelBackend(ModelBackend):
             username = kwargs.get(get_user_model().USERNAME_FIELD)
         if username is None or password is None:
             return None
-        attempt = Attempt.of(request, str(username))
+        account = account_named(str(username))
+        attempt = Attempt.of(request, str(username), account)
         try:
             attempt.begin()
         except Refused as refused:
             if request is not None:  # the API answers 429 with this (accounts/api.py)
                 request.login_retry_after = refused.retry_after  # type: ignore[attr-defined]
             raise PermissionDenied from refused  # authenticate(): None, no other backend
+        if account is not None:  # a folded spelling logs in to the account it names
+            username = account.get_username()
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None:
             attempt.failed()

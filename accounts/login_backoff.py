@@ -9,11 +9,19 @@ without looking at the password, and is not counted: the right password waits to
 the wait tells a guesser nothing, and nobody can make it longer than the cap. Success
 forgets the failures; so does a day without one.
 
+A username is resolved to its account the way the backend logs in (``account_named``:
+the exact name, else the one account whose folded name matches), and the count belongs
+to that account (its primary key); a name that resolves to nobody is counted by its
+folded form, so an unknown name is answered like a real one.
+
 Someone guessing at a victim's account would keep the victim waiting too. A browser that
-has logged in to the account before (it holds a signed ``yukon_device`` cookie for that
-account) counts its own failures apart, so the victim logs in from it as usual while the
-account's counter is being run up. Only the count per address and per device limit
-that browser.
+has logged in to the account before (it holds a ``yukon_device`` cookie signed with that
+account's primary key) counts its own failures apart, so the victim logs in from it as
+usual while the account's counter is being run up. Only the count per address and per
+device limit that browser. The cookie counts only when the submitted username resolves
+to its account: not a name that merely folds to the same letters (``Kate``, ``\u212aate``,
+``straße``/``strasse``: a look-alike account of the attacker's own), and never an unknown
+name.
 
 Tries are reserved before the password is checked (an atomic increment and, once past
 the free ones, a cache ``add`` that only one request at a time wins), so parallel
@@ -28,10 +36,12 @@ import logging
 import math
 import secrets
 import time
+import unicodedata
 from typing import Any
 
 import redis
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -64,14 +74,33 @@ def wait_after(failures: int) -> int:
     return min(base_seconds() * 2 ** min(over, 30), max_seconds())
 
 
+def fold(username: str) -> str:
+    """The form two usernames share when they name one account (NFKC, then case folded:
+    the Kelvin sign is K, ``ß`` is ``ss``, fullwidth letters are ASCII)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+
+
 def account_digest(username: str) -> str:
-    """Any spelling of one username is one account here (case does not buy more tries)."""
-    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+    """Any spelling of one username is one count here (case does not buy more tries)."""
+    return hashlib.sha256(fold(username.strip()).encode()).hexdigest()[:32]
 
 
-def device_of(request: HttpRequest | None, username: str) -> str | None:
+def account_named(username: str) -> Any:
+    """The account a log-in with this username is for: the exact name, else the only
+    account whose folded name is this one's (two that share it, from before sign-up
+    refused that: neither); None if none."""
+    manager = get_user_model()._default_manager
+    try:
+        return manager.get_by_natural_key(username)
+    except manager.model.DoesNotExist:
+        pass
+    matches = list(manager.filter(username_key=fold(username))[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
+def device_of(request: HttpRequest | None, account_id: Any) -> str | None:
     """The device token of a browser that has logged in to this account before, or None."""
-    if request is None:
+    if request is None or account_id is None:
         return None
     value = getattr(request, "COOKIES", {}).get(DEVICE_COOKIE)
     if not value:
@@ -80,17 +109,15 @@ def device_of(request: HttpRequest | None, username: str) -> str | None:
         data = signing.loads(value, salt=DEVICE_SALT, max_age=DEVICE_DAYS * 24 * 3600)
     except signing.BadSignature:
         return None
-    if not isinstance(data, dict) or data.get("a") != account_digest(username):
+    if not isinstance(data, dict) or data.get("u") != account_id:
         return None
     device = data.get("d")
     return device if isinstance(device, str) else None
 
 
-def remember_device(response: HttpResponse, username: str) -> None:
+def remember_device(response: HttpResponse, user: Any) -> None:
     """After a successful log-in: this browser counts its own failures from now on."""
-    value = signing.dumps(
-        {"a": account_digest(username), "d": secrets.token_urlsafe(12)}, salt=DEVICE_SALT
-    )
+    value = signing.dumps({"u": user.pk, "d": secrets.token_urlsafe(12)}, salt=DEVICE_SALT)
     response.set_cookie(
         DEVICE_COOKIE,
         value,
@@ -113,15 +140,18 @@ class Attempt:
     """One log-in try for an account: ``begin`` before the password, then ``failed`` or
     ``succeeded``."""
 
-    def __init__(self, username: str, device: str | None = None) -> None:
-        scope = account_digest(username) + (f":{device}" if device else "")
+    def __init__(self, username: str, account_id: Any = None, device: str | None = None) -> None:
+        account = f"user:{account_id}" if account_id is not None else account_digest(username)
+        scope = account + (f":{device}" if device else "")
         self.failures_key = f"login-failures:{scope}"
         self.turn_key = f"login-turn:{scope}"
         self.failures = 0
 
     @classmethod
-    def of(cls, request: HttpRequest | None, username: str) -> Attempt:
-        return cls(username, device_of(request, username))
+    def of(cls, request: HttpRequest | None, username: str, account: Any) -> Attempt:
+        """The try at ``username``, resolved to ``account`` (``account_named``) or None."""
+        account_id = account.pk if account is not None else None
+        return cls(username, account_id, device_of(request, account_id))
 
     def begin(self) -> None:
         """Reserve this try, counted as a failure until it succeeds; Refused if it must wait.

@@ -13,10 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 
+from accounts.login_backoff import fold
 from accounts.skeleton import name_key
 
 DISPLAY_NAME_MAX_LENGTH = 30
 NO_BAN_REASON = "ask a moderator"
+USERNAME_TAKEN = "That username is taken."
 
 
 class User(AbstractUser):
@@ -29,6 +31,10 @@ class User(AbstractUser):
     # already has is refused (accounts/validators.py). Indexed, not unique: two players
     # whose names collided before the rule existed both keep them (docs/api.md).
     display_name_key = models.TextField(default="", db_index=True, editable=False)
+    # The username folded (NFKC, case: accounts/login_backoff.py's ``fold``): a new name
+    # whose key another account has is taken, and a log-in may spell the name in any
+    # folded form. Indexed, not unique, like display_name_key.
+    username_key = models.TextField(default="", db_index=True, editable=False)
     # Set by moderation: a banned player keeps the account but vanishes from every board.
     is_banned = models.BooleanField(default=False)
     # Written with is_banned by moderation's ban service: what the player is told.
@@ -49,16 +55,32 @@ class User(AbstractUser):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.display_name_key = name_key(self.display_name)
+        self.username_key = fold(self.username)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "display_name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "display_name_key"}
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "username_key"}
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
-        """Every form that sets a name (the admin's) refuses another player's look-alike."""
+        """Every form that sets a name (the admin's) refuses another player's look-alike,
+        and a username that folds to another account's."""
         super().clean()
         from accounts.validators import look_alike_error
 
+        errors = {}
         error = look_alike_error(self.display_name, exclude_user_id=self.pk)
         if error is not None:
-            raise ValidationError({"display_name": error})
+            errors["display_name"] = error
+        if username_taken(self.username, exclude_user_id=self.pk):
+            errors["username"] = USERNAME_TAKEN
+        if errors:
+            raise ValidationError(errors)
+
+
+def username_taken(username: str, exclude_user_id: Any = None) -> bool:
+    """Another account's username folds to this one's (``kate``, ``KATE``, ``\u212aate``)."""
+    return (
+        User.objects.filter(username_key=fold(username)).exclude(pk=exclude_user_id).exists()
+    )

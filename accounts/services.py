@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 
-from accounts.models import User
+from accounts.login_backoff import fold
+from accounts.models import USERNAME_TAKEN, User, username_taken
 from accounts.signals import guest_logged_in
 from accounts.skeleton import name_key
 from accounts.validators import validate_display_name
@@ -20,12 +21,16 @@ def sign_up(
 ) -> User:
     """Create a player and log them in; their guest practice games come along.
 
-    Raises ValidationError if the name is taken or looks like another player's: checked
-    again here, under a lock on the name's key (PostgreSQL), so two sign-ups of
-    look-alike names at the same moment cannot both pass the serializer's check.
+    Raises ValidationError if the name is taken or looks like another player's, or the
+    username folds to another account's: checked again here, under locks on the keys
+    (PostgreSQL), so two sign-ups of look-alike names at the same moment cannot both pass
+    the serializer's check.
     """
     with transaction.atomic():
         _lock_display_name(name_key(display_name))
+        _lock_username(fold(username))
+        if username_taken(username):  # one that folds alike signed up since the check
+            raise ValidationError({"username": [USERNAME_TAKEN]})
         validate_display_name(display_name)
         try:
             with transaction.atomic():
@@ -49,6 +54,17 @@ def _lock_display_name(key: str) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [display_name_lock_id(key)])
+
+
+def _lock_username(key: str) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [username_lock_id(key)])
+
+
+def username_lock_id(key: str) -> int:
+    digest = hashlib.sha256(b"username:" + key.encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def log_in(request: HttpRequest, user: User) -> None:

@@ -66,6 +66,44 @@ def test_display_names_are_unique_ignoring_case(client: Client) -> None:
     assert status == 400 and "taken" in body["detail"]
 
 
+@pytest.mark.parametrize(
+    ("existing", "attempt"),
+    [
+        ("kate", "\u212aate"),  # the Kelvin sign: NFKC makes it K
+        ("kate", "KATE"),
+        ("kate", "\uff4b\uff41\uff54\uff45"),  # fullwidth letters
+        ("strasse", "stra\u00dfe"),  # ß folds to ss
+        ("stra\u00dfe", "STRASSE"),
+    ],
+)
+def test_usernames_are_unique_by_their_folded_form(
+    client: Client, existing: str, attempt: str
+) -> None:
+    """A name that folds (NFKC, then case) to a taken one is taken: otherwise a second
+    account named like the first exists, and a log-in limit keyed on the folded name
+    (accounts/login_backoff.py) is shared with the attacker's own account."""
+    User.objects.create_user(username=existing, display_name="First")
+    data = {"username": attempt, "display_name": "Second", "password": PASSWORD}
+    status, body = post(client, "/api/auth/signup/", data)
+    assert status == 400 and body["detail"] == "username: That username is taken.", body
+    assert User.objects.count() == 1
+
+
+def test_the_admin_add_form_refuses_a_folded_username_too(client: Client) -> None:
+    admin = User.objects.create_superuser(
+        username="boss", display_name="Boss", password=PASSWORD
+    )
+    client.force_login(admin)
+    User.objects.create_user(username="strasse", display_name="First")
+    answer = client.post(
+        "/admin/accounts/user/add/",
+        {"username": "stra\u00dfe", "display_name": "Second",
+         "password1": PASSWORD, "password2": PASSWORD, "usable_password": "true"},
+    )
+    assert answer.status_code == 200 and "That username is taken." in answer.content.decode()
+    assert not User.objects.filter(display_name="Second").exists()
+
+
 def test_a_change_to_the_player_reaches_their_next_request(client: Client) -> None:
     """Each request's user may come from the cache (accounts/backends.py): a save drops it."""
     user = User.objects.create_user(username="mona", display_name="Mona", password=PASSWORD)

@@ -252,3 +252,72 @@ def test_with_the_cache_down_log_ins_still_work(settings: Any) -> None:
     for _ in range(3):
         assert log_in(victim.username, "guess").status_code == 400
     assert log_in(victim.username, PASSWORD).status_code == 200
+
+
+@pytest.fixture
+def long_waits(backoff: dict[str, int], settings: Any) -> dict[str, int]:
+    """A wait that outlasts the test: a 429 is the limit, not a slow machine."""
+    settings.LOGIN_BACKOFF_BASE_SECONDS = settings.LOGIN_BACKOFF_MAX_SECONDS = 600
+    return backoff
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("victim_stem", "look_alike_stem"), [("kate", "\u212aate"), ("strasse", "stra\u00dfe")]
+)
+def test_a_look_alike_accounts_device_buys_nothing_for_the_victim(
+    long_waits: dict[str, int], victim_stem: str, look_alike_stem: str
+) -> None:
+    """The attacker's own account, named so that it folds to the victim's name (the
+    Kelvin sign is stored as K; ``ß`` folds to ``ss``), made before sign-up refused such
+    names: every log-in to it mints a device, which must not count for the victim."""
+    tail = uuid.uuid4().hex[:8]
+    victim = User.objects.create_user(
+        username=victim_stem + tail, display_name=f"V{tail}", password=PASSWORD
+    )
+    attacker = User.objects.create_user(
+        username=look_alike_stem + tail, display_name=f"A{tail}", password=PASSWORD
+    )
+    assert attacker.username != victim.username
+    browsers = [Client() for _ in range(3)]
+    for browser in browsers:  # one fresh device per log-in to the attacker's account
+        assert log_in(attacker.username, PASSWORD, browser).status_code == 200
+        assert DEVICE_COOKIE in browser.cookies
+        browser.post("/api/auth/logout/")
+    for _ in range(long_waits["free"] + 1):  # the victim's count is run up
+        log_in(victim.username, "guess")
+    for browser in browsers:
+        assert_waiting(log_in(victim.username, "guess", browser))
+    # the attacker's account has its own count, and its success forgets only that one
+    assert log_in(attacker.username, PASSWORD).status_code == 200
+    assert_waiting(log_in(victim.username, PASSWORD))
+
+
+@pytest.mark.django_db
+def test_a_device_counts_for_no_unknown_username(long_waits: dict[str, int]) -> None:
+    """``KATE`` names nobody when two accounts (``kate``, ``Kate``, from before sign-up
+    refused that) fold to it: the device of one of them buys no tries at it."""
+    tail = uuid.uuid4().hex[:8]
+    User.objects.create_user(username=f"kate{tail}", display_name=f"V{tail}")
+    owner = User.objects.create_user(
+        username=f"Kate{tail}", display_name=f"A{tail}", password=PASSWORD
+    )
+    browser = Client()
+    assert log_in(owner.username, PASSWORD, browser).status_code == 200
+    browser.post("/api/auth/logout/")
+    ghost = f"KATE{tail}"
+    for _ in range(long_waits["free"] + 1):
+        log_in(ghost, "guess")
+    assert_waiting(log_in(ghost, "guess", browser))
+
+
+@pytest.mark.django_db
+def test_a_folded_spelling_logs_in_to_its_account(backoff: dict[str, int]) -> None:
+    """Log-in resolves a name as sign-up compares it: the one account it folds to."""
+    player = User.objects.create_user(
+        username=f"strasse{uuid.uuid4().hex[:8]}", display_name="Walker", password=PASSWORD
+    )
+    for spelling in (player.username.upper(), player.username.replace("ss", "\u00df")):
+        client = Client()
+        assert log_in(spelling, PASSWORD, client).status_code == 200
+        assert client.get("/api/auth/me/").json()["player"]["id"] == player.pk
