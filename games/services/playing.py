@@ -28,40 +28,48 @@ def start_daily_game(
 ) -> tuple[Game, bool]:
     """The player's one ranked attempt at today's challenge: (game, created).
 
-    A second start returns the same game; two racing starts still make one (the unique
-    constraint decides, the loser reads the winner's row).
+    A second start returns the same game; two racing starts still make one. The ban check
+    and the creation are one transaction holding the player's row: ``ban_player`` writes
+    that row before it ends the player's games, so a start either commits before the ban
+    (whose sweep then ends its game) or waits for it and is refused.
     """
     if actor.user_id is None:
         raise LoginRequired("log in to play the daily challenge; practice games are open to all")
-    banned = get_user_model().objects.filter(pk=actor.user_id, is_banned=True).first()
-    if banned is not None:  # the ban service wrote the reason beside the flag
-        raise Forbidden(f"your account is banned: {banned.ban_notice}", banned=True)
-    if tier not in Tier.values:
-        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
-    today = today or utc_today()
-    challenge = (
-        DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
-    )
-    if challenge is None:
-        raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
-    existing = _ranked_game(actor.user_id, challenge)
-    if existing is not None:
-        return existing, False
-    try:
-        with transaction.atomic():
-            game = Game.objects.create(
-                player_id=actor.user_id,
-                deal=challenge.deal,
-                challenge=challenge,
-                mode=Mode.DAILY,
-                position=challenge.deal.start_position().to_text(),
-            )
-    except IntegrityError:
+    with transaction.atomic():
+        _refuse_if_banned(actor.user_id)
+        if tier not in Tier.values:
+            raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+        today = today or utc_today()
+        challenge = (
+            DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
+        )
+        if challenge is None:
+            raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
         existing = _ranked_game(actor.user_id, challenge)
-        if existing is None:
-            raise
-        return existing, False
+        if existing is not None:
+            return existing, False
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(
+                    player_id=actor.user_id,
+                    deal=challenge.deal,
+                    challenge=challenge,
+                    mode=Mode.DAILY,
+                    position=challenge.deal.start_position().to_text(),
+                )
+        except IntegrityError:
+            existing = _ranked_game(actor.user_id, challenge)
+            if existing is None:
+                raise
+            return existing, False
     return game, True
+
+
+def _refuse_if_banned(user_id: int) -> None:
+    """Lock the player's row (until the caller's transaction ends) and refuse a ban."""
+    player = get_user_model().objects.select_for_update().filter(pk=user_id).first()
+    if player is not None and player.is_banned:  # the ban service wrote the reason beside it
+        raise Forbidden(f"your account is banned: {player.ban_notice}", banned=True)
 
 
 def _ranked_game(user_id: int, challenge: DailyChallenge) -> Game | None:
