@@ -157,11 +157,14 @@ def resign_game(actor: Actor, game_id: int) -> Game:
     has closed cannot be resigned: it ends unfinished instead (DayClosed, 409)."""
     with transaction.atomic():
         game = _locked_game(actor, game_id)
-        closed = day_closed(game)
+        # One reading of the clock: a second one could fall after midnight, finishing at
+        # or after the close a resign that was let in before it (verification rejects it).
+        now = timezone.now()
+        closed = day_closed(game, now.astimezone(dt.UTC).date())
         if not closed:
             if game.status != Status.PLAYING:
                 raise Conflict(f"the game is already over ({game.status})", status=game.status)
-            finish(game, Status.RESIGNED)
+            finish(game, Status.RESIGNED, at=now)
     if closed:  # outside the block above: the game's end must commit before the 409
         raise refuse_closed_day(game_id)
     return game

@@ -113,3 +113,41 @@ def test_saving_a_deal_with_a_changed_identity_is_refused(field: str, value: obj
     fresh.save()
     assert Deal.objects.get(pk=deal.pk).verdict == "unwinnable"
     assert Game.objects.filter(deal=deal).count() == 0
+
+
+# ----- 4. resigning across midnight ---------------------------------------------------------
+
+
+class _MidnightClock:
+    """``timezone.now`` that reads just before the close once armed, then just after."""
+
+    def __init__(self, close: dt.datetime) -> None:
+        self.close = close
+        self.reads = 0
+
+    def __call__(self) -> dt.datetime:
+        self.reads += 1
+        if self.reads == 1:
+            return self.close - dt.timedelta(microseconds=1)
+        return self.close + dt.timedelta(microseconds=self.reads)
+
+
+def test_a_resign_read_before_midnight_finishes_before_the_close(
+    monkeypatch: pytest.MonkeyPatch, player: User
+) -> None:
+    from django.utils import timezone
+
+    from games.models import Status, Verification
+    from games.services import Actor, resign_game, start_daily_game
+
+    challenge = make_challenge()
+    game, _ = start_daily_game(Actor(user_id=player.pk), challenge.tier, today=challenge.date)
+    Game.objects.filter(pk=game.pk).update(
+        started_at=challenge.closes_at - dt.timedelta(minutes=5)
+    )
+    monkeypatch.setattr(timezone, "now", _MidnightClock(challenge.closes_at))
+    resign_game(Actor(user_id=player.pk), game.pk)
+    ended = Game.objects.get(pk=game.pk)
+    assert ended.status == Status.RESIGNED
+    assert ended.finished_at is not None and ended.finished_at < challenge.closes_at
+    assert ended.verification != Verification.REJECTED, ended.rejection_reason
