@@ -9,6 +9,7 @@ registers only deals: it knows nothing of moderation.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,7 @@ from games.models import DailyChallenge, Game
 from moderation import services as moderation
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import Flag, FlagKind, FlagStatus, GameAddress, Report
+from yukon_site.converters import IdConverter
 
 
 def _void_day(actor: Any, challenge_id: int, reason: str) -> Any:
@@ -91,15 +93,29 @@ class PlayerFilter(admin.SimpleListFilter):
         )
         choices = {str(pk): name for pk, name in queued}
         current = self.value()
-        if current and current.isdigit() and current not in choices:
+        if current and _row_id(current) is not None and current not in choices:
             choices[current] = f"player #{current}"
         return sorted(choices.items(), key=lambda item: item[1].lower())
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
         value = self.value()
-        if value and value.isdigit():
-            return queryset.filter(player_id=int(value))
-        return queryset
+        if not value:
+            return queryset
+        player_id = _row_id(value)
+        if player_id is None:  # no player has that id: nobody's games
+            return queryset.none()
+        return queryset.filter(player_id=player_id)
+
+
+def _row_id(value: str) -> int | None:
+    """A row id as the ``<id:>`` path converter takes one, or None. ``str.isdigit`` would
+    take "²" (int() then raises) and a number past 64 bits (the database refuses it)."""
+    if re.fullmatch(IdConverter.regex, value) is None:
+        return None
+    try:
+        return IdConverter().to_python(value)
+    except ValueError:
+        return None
 
 
 def replay_frames(game: Game) -> list[dict[str, Any]]:
@@ -203,10 +219,11 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
         game = None
-        if object_id.isdigit():
+        game_id = _row_id(object_id)
+        if game_id is not None:
             game = (
                 Game.objects.select_related("deal", "challenge", "player")
-                .filter(pk=int(object_id))
+                .filter(pk=game_id)
                 .first()
             )
         extra: dict[str, Any] = dict(extra_context or {})

@@ -49,3 +49,32 @@ def test_a_stale_ban_record_never_brings_back_a_moderators_own_disqualification(
         assert not ban.disqualified_games.filter(pk=game.pk).exists()
         assert services.restore_ban_results(moderator, bob.pk, "appeal upheld") == 0
     assert Game.objects.get(pk=game.pk).disqualified
+
+
+@pytest.mark.parametrize("value", ["²", "1²", "٣", "9" * 25, str(2**63), "0", "-1", " 1"])
+def test_a_games_player_filter_no_id_could_be_is_an_empty_answer_not_a_500(
+    mod_client: Any, value: str
+) -> None:
+    from urllib.parse import quote
+
+    answer = mod_client.get(f"/admin/games/game/?player={quote(value)}")
+    assert answer.status_code in (200, 302), answer.status_code
+
+
+def test_a_games_player_filter_still_shows_the_players_games(
+    today_challenges: dict[str, Any], mod_client: Any
+) -> None:
+    bob, ann = make_player("Bob"), make_player("Ann")
+    bobs = result(bob, today_challenges[Tier.EASY])
+    result(ann, today_challenges[Tier.EASY])
+    answer = mod_client.get(f"/admin/games/game/?player={bob.pk}")
+    assert answer.status_code == 200
+    assert list(answer.context["cl"].result_list) == [bobs]
+
+
+@pytest.mark.parametrize("value", ["²", "9" * 25])
+def test_a_game_page_no_id_could_be_is_not_a_500(mod_client: Any, value: str) -> None:
+    from urllib.parse import quote
+
+    answer = mod_client.get(f"/admin/games/game/{quote(value)}/change/")
+    assert answer.status_code in (302, 404), answer.status_code
