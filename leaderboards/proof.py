@@ -24,8 +24,9 @@ from apikit.errors import Conflict, NotFound
 from apikit.schema import ERROR
 from apikit.throttles import DailyGamesThrottle
 from apikit.views import BaseAPIView
+from games import services as game_services
 from games.api.proof import CLOSED_MAX_AGE, parse_day, public_challenges
-from games.models import DailyChallenge, Game, Move, Status, Tier, Verification, utc_today
+from games.models import DailyChallenge, Game, Mode, Move, Status, Tier, Verification, utc_today
 from games.proof import FORMAT as COMMITMENT_FORMAT
 from leaderboards import ranking
 
@@ -53,9 +54,9 @@ def _header(challenge: DailyChallenge, count: int, not_ranked: dict[str, int]) -
 
 
 def _not_ranked(challenge: DailyChallenge) -> dict[str, int]:
-    """Finished games of the day that are not on the board, counted by why (no names)."""
-    finished = Game.objects.filter(challenge=challenge).exclude(status=Status.PLAYING)
-    counts = finished.exclude(ranking.counts_q()).aggregate(
+    """Games of the day that are not on the board, counted by why (no names). ``pending``
+    takes in any game still in play too: it may yet join the board (at its last move)."""
+    counts = Game.objects.filter(challenge=challenge).exclude(ranking.counts_q()).aggregate(
         pending=Count("id", filter=Q(verification=Verification.PENDING)),
         rejected=Count("id", filter=Q(verification=Verification.REJECTED)),
         removed=Count("id", filter=Q(verification=Verification.VERIFIED)),
@@ -111,13 +112,31 @@ def _game_lines(game_ids: list[int]) -> Iterator[dict[str, Any]]:
             }
 
 
-def _lines(challenge: DailyChallenge) -> Iterator[bytes]:
+def _end_games_left_in_play(challenge: DailyChallenge) -> None:
+    """A closed day's games still in play end now (abandoned, at their last move, before
+    the close), so that the file lists them rather than a board that grows afterwards."""
+    playing = Game.objects.filter(challenge=challenge, mode=Mode.DAILY, status=Status.PLAYING)
+    for game_id in playing.values_list("pk", flat=True):
+        game_services.end_if_day_closed(game_id)
+
+
+def _day_file(challenge: DailyChallenge) -> tuple[Iterator[bytes], bool]:
+    """The file's lines, and whether any game of the day still waits for verification
+    (the file may then change: no public caching)."""
+    _end_games_left_in_play(challenge)
     game_ids = list(
         Game.objects.filter(ranking.counts_q(), challenge=challenge)
         .order_by(*ranking.list_order())
         .values_list("pk", flat=True)
     )
-    yield _line(_header(challenge, len(game_ids), _not_ranked(challenge)))
+    not_ranked = _not_ranked(challenge)
+    return _lines(_header(challenge, len(game_ids), not_ranked), game_ids), bool(
+        not_ranked["pending"]
+    )
+
+
+def _lines(header: dict[str, Any], game_ids: list[int]) -> Iterator[bytes]:
+    yield _line(header)
     written = 0
     for game in _game_lines(game_ids):
         written += 1
@@ -194,7 +213,11 @@ class DailyGamesView(BaseAPIView):
                 f"this day is still open: its games are published when it closes at {closes}",
                 opens_at=closes,
             )
-        response = StreamingHttpResponse(_lines(challenge), content_type=JSON_LINES)
+        lines, pending = _day_file(challenge)
+        response = StreamingHttpResponse(lines, content_type=JSON_LINES)
         response["Content-Disposition"] = f'inline; filename="{day.isoformat()}-{tier}.jsonl"'
-        patch_cache_control(response, public=True, max_age=CLOSED_MAX_AGE)
+        if pending:  # the board may still grow: every reader asks again
+            patch_cache_control(response, no_cache=True, max_age=0)
+        else:
+            patch_cache_control(response, public=True, max_age=CLOSED_MAX_AGE)
         return response
