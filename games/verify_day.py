@@ -299,6 +299,10 @@ def verify(site: Site, date: str, tier: str, expected: str | None = None) -> str
     opening = check_opening(entry, expected)
     header, games = _games_file(site, date, tier)
     check_header(header, opening, str(entry["commitment"]))
+    pending = int((header.get("not_ranked") or {}).get("pending") or 0)
+    if pending:
+        raise Unavailable(f"{pending} of the day's games still wait for verification: the "
+                          "board is not final yet; try again in a few minutes")
     for game in games:
         replay_game(opening, game)
     check_order(games)

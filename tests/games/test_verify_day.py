@@ -295,6 +295,10 @@ def test_a_site_that_answers_nonsense_gets_one_line_not_a_traceback(capsys: Any)
         ({day_path: json.dumps([entry]).encode(),
           games_path: json.dumps(header).encode() + b"\n"}, 2, "cut short"),
         ({day_path: json.dumps([entry]).encode(),
+          games_path: b"\n".join(json.dumps(x).encode() for x in (
+              {**header, "games": 0, "not_ranked": {"pending": 2}}, {"end": True, "games": 0}))},
+         2, "2 of the day's games still wait for verification"),
+        ({day_path: json.dumps([entry]).encode(),
           games_path: b"\n".join(json.dumps(x).encode() for x in (header, {"log": 5},
                                                                   {"end": True, "games": 1}))},
          1, "the board counts it, but it has no move log"),
