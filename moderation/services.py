@@ -46,8 +46,9 @@ def _reason(reason: str) -> str:
     return reason[:MAX_REASON]
 
 
-def _audit(actor: Any, action: str, target: models.Model, reason: str) -> AuditLog:
-    return AuditLog.objects.create(
+def _audit_entry(actor: Any, action: str, target: models.Model, reason: str) -> AuditLog:
+    """An audit row, not saved yet: ``_audit`` saves one, ``_audit_each`` many at once."""
+    return AuditLog(
         actor=actor,
         actor_name=actor.get_username(),
         action=action,
@@ -56,6 +57,12 @@ def _audit(actor: Any, action: str, target: models.Model, reason: str) -> AuditL
         target_repr=str(target)[:200],
         reason=reason,
     )
+
+
+def _audit(actor: Any, action: str, target: models.Model, reason: str) -> AuditLog:
+    entry = _audit_entry(actor, action, target, reason)
+    entry.save()
+    return entry
 
 
 def _after_commit(func: Any, *args: Any) -> None:
@@ -269,16 +276,7 @@ def _take_results(actor: Any, ban: Ban, reason: str) -> None:
 
 def _audit_each(actor: Any, action: str, targets: list[Game], reason: str) -> None:
     AuditLog.objects.bulk_create(
-        AuditLog(
-            actor=actor,
-            actor_name=actor.get_username(),
-            action=action,
-            target_type=target._meta.label_lower,
-            target_id=str(target.pk),
-            target_repr=str(target)[:200],
-            reason=reason,
-        )
-        for target in targets
+        _audit_entry(actor, action, target, reason) for target in targets
     )
 
 
