@@ -145,6 +145,8 @@ class GameSerializer(serializers.ModelSerializer):
     date = serializers.SerializerMethodField()
     deal = serializers.SerializerMethodField()
     closes_at = serializers.SerializerMethodField()
+    commitment = serializers.SerializerMethodField()
+    salt = serializers.SerializerMethodField()
     position = serializers.SerializerMethodField()
     can_undo = serializers.BooleanField(read_only=True)
     assisted = serializers.BooleanField(read_only=True)
@@ -171,6 +173,8 @@ class GameSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "closes_at",
+            "commitment",
+            "salt",
             "position",
         )
         read_only_fields: tuple[str, ...] = fields
@@ -205,6 +209,27 @@ class GameSerializer(serializers.ModelSerializer):
         if game.challenge is None:
             return None
         return serializers.DateTimeField().to_representation(game.challenge.closes_at)
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="A daily game: its challenge's commitment (docs/fair-play.md), public "
+            "from the first minute. Null for practice.",
+        )
+    )
+    def get_commitment(self, game: Game) -> str | None:
+        return game.challenge.commitment if game.challenge else None
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="A daily game's salt, shown with its deal number (never before).",
+        )
+    )
+    def get_salt(self, game: Game) -> str | None:
+        if game.challenge is None or public_deal_number(game) is None:
+            return None
+        return game.challenge.salt
 
     @extend_schema_field(MaskedPositionSerializer)
     def get_position(self, game: Game) -> dict[str, Any]:

@@ -107,6 +107,10 @@ def test_sign_up_win_daily_by_dragging_then_replay(
     page.page.wait_for_url(re.compile(r".*/play/\d+/$"))
     game_url = page.page.url
     page.page.locator('.tableau [data-card="8d"]').wait_for()
+    commitment = page.page.locator("[data-commitment]")
+    assert commitment.is_visible()
+    assert commitment.locator("code").first.get_attribute("title") == daily_deal0.commitment
+    assert daily_deal0.salt not in commitment.inner_text()
     page.shot("play-desktop-start")
 
     for number, move in enumerate(WIN["moves"], start=1):

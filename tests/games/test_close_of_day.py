@@ -391,3 +391,17 @@ def test_the_migration_ends_games_the_old_sweeper_abandoned_at_their_last_move()
     assert late.elapsed_ms == 95_000
     assert late.finished_at < challenge.closes_at
     assert (on_time.finished_at, on_time.elapsed_ms) == (on_time_end, 300_000)
+
+
+def test_a_daily_game_shows_its_commitment_all_day_and_its_salt_only_with_its_deal(
+    *, api: Api, clock: Clock, easy: DailyChallenge, day: dt.date, capture: Any
+) -> None:
+    game = start_near_the_close(api, clock)
+    assert game["commitment"] == easy.commitment
+    assert game["salt"] is None and game["deal"] is None
+    assert easy.salt not in json.dumps(game)
+    clock.now = midnight(day) + dt.timedelta(seconds=5)
+    with capture(execute=True):
+        status, seen = api.get(f"/api/games/{game['id']}/")
+    assert status == 200 and seen["status"] == Status.ABANDONED
+    assert (seen["deal"], seen["salt"], seen["commitment"]) == ("0", easy.salt, easy.commitment)

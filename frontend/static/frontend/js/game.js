@@ -8,6 +8,7 @@ import { api, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { cardName } from "./cards.js";
 import { closingNotice } from "./closing.js";
+import { shortCommitment } from "./proof.js";
 import { applyMove, legalMoves, revealCard } from "./rules.js";
 import { formatTime, toast } from "./site.js";
 
@@ -87,12 +88,33 @@ function adopt(game) {
   state.finished = game.status !== "playing";
   if (game.mode === "daily") {
     $("[data-title]").textContent = `${game.date} · ${game.tier}`;
+    showCommitment(game);
   }
   board.render(state.pos);
   board.setFrozen(state.finished);
   updateHud();
   if (state.finished) showEnd();
   else tellTheClose();
+}
+
+/** The deal was fixed in advance: the commitment all day, the deal and salt once it is open. */
+function showCommitment(game) {
+  const line = $("[data-commitment]");
+  if (!line || !game.commitment) return;
+  const code = (text, title) => {
+    const el = document.createElement("code");
+    el.textContent = text;
+    if (title) el.title = title;
+    return el;
+  };
+  const parts = ["Commitment ", code(shortCommitment(game.commitment), game.commitment)];
+  if (game.salt) parts.push(": deal ", code(game.deal), ", salt ", code(game.salt));
+  const how = document.createElement("a");
+  how.href = "/fair-play/";
+  how.textContent = "how to check";
+  parts.push(" · ", how);
+  line.replaceChildren(...parts);
+  line.hidden = false;
 }
 
 // ----- the close of day (daily games) ------------------------------------------------
