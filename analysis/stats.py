@@ -141,10 +141,18 @@ def length_histogram(lengths: list[int]) -> list[HistBar]:
     bins = dict.fromkeys(range(low, high + BIN, BIN), 0)
     for n in lengths:
         bins[n // BIN * BIN] += 1
-    tallest = max(bins.values())
-    width = HIST_WIDTH / len(bins)
+    starts = sorted(bins)
+    return _histogram(
+        [bins[start] for start in starts], [f"{start}-{start + BIN - 1}" for start in starts]
+    )
+
+
+def _histogram(counts: list[int], labels: list[str]) -> list[HistBar]:
+    """Bars of one chart: side by side, heights scaled to the tallest."""
+    tallest = max(counts)
+    width = HIST_WIDTH / len(counts)
     out = []
-    for i, (start, count) in enumerate(sorted(bins.items())):
+    for i, (count, label) in enumerate(zip(counts, labels, strict=True)):
         height = (HIST_HEIGHT - 20) * count / tallest
         out.append(
             HistBar(
@@ -152,7 +160,7 @@ def length_histogram(lengths: list[int]) -> list[HistBar]:
                 y=round(HIST_HEIGHT - 20 - height, 1),
                 width=round(width - 2, 1),
                 height=round(height, 1),
-                label=f"{start}-{start + BIN - 1}",
+                label=label,
                 count=count,
             )
         )
@@ -208,22 +216,7 @@ def time_histogram(cpu_ms: list[int]) -> list[HistBar]:
         counts[next(i for i, (bound, _) in enumerate(TIME_BINS) if ms < bound)] += 1
     while counts and counts[-1] == 0:  # no empty bars past the slowest deal
         counts.pop()
-    tallest = max(counts)
-    width = HIST_WIDTH / len(counts)
-    out = []
-    for i, count in enumerate(counts):
-        height = (HIST_HEIGHT - 20) * count / tallest
-        out.append(
-            HistBar(
-                x=round(i * width + 1, 1),
-                y=round(HIST_HEIGHT - 20 - height, 1),
-                width=round(width - 2, 1),
-                height=round(height, 1),
-                label=TIME_BINS[i][1],
-                count=count,
-            )
-        )
-    return out
+    return _histogram(counts, [label for _, label in TIME_BINS[: len(counts)]])
 
 
 @dataclass(frozen=True)
