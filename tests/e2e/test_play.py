@@ -177,7 +177,7 @@ def test_keyboard_only_moves(browse: Any) -> None:
     def focused_label() -> str:
         return str(p.evaluate("document.activeElement.getAttribute('aria-label')"))
 
-    assert focused_label() == "eight of spades, column 1, face up"
+    assert focused_label() == "8 of spades, column 1, face up"
 
     def keys(*names: str) -> None:
         for name in names:
@@ -185,7 +185,7 @@ def test_keyboard_only_moves(browse: Any) -> None:
 
     # 8d>6: column 5 (four right), up to its first face-up card, pick up, one right, drop.
     keys(*["ArrowRight"] * 4, *["ArrowUp"] * 4)
-    assert focused_label() == "eight of diamonds, column 5, face up, 4 on it"
+    assert focused_label() == "8 of diamonds, column 5, face up, 4 on it"
     keys("Enter", "ArrowRight", "Enter")
     p.locator('.column[data-col="5"] [data-card="8d"]').wait_for()
     p.locator("[data-moves]", has_text="1").wait_for()
@@ -196,9 +196,9 @@ def test_keyboard_only_moves(browse: Any) -> None:
     # 7s>5: two columns left is column 5 (now topped by the eight of hearts it uncovered),
     # one right is column 6, six up is the seven of spades; pick up, one left, drop.
     keys("ArrowLeft", "ArrowLeft")
-    assert focused_label() == "eight of hearts, column 5, face up"
+    assert focused_label() == "8 of hearts, column 5, face up"
     keys("ArrowRight", *["ArrowUp"] * 6)
-    assert focused_label() == "seven of spades, column 6, face up, 6 on it"
+    assert focused_label() == "7 of spades, column 6, face up, 6 on it"
     keys("Enter", "ArrowLeft", "Enter")
     p.locator('.column[data-col="4"] [data-card="7s"]').wait_for()
     # As>F: the ace of spades is now the last card of column 6; F sends it home.

@@ -4,7 +4,7 @@
 // legal, and hands legal moves to `onMove(text)`; the page then calls `render()` with the
 // new position. Without `onMove` the board is a read-only view (the replay page).
 
-import { SUITS, SUIT_NAMES, cardName, cardSvg, slotSvg, suitOf } from "./cards.js";
+import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvg, slotSvg, suitOf } from "./cards.js";
 import { illegalReason, locate, moveText, targetsOf } from "./rules.js";
 
 const DRAG_THRESHOLD = 6; // px before a press becomes a drag
@@ -44,6 +44,10 @@ export function strips(column, ch, available) {
   return { down, up };
 }
 
+/** The columns of a fresh deal (column k: k face down, then 1 or 5 face up): the board is
+ * sized for them before the deal arrives, so nothing moves when it does. */
+export const DEAL_SHAPE = Array.from({ length: 7 }, (_, k) => ({ down: k, up: Array(k ? 5 : 1).fill(null) }));
+
 function el(tag, className, attrs = {}) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -62,22 +66,28 @@ export class Board {
     this.cardEls = new Map();
     this.backEls = [[], [], [], [], [], [], []];
     this.selected = null; // a card picked up by click or keyboard
-    this.focus = { col: 0, index: 0 }; // keyboard cursor: column and face-up index (-1: the column itself)
+    // keyboard cursor: column and face-up index (-1: the column itself), or col "F" and
+    // index 0..3 for the foundations
+    this.focus = { col: 0, index: 0 };
     this.press = null; // an ongoing pointer press or drag
     this.lastClick = { card: null, t: 0 };
     this.build();
     if (onMove) this.listen();
+    this.layout(); // size the empty table now: the deal must not move anything
     new ResizeObserver(() => this.layout()).observe(root);
   }
 
   build() {
     this.root.replaceChildren();
+    // A read-only board (the replay) shows pictures; a playable one is made of buttons.
+    this.role = this.onMove ? "button" : "img";
     const top = el("div", "top-row");
     this.statusLine = el("div", "status-line");
     const foundations = el("div", "foundations");
     this.foundationEls = {};
     for (const suit of SUITS) {
-      const slot = el("div", "slot foundation", { "data-dest": "F", "data-suit": suit, role: "img" });
+      const slot = el("div", "slot foundation", { "data-dest": "F", "data-suit": suit, role: this.role });
+      if (this.onMove) slot.setAttribute("tabindex", "-1");
       this.foundationEls[suit] = slot;
       foundations.append(slot);
     }
@@ -87,7 +97,8 @@ export class Board {
     this.slotEls = [];
     for (let k = 0; k < 7; k++) {
       const column = el("div", "column", { "data-col": String(k) });
-      const slot = el("div", "slot", { "data-col-slot": String(k), tabindex: "-1", role: "button" });
+      const slot = el("div", "slot", { "data-col-slot": String(k), role: this.role });
+      if (this.onMove) slot.setAttribute("tabindex", "-1");
       column.append(slot);
       this.slotEls.push(slot);
       this.columnEls.push(column);
@@ -108,7 +119,11 @@ export class Board {
   cardEl(card) {
     let node = this.cardEls.get(card);
     if (!node) {
-      node = el("div", "card up", { "data-card": card, tabindex: "-1", role: "button" });
+      node = el("div", "card up", { "data-card": card, role: this.role });
+      if (this.onMove) {
+        node.setAttribute("tabindex", "-1");
+        node.setAttribute("aria-pressed", "false"); // "true" while picked up
+      }
       node.innerHTML = cardSvg(card);
       this.cardEls.set(card, node);
     }
@@ -140,7 +155,7 @@ export class Board {
       }
       column.up.forEach((card, i) => {
         const node = this.cardEl(card);
-        node.setAttribute("aria-label", `${cardName(card)}, column ${k + 1}, face up`
+        node.setAttribute("aria-label", `${cardLabel(card)}, column ${k + 1}, face up`
           + (i < column.up.length - 1 ? `, ${column.up.length - 1 - i} on it` : ""));
         if (!dragged.has(node)) { // a server answer may arrive mid-drag: leave that pile be
           node.style.transform = "";
@@ -170,7 +185,7 @@ export class Board {
         slot.innerHTML = top ? `<div class="card">${cardSvg(top)}</div>` : slotSvg(suit);
       }
       slot.setAttribute("aria-label", top
-        ? `${SUIT_NAMES[suit]} foundation, ${n} home, up to the ${cardName(top)}`
+        ? `${cardLabel(top)}, ${SUIT_NAMES[suit]} foundation, ${n} home`
         : `${SUIT_NAMES[suit]} foundation, empty`);
     }
     const held = this.selected && locate(pos, this.selected);
@@ -206,16 +221,16 @@ export class Board {
 
   /** Size the cards to the board and space each column (``cardWidth``, ``strips``). */
   layout() {
-    if (!this.pos) return;
     const width = this.root.clientWidth;
     const height = this.root.clientHeight;
     if (!width || !height) return;
     const gap = Math.round(Math.min(12, Math.max(3, window.innerWidth * 0.01)));
-    const cw = cardWidth(width, height, gap, this.pos.columns);
+    const cw = cardWidth(width, height, gap, this.pos ? this.pos.columns : DEAL_SHAPE);
     const ch = Math.round(cw * 1.4);
     this.root.style.setProperty("--gap", `${gap}px`);
     this.root.style.setProperty("--cw", `${cw}px`);
     this.root.style.setProperty("--ch", `${ch}px`);
+    if (!this.pos) return;
     const available = Math.max(ch, this.tableau.clientHeight - SLACK);
     this.pos.columns.forEach((column, k) => {
       const { down, up } = strips(column, ch, available);
@@ -238,8 +253,10 @@ export class Board {
 
   markSelection() {
     for (const node of this.root.querySelectorAll(".card.selected")) node.classList.remove("selected");
+    for (const node of this.root.querySelectorAll("[aria-pressed='true']")) node.setAttribute("aria-pressed", "false");
     if (this.selected) {
       for (const node of this.pileOf(this.selected)) node.classList.add("selected");
+      this.cardEls.get(this.selected)?.setAttribute("aria-pressed", "true");
     }
   }
 
@@ -251,6 +268,7 @@ export class Board {
 
   focusTarget() {
     const { col, index } = this.focus;
+    if (col === "F") return this.foundationEls[SUITS[index]];
     const up = this.pos.columns[col].up;
     return index >= 0 && index < up.length ? this.cardEls.get(up[index]) : this.slotEls[col];
   }
@@ -262,9 +280,11 @@ export class Board {
       const where = locate(this.pos, focusedCard);
       if (where && !where.home) this.focus = { col: where.col, index: where.index };
     }
-    const up = this.pos.columns[this.focus.col].up;
-    if (this.focus.index >= up.length || (this.focus.index < 0 && up.length)) {
-      this.focus.index = up.length - 1;
+    if (this.focus.col !== "F") {
+      const up = this.pos.columns[this.focus.col].up;
+      if (this.focus.index >= up.length || (this.focus.index < 0 && up.length)) {
+        this.focus.index = up.length - 1;
+      }
     }
     const target = this.focusTarget();
     for (const node of this.root.querySelectorAll("[tabindex='0']")) node.setAttribute("tabindex", "-1");
@@ -273,15 +293,23 @@ export class Board {
   }
 
   moveFocus(col, index) {
-    const up = this.pos.columns[col].up;
-    this.focus = { col, index: up.length ? Math.max(0, Math.min(index, up.length - 1)) : -1 };
+    if (col === "F") {
+      this.focus = { col, index: (index + 4) % 4 };
+    } else {
+      const up = this.pos.columns[col].up;
+      this.focus = { col, index: up.length ? Math.max(0, Math.min(index, up.length - 1)) : -1 };
+    }
     for (const node of this.root.querySelectorAll("[tabindex='0']")) node.setAttribute("tabindex", "-1");
     const target = this.focusTarget();
     target.setAttribute("tabindex", "0");
     target.focus({ preventScroll: true });
     if (this.selected) {
-      const reason = illegalReason(this.pos, this.selected, col);
-      this.announce(reason ? `column ${col + 1}: cannot drop here` : `column ${col + 1}: drop here with Enter`);
+      // The focused element's name is spoken on focus; this adds whether the drop is legal.
+      const dest = col === "F" ? "F" : col;
+      const where = col === "F" ? `${SUIT_NAMES[SUITS[this.focus.index]]} foundation` : `column ${col + 1}`;
+      const fits = col === "F" ? suitOf(this.selected) === SUITS[this.focus.index] && !illegalReason(this.pos, this.selected, dest)
+        : !illegalReason(this.pos, this.selected, dest);
+      this.announce(fits ? `${where}: drop here with Enter` : `${where}: cannot drop here`);
     }
   }
 
@@ -290,7 +318,7 @@ export class Board {
   tryMove(card, dest) {
     const reason = illegalReason(this.pos, card, dest);
     if (reason) {
-      this.notify(reason);
+      this.notify(reason); // seen: a toast that is not spoken; heard: the announcement
       this.announce(reason);
       for (const node of this.pileOf(card)) {
         node.classList.remove("flash");
@@ -357,9 +385,22 @@ export class Board {
         if (where && !where.home) this.focus = { col: where.col, index: where.index };
       } else if (slot !== undefined) {
         this.focus = { col: Number(slot), index: -1 };
+      } else if (e.target.dataset?.suit) {
+        this.focus = { col: "F", index: SUITS.indexOf(e.target.dataset.suit) };
       }
+      this.markCursor(e.target);
+    });
+    root.addEventListener("focusout", (e) => {
+      if (!root.contains(e.relatedTarget)) this.markCursor(null);
     });
     root.addEventListener("contextmenu", (e) => { if (this.press) e.preventDefault(); });
+  }
+
+  /** The keyboard cursor (cyan ``.kbd-focus``, drawn above the cards on top of it): on the
+   * focused element when focus came from the keyboard, never after a click or a tap. */
+  markCursor(target) {
+    for (const node of this.root.querySelectorAll(".kbd-focus")) node.classList.remove("kbd-focus");
+    if (target && target !== this.root && target.matches(":focus-visible")) target.classList.add("kbd-focus");
   }
 
   onPointerDown(e) {
@@ -484,14 +525,21 @@ export class Board {
   onKey(e) {
     if (this.frozen || !this.pos) return;
     const { col, index } = this.focus;
-    const up = this.pos.columns[col].up;
     const key = e.key;
+    if (col === "F") {
+      if (!this.onFoundationKey(key, index)) return;
+      e.preventDefault();
+      return;
+    }
+    const up = this.pos.columns[col].up;
     if (key === "ArrowLeft" || key === "ArrowRight") {
       const step = key === "ArrowLeft" ? 6 : 1;
       const next = (col + step) % 7;
       this.moveFocus(next, this.pos.columns[next].up.length - 1);
     } else if (key === "ArrowUp") {
-      if (up.length) this.moveFocus(col, Math.max(0, index - 1));
+      // Above a column's first face-up card: the foundations (the row above the columns).
+      if (up.length && index > 0) this.moveFocus(col, index - 1);
+      else this.moveFocus("F", Math.max(0, Math.min(3, col - 3)));
     } else if (key === "ArrowDown") {
       if (up.length) this.moveFocus(col, Math.min(up.length - 1, index + 1));
     } else if (key === "Enter" || key === " ") {
@@ -506,12 +554,39 @@ export class Board {
       const card = this.selected || (index >= 0 ? up[index] : null);
       if (card) this.tryMove(card, "F");
     } else if (key === "Escape") {
-      if (this.selected) this.announce("put back");
-      this.clearSelection();
+      this.putBack();
     } else {
       return;
     }
     e.preventDefault();
   }
-}
 
+  /** Keys on the foundations: ←/→ along them, ↓ back to the columns, Enter drops the
+   * picked-up card home. Returns whether the key was used. */
+  onFoundationKey(key, index) {
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      this.moveFocus("F", index + (key === "ArrowLeft" ? -1 : 1));
+    } else if (key === "ArrowDown") {
+      const col = index + 3;
+      this.moveFocus(col, this.pos.columns[col].up.length - 1);
+    } else if (key === "Enter" || key === " " || key === "f" || key === "F") {
+      if (!this.selected) {
+        this.announce("pick up a card first");
+      } else if (suitOf(this.selected) !== SUITS[index]) {
+        this.announce(`the ${cardName(this.selected)} goes on the ${SUIT_NAMES[suitOf(this.selected)]} foundation`);
+      } else if (!this.tryMove(this.selected, "F")) {
+        this.clearSelection();
+      }
+    } else if (key === "Escape") {
+      this.putBack();
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  putBack() {
+    if (this.selected) this.announce("put back");
+    this.clearSelection();
+  }
+}

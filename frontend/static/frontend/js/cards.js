@@ -18,6 +18,13 @@ export function cardName(card) {
   return `${RANK_NAMES[rankOf(card) - 1]} of ${SUIT_NAMES[suitOf(card)]}`;
 }
 export function rankLabel(card) { return RANK_LABELS[rankOf(card) - 1]; }
+/** A card's accessible name, starting with what its face shows ("4 of diamonds", "king of
+ * hearts": the corner reads "4" or "K"), so a voice-control user can say what they see. */
+export function cardLabel(card) {
+  const rank = rankOf(card);
+  const shown = rank === 1 || rank > 10 ? RANK_NAMES[rank - 1] : RANK_LABELS[rank - 1];
+  return `${shown} of ${SUIT_NAMES[suitOf(card)]}`;
+}
 
 // Suit shapes in a 100x100 box. The shapes alone tell the suits apart (colour is extra).
 export const SUIT_PATHS = {
@@ -60,7 +67,7 @@ export function cardSvg(card) {
 // An empty foundation: the suit's outline, so the four places can be told apart.
 export function slotSvg(suit) {
   return `<svg viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">`
-    + `<rect x="2" y="2" width="96" height="136" rx="9" fill="rgba(0,0,0,.15)" stroke="rgba(255,255,255,.35)" stroke-width="2" stroke-dasharray="6 5"/>`
-    + suitIcon(suit, 25, 45, 50, "rgba(255,255,255,.28)")
+    + `<rect x="2" y="2" width="96" height="136" rx="9" fill="rgba(0,0,0,.15)" stroke="rgba(255,255,255,.7)" stroke-width="2" stroke-dasharray="6 5"/>`
+    + suitIcon(suit, 25, 45, 50, "rgba(255,255,255,.55)")
     + `</svg>`;
 }

@@ -30,6 +30,7 @@ const state = {
   asking: false, // a question to the practice coach is on its way
   closeAsked: 0, // when the page last reloaded because the day closed (the server ends the game)
   closeTold: false, // the player was told how long is left before the close
+  stuckTold: false, // "No legal move left." was announced
 };
 
 function announce(text) {
@@ -39,7 +40,7 @@ function announce(text) {
 
 const board = new Board($("[data-board]"), {
   onMove: (text) => playMove(text),
-  notify: (text) => toast(text, { warn: true }),
+  notify: (text) => toast(text, { warn: true, silent: true }), // the board announces it
   announce,
 });
 
@@ -243,8 +244,11 @@ function updateHud() {
   }
   if (!state.finished && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
     board.statusLine.textContent = "No legal move left.";
+    if (!state.stuckTold) announce("No legal move left.");
+    state.stuckTold = true;
   } else {
     board.statusLine.textContent = "";
+    state.stuckTold = false;
   }
 }
 setInterval(() => { if (!state.finished) updateHud(); }, 1000);

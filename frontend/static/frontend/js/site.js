@@ -4,10 +4,17 @@ import { api } from "./api.js";
 
 let toastTimer = 0;
 
-/** A short message at the bottom of the screen; `warn` paints it red. */
-export function toast(message, { warn = false, ms = 2600 } = {}) {
+/** A short message at the bottom of the screen; `warn` paints it red. It is also spoken
+ * (politely) unless `silent`: for a message the page announces in its own words, so that
+ * each event is spoken once. */
+export function toast(message, { warn = false, ms = 2600, silent = false } = {}) {
   const el = document.querySelector(".toast");
   if (!el) return;
+  const status = document.querySelector("[data-site-status]");
+  if (status && !silent) {
+    status.textContent = "";
+    requestAnimationFrame(() => { status.textContent = message; });
+  }
   el.textContent = message;
   el.classList.toggle("warn", warn);
   el.hidden = false;
