@@ -51,7 +51,11 @@ endif
 	$(VENV)/bin/mypy --strict scripts/rehearse-deploy
 	$(VENV)/bin/lint-imports
 
-test: lint
+# The npm test tools (axe-core for tests/e2e, Lighthouse for bench/), as package-lock.json pins them.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+test: lint node_modules/.package-lock.json
 	@mkdir -p test-artifacts
 	node --test tests/frontend/
 	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
@@ -63,6 +67,6 @@ sanitize: $(STAMP)
 	scripts/solver-sanitize-test
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
+	rm -rf $(VENV) node_modules build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
 		staticfiles test-artifacts db.sqlite3
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

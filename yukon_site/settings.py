@@ -295,7 +295,8 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # hashed, compressed, and module imports rewritten to the hashed names
+            else "yukon_site.storage.StaticFilesStorage"
         )
     },
 }
