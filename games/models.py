@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import proof
-from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position
+from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position, get_variant
 from games.fields import UInt64Field
 
 MAX_MOVE_TEXT = 8
@@ -42,9 +42,7 @@ def refuse_sealed_change(row: models.Model, fields: tuple[str, ...], update_fiel
     stored = type(row)._base_manager.filter(pk=row.pk).values(*(f.attname for f in sealed)).first()
     if stored is None:
         return
-    changed = [
-        f.name for f in sealed if stored[f.attname] != f.to_python(getattr(row, f.attname))
-    ]
+    changed = [f.name for f in sealed if stored[f.attname] != f.to_python(getattr(row, f.attname))]
     if changed:
         raise ValueError(
             f"{row._meta.verbose_name} {row.pk}: {', '.join(changed)} cannot change once "
@@ -93,11 +91,15 @@ VARIANT_CHOICES = [(name, name.title()) for name in VARIANT_NAMES]
 
 
 class Deal(models.Model):
-    """A deal number in one variant under one deal algorithm, with what the solver found."""
+    """A deal number in one variant under one deal algorithm and one version of the
+    variant's rules, with what the solver found."""
 
     number = UInt64Field()
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES, default="yukon")
     algorithm_version = models.PositiveSmallIntegerField(default=DEAL_ALGORITHM_VERSION)
+    # The variant's rules version when the deal was made (games.engine.variants): filled
+    # from the variant on creation, so a later change of the rules never alters its games.
+    rules_version = models.PositiveSmallIntegerField()
     # Filled by the solver: null until it has looked at the deal.
     # NULL means "not looked at yet", which no verdict string should stand for.
     verdict = models.CharField(  # noqa: DJ001
@@ -110,12 +112,13 @@ class Deal(models.Model):
     bot_win_rate = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    SEALED_FIELDS = ("number", "variant", "algorithm_version")
+    SEALED_FIELDS = ("number", "variant", "algorithm_version", "rules_version")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["number", "variant", "algorithm_version"], name="games_deal_unique"
+                fields=["number", "variant", "algorithm_version", "rules_version"],
+                name="games_deal_unique",
             ),
         ]
 
@@ -125,10 +128,15 @@ class Deal(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """The solver may fill in what it found; what the deal is never changes."""
         refuse_sealed_change(self, self.SEALED_FIELDS, kwargs.get("update_fields"))
+        if self.rules_version is None:
+            self.rules_version = get_variant(self.variant).rules_version
         super().save(*args, **kwargs)
 
     def start_position(self) -> Position:
-        return Position.deal(self.number, self.variant)
+        """The deal as dealt, under the rules its games were played by."""
+        return Position.deal(
+            self.number, get_variant(self.variant, rules_version=self.rules_version)
+        )
 
 
 class DailyChallenge(models.Model):

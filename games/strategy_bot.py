@@ -34,6 +34,8 @@ def _safe_home(pos: Position, card: int) -> bool:
     if rank <= 2:
         return True
     suit = card // 13
+    if pos.variant.build == "other_suit":  # Moosehide: any other suit's card may go on it
+        return rank <= 1 + min(n for s, n in enumerate(pos.found) if s != suit)
     red = suit in (1, 2)
     opposite = (pos.found[0], pos.found[3]) if red else (pos.found[1], pos.found[2])
     return rank <= 1 + min(opposite)
@@ -42,6 +44,8 @@ def _safe_home(pos: Position, card: int) -> bool:
 def _move_value(pos: Position, move: Move, hidden_left: int, king_waiting: bool) -> float:
     card, dest = move >> 3, move & 7
     k = pos.col_of[card]
+    if pos.found[card // 13] > card % 13:  # a take-back (the option): only if nothing else
+        return -60.0
     height = pos.pos_of[card]
     turns = height > 0 and height == pos.down[k]
     value = 0.0
@@ -80,9 +84,7 @@ def play_once(pos: Position, rng: random.Random, noise: float = 25.0) -> bool:
         if not moves:
             break
         hidden_left = sum(pos.down)
-        king_waiting = any(
-            pos.movable[king] and pos.pos_of[king] > 0 for king in (12, 25, 38, 51)
-        )
+        king_waiting = any(pos.movable[king] and pos.pos_of[king] > 0 for king in (12, 25, 38, 51))
         best: tuple[float, Move] | None = None
         for move in moves:
             value = _move_value(pos, move, hidden_left, king_waiting) + rng.random() * noise

@@ -1,4 +1,4 @@
-"""Command line: ``python -m games.engine {deal,moves,replay} N [--variant V]``.
+"""Command line: ``python -m games.engine {deal,moves,replay} N [--variant V] [--takeback]``.
 
 ``moves`` and ``replay`` read move texts, one per line, from standard input. Output is
 JSON on standard output; bad input exits non-zero with one line on standard error.
@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text)
         cmd.add_argument("number", type=_deal_number, help="deal number, 0 <= N < 2**64")
         cmd.add_argument("--variant", default="yukon", choices=VARIANT_NAMES)
+        cmd.add_argument(
+            "--takeback", action="store_true", help="allow taking cards back from a foundation"
+        )
     return parser
 
 
@@ -54,6 +57,8 @@ def _read_moves() -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.takeback:
+        args.variant += "+takeback"
     try:
         if args.command == "deal":
             position = Position.deal(args.number, args.variant)

@@ -5,6 +5,10 @@ column, and builds foundations up in suit from the Ace, one card at a time. They
 what a card may land on (``build``, ``up_or_down``) and in which groups may move
 (``runs_only``). ``foundation_takeback`` is an option some rule books allow; it is off in
 every game this service ranks.
+
+A variant's rules carry a version, as deals carry their algorithm's: when the rules behind
+a name change, the name's version goes up and the old rules live on under a name of their
+own (``RETIRED_RULES``), so a game stored under the old version replays as it was played.
 """
 
 from dataclasses import dataclass, field, replace
@@ -13,7 +17,7 @@ from typing import Final, Literal
 from .cards import ALL_CARDS, Card, is_red, make_card, rank_of, suit_of
 from .errors import UnknownVariantError, shorten
 
-Build = Literal["alternate", "suit"]
+Build = Literal["alternate", "suit", "other_suit"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,7 @@ class Variant:
     build: Build
     up_or_down: bool
     runs_only: bool
+    rules_version: int = 1
     foundation_takeback: bool = False
     # parents[c]: the cards c may be placed on; children[p]: the cards that may go on p.
     parents: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
@@ -37,6 +42,8 @@ class Variant:
     def _fits(self, card: Card, onto: Card) -> bool:
         if self.build == "alternate":
             colour_ok = is_red(card) != is_red(onto)
+        elif self.build == "other_suit":
+            colour_ok = suit_of(card) != suit_of(onto)
         else:
             colour_ok = suit_of(card) == suit_of(onto)
         gap = rank_of(onto) - rank_of(card)
@@ -59,10 +66,16 @@ class Variant:
     @property
     def build_rule(self) -> str:
         """How the tableau builds, in words, for error messages and the docs."""
-        kind = "in alternating colour" if self.build == "alternate" else "in suit"
+        kind = _BUILD_WORDS[self.build]
         direction = "up or down" if self.up_or_down else "down"
         return f"{self.title} builds {direction} {kind}"
 
+
+_BUILD_WORDS: Final[dict[str, str]] = {
+    "alternate": "in alternating colour",
+    "suit": "in suit",
+    "other_suit": "in any suit but the card's own",
+}
 
 VARIANTS: Final = {
     v.name: v
@@ -70,16 +83,42 @@ VARIANTS: Final = {
         Variant("yukon", "Yukon", build="alternate", up_or_down=False, runs_only=False),
         Variant("russian", "Russian", build="suit", up_or_down=False, runs_only=False),
         Variant("alaska", "Alaska", build="suit", up_or_down=True, runs_only=False),
-        Variant("moosehide", "Moosehide", build="alternate", up_or_down=False, runs_only=True),
+        # Moosehide as PySolFC and Pretty Good Solitaire play it: Yukon building down in
+        # any suit but the moving card's own. Version 1 of the name was the rule below.
+        Variant(
+            "moosehide",
+            "Moosehide",
+            build="other_suit",
+            up_or_down=False,
+            runs_only=False,
+            rules_version=2,
+        ),
+        # One reading of the rule texts, and this service's Moosehide until rules version
+        # 2: a Yukon deal where only ordered alternating-colour runs move. Never won:
+        # every deal of 1..200 is proven lost (docs/engine.md).
+        Variant(
+            "moosehide-runs",
+            "Moosehide (runs only)",
+            build="alternate",
+            up_or_down=False,
+            runs_only=True,
+        ),
     )
 }
 VARIANT_NAMES: Final = tuple(VARIANTS)
+# (name, rules version) -> the variant that now holds those rules, for each version of a
+# name that is no longer its current one. Stored games were moved to the new name by a
+# data migration (games 0004); this table lets code that meets an old version find them.
+RETIRED_RULES: Final = {("moosehide", 1): "moosehide-runs"}
 
 
-def get_variant(name: str, *, foundation_takeback: bool = False) -> Variant:
-    """Look a variant up by name (``yukon``, ``russian``, ``alaska``, ``moosehide``).
+def get_variant(
+    name: str, *, foundation_takeback: bool = False, rules_version: int | None = None
+) -> Variant:
+    """Look a variant up by name (``yukon``, ``russian``, ``alaska``, ``moosehide``, ...).
 
-    ``name`` may carry the ``+takeback`` suffix of the position text form.
+    ``name`` may carry the ``+takeback`` suffix of the position text form. With
+    ``rules_version`` the rules that name had at that version (``RETIRED_RULES``).
     """
     if not isinstance(name, str):
         raise UnknownVariantError(f"a variant is a name, not {type(name).__name__}")
@@ -93,6 +132,14 @@ def get_variant(name: str, *, foundation_takeback: bool = False) -> Variant:
         raise UnknownVariantError(
             f"unknown variant {shorten(name)}: choose one of {', '.join(VARIANT_NAMES)}"
         )
+    if rules_version is not None and rules_version != variant.rules_version:
+        retired = RETIRED_RULES.get((base, rules_version))
+        if retired is None:
+            raise UnknownVariantError(
+                f"{base} has no rules version {shorten(str(rules_version))}: "
+                f"its rules are at version {variant.rules_version}"
+            )
+        variant = VARIANTS[retired]
     if foundation_takeback or plus:
         return _with_takeback(variant)
     return variant

@@ -16,16 +16,14 @@ from django.db.models import F
 from django.utils import timezone
 
 from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound
-from games.engine import DEAL_ALGORITHM_VERSION, UNDO, play_log
+from games.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
 from games.models import DailyChallenge, Deal, Game, Mode, Move, Status, Tier, utc_today
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between
 from games.services.moves import check_turn
 
 
-def start_daily_game(
-    actor: Actor, tier: str, *, today: dt.date | None = None
-) -> tuple[Game, bool]:
+def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -> tuple[Game, bool]:
     """The player's one ranked attempt at today's challenge: (game, created).
 
     A second start returns the same game; two racing starts still make one. The ban check
@@ -85,7 +83,10 @@ def start_practice_game(actor: Actor, number: int, variant: str = "yukon") -> Ga
     if actor.user_id is None and not actor.session_key:
         raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
     deal, _ = Deal.objects.get_or_create(
-        number=number, variant=variant, algorithm_version=DEAL_ALGORITHM_VERSION
+        number=number,
+        variant=variant,
+        algorithm_version=DEAL_ALGORITHM_VERSION,
+        rules_version=get_variant(variant).rules_version,
     )
     return Game.objects.create(
         player_id=actor.user_id,

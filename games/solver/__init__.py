@@ -47,7 +47,13 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 SOLVER_VERSION: Final = 2
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
-VARIANT_CODES: Final = {"yukon": 0, "russian": 1, "alaska": 2, "moosehide": 3}
+VARIANT_CODES: Final = {
+    "yukon": 0,
+    "russian": 1,
+    "alaska": 2,
+    "moosehide": 3,
+    "moosehide-runs": 4,
+}
 # Every rule in ALL_RULES has a soundness argument in docs/solver.md and a test in
 # tests/solver/test_soundness.py.
 ALL_RULES: Final = _csolver.F_ALL
@@ -197,9 +203,8 @@ def solve(
     if wall_seconds is not None and (isinstance(wall_seconds, bool) or not 0 < wall_seconds <= 1e6):
         raise SolverError("wall_seconds must be a number > 0 and <= 1e6")
     start = _start_position(position, variant)
-    if start.variant.foundation_takeback:
-        raise SolverError("the solver does not play the foundation takeback option")
     code = VARIANT_CODES[start.variant.name]
+    takeback = start.variant.foundation_takeback
     budget = _Budget(seconds, nodes, wall_seconds)
 
     def restart(max_nodes: int, seed: int) -> tuple[int, list[int], int, str]:
@@ -215,6 +220,7 @@ def solve(
             memory_mb=memory_mb,
             seed=seed,
             randomize=True,
+            takeback=takeback,
         )
         budget.used += used
         return verdict, line, used, reason
@@ -231,6 +237,7 @@ def solve(
         flags=rules,
         memory_mb=memory_mb,
         expect_nodes=FIRST_NODES if restarts else 0,
+        takeback=takeback,
     )
 
     def prove(max_nodes: int) -> tuple[int, list[int], str]:

@@ -1,4 +1,6 @@
-"""``python -m games.solver N [--variant V] [--seconds S] [--nodes N] [--position TEXT]``.
+"""``python -m games.solver N [--variant V] [--takeback] [--seconds S] [--nodes N]``.
+
+(Or ``--position TEXT`` instead of ``N``.)
 
 Prints one JSON object: ``{"verdict", "moves": [...], "nodes", "seconds"}``.
 """
@@ -28,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
         "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, help="transposition table cap"
     )
     parser.add_argument("--position", default=None, help="a position in the engine's text form")
+    parser.add_argument(
+        "--takeback", action="store_true", help="with the foundation take-back option (a deal)"
+    )
     args = parser.parse_args(argv)
     if (args.deal is None) == (args.position is None):
         parser.error("give either a deal number or --position TEXT")
@@ -35,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = solve(
             target,
-            variant=args.variant,
+            variant=args.variant + ("+takeback" if args.takeback else ""),
             seconds=args.seconds,
             nodes=args.nodes,
             memory_mb=args.memory_mb,

@@ -33,13 +33,17 @@
 #define TT_LOAD 0.7 /* fill the table up to this share: linear probing slows past it */
 #define FLOOR 52 /* "below" value of a bottom card; 52 + column without F_CANON */
 
-enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_COUNT = 4 };
+/* V_MOOSEHIDE builds down in any suit but the card's own; V_MOOSEHIDE_RUNS is Yukon's
+ * build with only ordered runs moving (the engine's "moosehide-runs"). */
+enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RUNS = 4, V_COUNT = 5 };
 
 /* Pruning rules; each can be switched off for the soundness tests. */
 #define F_AUTO 1      /* safe auto-foundation: a card nothing can ever land on goes home */
 #define F_ONE_EMPTY 2 /* only the first of several empty columns is tried */
 #define F_CANON 4     /* columns are interchangeable in the transposition table */
 #define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON)
+
+#define VARIANT_ERROR "variant must be 0 (yukon), 1 (russian), 2 (alaska), 3 (moosehide) or 4 (moosehide-runs)"
 
 enum { R_NONE = 0, R_NODES, R_TIME, R_MEMORY, R_WALL };
 static const char *REASONS[] = {"", "nodes", "seconds", "memory", "wall"};
@@ -62,6 +66,7 @@ typedef struct {
 
 typedef struct {
     int variant, flags, runs_only;
+    int takeback; /* the foundation_takeback option: the top card of a foundation may come back */
     uint8_t cols[NCOLS][52];
     int len[NCOLS], down[NCOLS], found[4];
     int8_t col_of[52], pos_of[52];
@@ -141,8 +146,10 @@ static inline int is_red(int c) { return c >= 13 && c < 39; }
 
 static int card_fits(int variant, int c, int p) {
     int colour_ok, gap = rank0(p) - rank0(c);
-    if (variant == V_YUKON || variant == V_MOOSEHIDE)
+    if (variant == V_YUKON || variant == V_MOOSEHIDE_RUNS)
         colour_ok = is_red(c) != is_red(p);
+    else if (variant == V_MOOSEHIDE)
+        colour_ok = suit(c) != suit(p);
     else
         colour_ok = suit(c) == suit(p);
     return colour_ok && (gap == 1 || (variant == V_ALASKA && gap == -1));
@@ -171,6 +178,22 @@ static int push_move(S *s, int move) {
         if (!nl) return -1;
         s->log = nl;
         s->log_cap = cap;
+    }
+    if (k == HOME) { /* a take-back: the top card of its foundation onto column d */
+        int base = s->len[d];
+        hash_card(s, c, below_key(s, d, base));
+        s->cols[d][base] = (uint8_t)c;
+        s->len[d] = base + 1;
+        s->col_of[c] = (int8_t)d;
+        s->pos_of[c] = (int8_t)base;
+        s->found[suit(c)]--;
+        s->nhome--;
+        u.move = (uint16_t)move;
+        u.src = HOME;
+        u.height = 0;
+        u.turned = 0;
+        s->log[s->log_len++] = u;
+        return 0;
     }
     hash_card(s, c, below_key(s, k, h));
     if (d == FOUND_DEST) {
@@ -209,6 +232,15 @@ static int push_move(S *s, int move) {
 static void pop_move(S *s) {
     Undo u = s->log[--s->log_len];
     int c = u.move >> 3, d = u.move & 7, k = u.src, h = u.height;
+    if (k == HOME) {
+        s->len[d]--;
+        hash_card(s, c, below_key(s, d, s->len[d]));
+        s->col_of[c] = HOME;
+        s->pos_of[c] = 0;
+        s->found[suit(c)]++;
+        s->nhome++;
+        return;
+    }
     if (u.turned) {
         int t = s->cols[k][h - 1];
         s->down[k]++;
@@ -306,10 +338,27 @@ static int gen_moves(S *s, uint16_t *out) {
             for (int e = 0; e < ne; e++) out[n++] = (uint16_t)(kg << 3 | empties[e]);
         }
     }
+    if (s->takeback) {
+        /* the top card of each foundation onto an exposed card it may be placed on, or
+         * (a King) into an empty column (only the first with F_ONE_EMPTY) */
+        for (int u = 0; u < 4; u++) {
+            if (!s->found[u]) continue;
+            int c = u * 13 + s->found[u] - 1;
+            for (int k = 0; k < NCOLS; k++) {
+                if (s->len[k] ? s->fits[c][s->cols[k][s->len[k] - 1]] : rank0(c) == 12 && (k == empties[0]
+                        || !(s->flags & F_ONE_EMPTY)))
+                    out[n++] = (uint16_t)(c << 3 | k);
+            }
+        }
+    }
     /* ordering: a higher key is tried first */
     for (int i = 0; i < n; i++) {
         int c = out[i] >> 3, d = out[i] & 7;
         int k = s->col_of[c], h = s->pos_of[c];
+        if (k == HOME) { /* take-backs last */
+            keys[i] = -256 + (s->randomize ? (int)(rnd(s) & 255) : 0);
+            continue;
+        }
         int turns = h > 0 && h == s->down[k];
         int key;
         if (turns)
@@ -447,7 +496,7 @@ static int tt_insert(S *s) {
 static int child_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     int c = move >> 3, d = move & 7;
     int k = s->col_of[c], h = s->pos_of[c];
-    if (d == FOUND_DEST) return 0;
+    if (d == FOUND_DEST || k == HOME) return 0;
     if (h > 0 && (s->flags & F_AUTO) && safe_home(s, s->cols[k][h - 1])) return 0;
     int from = below_key(s, k, h), to = below_key(s, d, s->len[d]);
     uint64_t a = s->ha ^ ZA[c][from] ^ ZA[c][to], b = s->hb ^ ZB[c][from] ^ ZB[c][to];
@@ -494,7 +543,9 @@ static int push_frame(S *s) {
         f->known[i] = 0;
         has_key[i] = (uint8_t)child_key(s, move, &ka[i], &kb[i]);
         uint64_t b = kb[i];
-        if (!has_key[i]) {
+        if (!has_key[i] && s->col_of[c] == HOME) {
+            b = s->hb ^ ZB[c][below_key(s, d, s->len[d])];
+        } else if (!has_key[i]) {
             int k = s->col_of[c], h = s->pos_of[c];
             b = s->hb ^ ZB[c][below_key(s, k, h)];
             if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
@@ -579,7 +630,7 @@ static int search(S *s) {
         }
         int move = f->moves[f->idx++];
         size_t mark = s->log_len;
-        int src = (move & 7) == FOUND_DEST ? -1 : s->col_of[move >> 3];
+        int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
         uint64_t ca, cb;
         if (src >= 0 && child_key(s, move, &ca, &cb) && tt_contains(s, ca, cb)) continue;
         if (push_move(s, move) < 0 || apply_autos(s, src) < 0) return fail_memory(s);
@@ -762,9 +813,10 @@ static void free_search(S *s) {
 /* A new search of the position (NULL with an exception set on bad input). The table
  * starts at the size expect_nodes positions need and doubles up to the memory cap. */
 static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *found, int flags,
-                     Py_ssize_t memory_mb, unsigned long long seed, int randomize, unsigned long long expect_nodes) {
+                     Py_ssize_t memory_mb, unsigned long long seed, int randomize, unsigned long long expect_nodes,
+                     int takeback) {
     if (variant < 0 || variant >= V_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "variant must be 0 (yukon), 1 (russian), 2 (alaska) or 3 (moosehide)");
+        PyErr_SetString(PyExc_ValueError, VARIANT_ERROR);
         return NULL;
     }
     if (flags < 0 || flags > F_ALL) {
@@ -781,8 +833,11 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
         return NULL;
     }
     s->variant = variant;
-    s->flags = flags;
-    s->runs_only = variant == V_MOOSEHIDE;
+    /* Safe auto-foundation assumes a card home stays home: with take-back it is not
+     * sound (docs/solver.md gives a position it would lose), so it is off. */
+    s->flags = takeback ? flags & ~F_AUTO : flags;
+    s->runs_only = variant == V_MOOSEHIDE_RUNS;
+    s->takeback = takeback;
     s->randomize = randomize;
     s->rng = seed;
     if (read_position(s, columns, down, found) < 0) {
@@ -849,22 +904,22 @@ static PyObject *run_search(S *s, unsigned long long max_nodes, double seconds, 
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "max_nodes", "seconds",
-                             "memory_mb", "seed", "randomize", "wall_seconds", NULL};
-    int variant, flags = F_ALL, randomize = 0;
+                             "memory_mb", "seed", "randomize", "wall_seconds", "takeback", NULL};
+    int variant, flags = F_ALL, randomize = 0, takeback = 0;
     unsigned long long max_nodes = 0, seed = 0;
     PyObject *max_nodes_obj = NULL, *seed_obj = NULL;
     double seconds = 0.0, wall_seconds = 0.0;
     Py_ssize_t memory_mb = 256;
     PyObject *columns, *down, *found;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|iOdnOpd", kwlist, &variant, &columns, &down, &found,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|iOdnOpdp", kwlist, &variant, &columns, &down, &found,
                                      &flags, &max_nodes_obj, &seconds, &memory_mb, &seed_obj, &randomize,
-                                     &wall_seconds))
+                                     &wall_seconds, &takeback))
         return NULL;
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
     if (check_seconds(seconds) < 0 || check_seconds(wall_seconds) < 0) return NULL;
-    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes);
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes, takeback);
     if (!s) return NULL;
     PyObject *result = run_search(s, max_nodes, seconds, wall_seconds);
     free_search(s);
@@ -874,7 +929,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
 /* ---------------------------------------------------------------- Search objects */
 
 /* Search(variant, columns, down, found, flags=F_ALL, memory_mb=256, seed=0,
- * randomize=False, expect_nodes=0): a search that can be run in slices with
+ * randomize=False, expect_nodes=0, takeback=False): a search that can be run in slices with
  * run(max_nodes=0, seconds=0.0); each call continues where the last one stopped. */
 typedef struct {
     PyObject_HEAD
@@ -884,8 +939,8 @@ typedef struct {
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "memory_mb", "seed", "randomize",
-                             "expect_nodes", NULL};
-    int variant, flags = F_ALL, randomize = 0;
+                             "expect_nodes", "takeback", NULL};
+    int variant, flags = F_ALL, randomize = 0, takeback = 0;
     unsigned long long seed = 0, expect = 0;
     PyObject *seed_obj = NULL, *expect_obj = NULL;
     Py_ssize_t memory_mb = 256;
@@ -894,12 +949,12 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_RuntimeError, "the search is running in another thread");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|inOpO", kwlist, &variant, &columns, &down, &found, &flags,
-                                     &memory_mb, &seed_obj, &randomize, &expect_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|inOpOp", kwlist, &variant, &columns, &down, &found, &flags,
+                                     &memory_mb, &seed_obj, &randomize, &expect_obj, &takeback))
         return -1;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return -1;
     if (expect_obj && read_u64(expect_obj, "expect_nodes", &expect) < 0) return -1;
-    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, expect);
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, expect, takeback);
     if (!s) return -1;
     free_search(self->s);
     self->s = s;
@@ -965,23 +1020,25 @@ static PyTypeObject SearchType = {
     .tp_new = PyType_GenericNew,
 };
 
-/* legal_moves(variant, columns, down, found) -> list of moves: the search's move
- * generator with every empty column offered, for testing it against the engine. */
+/* legal_moves(variant, columns, down, found, takeback=False) -> list of moves: the
+ * search's move generator with every empty column offered, for testing it against the
+ * engine. */
 static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
-    int variant;
+    int variant, takeback = 0;
     PyObject *columns, *down, *found;
     uint16_t moves[MAXMOVES];
     (void)self;
-    if (!PyArg_ParseTuple(args, "iOOO", &variant, &columns, &down, &found)) return NULL;
+    if (!PyArg_ParseTuple(args, "iOOO|p", &variant, &columns, &down, &found, &takeback)) return NULL;
     if (variant < 0 || variant >= V_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "variant must be 0 (yukon), 1 (russian), 2 (alaska) or 3 (moosehide)");
+        PyErr_SetString(PyExc_ValueError, VARIANT_ERROR);
         return NULL;
     }
     S *s = calloc(1, sizeof(S));
     if (!s) return PyErr_NoMemory();
     s->variant = variant;
     s->flags = F_CANON;
-    s->runs_only = variant == V_MOOSEHIDE;
+    s->runs_only = variant == V_MOOSEHIDE_RUNS;
+    s->takeback = takeback;
     if (read_position(s, columns, down, found) < 0) {
         free(s);
         return NULL;
@@ -1004,10 +1061,10 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
-     "legal_moves(variant, columns, down, found) -> list of moves (every empty column offered)"},
+     "legal_moves(variant, columns, down, found, takeback=False) -> list of moves (every empty column offered)"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(variant, columns, down, found, flags=F_ALL, max_nodes=0, seconds=0.0, memory_mb=256, seed=0, "
-     "randomize=False, wall_seconds=0.0) -> (verdict, moves, nodes, reason); seconds is CPU time"},
+     "randomize=False, wall_seconds=0.0, takeback=False) -> (verdict, moves, nodes, reason); seconds is CPU time"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,12 +20,15 @@ def solve(
     seed: int = ...,
     randomize: bool = ...,
     wall_seconds: float = ...,
+    takeback: bool = ...,
 ) -> tuple[int, list[int], int, str]: ...
 def legal_moves(
     variant: int,
     columns: Sequence[Sequence[int]],
     down: Sequence[int],
     found: Sequence[int],
+    takeback: bool = ...,
+    /,
 ) -> list[int]: ...
 
 class Search:
@@ -40,6 +43,7 @@ class Search:
         seed: int = ...,
         randomize: bool = ...,
         expect_nodes: int = ...,
+        takeback: bool = ...,
     ) -> None: ...
     def run(
         self, max_nodes: int = ..., seconds: float = ..., wall_seconds: float = ...

@@ -141,22 +141,62 @@ HAND_POSITIONS: list[HandPosition] = [
         ["9h>4", "9h>F", "Jc>2", "Jh>4", "Jh>5", "Kh>1", "Kh>5", "Qs>3", "Th>6", "Ts>7"],
         "Alaska builds in suit, up or down",
     ),
-    # Y1 in Moosehide: of Yukon's seven, only moves whose pile is an ordered
+    # Y1 in moosehide-runs: of Yukon's seven, only moves whose pile is an ordered
     # alternating run survive. Jh>2 carries Js (J on J): no. 9s>4 carries Qc: no.
     # Kh>1 carries 9s Qc: no. Qh>3, Js>5, Th>7 move one card, 9h>F goes home: yes.
     # Total 4.
     HandPosition(
-        "moosehide-rejects-unordered-piles",
-        "moosehide " + Y1,
+        "moosehide-runs-rejects-unordered-piles",
+        "moosehide-runs " + Y1,
         ["9h>F", "Js>5", "Qh>3", "Th>7"],
         "only ordered runs move",
     ),
-    # Moosehide with takeback: the 4 above + Td>7 and 8s>6 (single cards). Total 6.
+    # moosehide-runs with takeback: the 4 above + Td>7 and 8s>6 (single cards). Total 6.
+    HandPosition(
+        "moosehide-runs-takeback",
+        "moosehide-runs+takeback " + Y1,
+        ["8s>6", "9h>F", "Js>5", "Qh>3", "Td>7", "Th>7"],
+        "takeback in moosehide-runs",
+    ),
+    # Y1 in Moosehide: build down in any suit but the card's own; any face-up card moves
+    # with what is on it. Home: 9h>F, as in Yukon.
+    # On Qc, a J but no club: Jd face down; Jh (column 7, carrying Js) -> Jh>2; Js (top of
+    # 7) -> Js>2 (black on black: Yukon would refuse it).
+    # On Ks, a Q but no spade: Qc (top of 2) -> Qc>3 (black on black); Qh (top of 5) ->
+    # Qh>3; Qd face down; Qs is a spade.
+    # On Th, a 9 but no heart: 9c, 9d home; 9s (column 2, carrying Qc) -> 9s>4.
+    # On Qh, a J but no heart: Jc is in column 5 itself; Js -> Js>5; Jd face down.
+    # On 9h, an 8 but no heart: 8c, 8d, 8s all home.
+    # On Js, a T but no spade: Tc, Td home; Th (top of 4) -> Th>7; Ts is a spade.
+    # Column 1: Kh -> Kh>1 (Ks at the bottom of 3 is not offered). Total 9.
+    HandPosition(
+        "moosehide-y1",
+        "moosehide " + Y1,
+        ["9h>F", "9s>4", "Jh>2", "Js>2", "Js>5", "Kh>1", "Qc>3", "Qh>3", "Th>7"],
+        "Moosehide builds on any other suit, black on black too",
+    ),
+    # Y1 in Moosehide with takeback: the 9 above, plus each foundation's top card onto
+    # an exposed card of any other suit one rank higher: Tc onto Js (top of 7) -> Tc>7;
+    # Td onto Js -> Td>7; 8h onto a 9 but no heart: 9s is covered, 9h is a heart: none;
+    # 8s onto 9h (top of 6) -> 8s>6. No King is home. Total 12.
     HandPosition(
         "moosehide-takeback",
         "moosehide+takeback " + Y1,
-        ["8s>6", "9h>F", "Js>5", "Qh>3", "Td>7", "Th>7"],
-        "takeback in Moosehide",
+        [
+            "8s>6",
+            "9h>F",
+            "9s>4",
+            "Jh>2",
+            "Js>2",
+            "Js>5",
+            "Kh>1",
+            "Qc>3",
+            "Qh>3",
+            "Tc>7",
+            "Td>7",
+            "Th>7",
+        ],
+        "takeback in Moosehide: a club onto a black J",
     ),
     # Y2 in Yukon. Tops: Ah(1) Ks(2) 9h(4) Ts(5) Th(6) Qs(7), column 3 empty.
     # Home: hearts need Ah -> Ah>F; spades need Ts -> Ts>F. Nothing else on top fits.
@@ -180,12 +220,12 @@ HAND_POSITIONS: list[HandPosition] = [
         ["9h>5", "9s>6", "Ah>F", "Jh>7", "Kc>3", "Kd>3", "Ks>3", "Qh>2", "Ts>F"],
         "a King taken back may enter an empty column",
     ),
-    # Y2 in Moosehide: Qh>2 carries Js 9h (9 on J is no run): no. Jh>7 carries Th
+    # Y2 in moosehide-runs: Qh>2 carries Js 9h (9 on J is no run): no. Jh>7 carries Th
     # (two reds, T on J same colour): no. Ah>F, Ts>F, 9h>5, Ks>3 (single cards): yes.
     # Total 4.
     HandPosition(
-        "moosehide-y2",
-        "moosehide " + Y2,
+        "moosehide-runs-y2",
+        "moosehide-runs " + Y2,
         ["9h>5", "Ah>F", "Ks>3", "Ts>F"],
         "unordered piles stay put",
     ),
@@ -216,14 +256,14 @@ HAND_POSITIONS: list[HandPosition] = [
         ["9h>5", "Ah>F", "Jh>4", "Kh>3", "Ts>7", "Ts>F"],
         "in Yukon nothing goes on an Ace",
     ),
-    # M2 in Moosehide. Tops: Jh(2) Ah(3) Js(4) Th(5) 9h(6) Ks(7), column 1 empty.
+    # M2 in moosehide-runs. Tops: Jh(2) Ah(3) Js(4) Th(5) 9h(6) Ks(7), column 1 empty.
     # Home: Ah>F; Ts is under Th. Yukon would allow Ts>2 (on Jh), Th>4 (on Js),
-    # Qh>7 (on Ks) and Kh>1. Moosehide: Ts>2 carries Th (T on T): no. Th>4: one card.
+    # Qh>7 (on Ks) and Kh>1. moosehide-runs: Ts>2 carries Th (T on T): no. Th>4: one card.
     # Qh>7 carries Js (black J on red Q): an ordered run, yes. Kh>1 carries Qs Jh
     # (K, Q, J alternating): yes. Total 4.
     HandPosition(
-        "moosehide-ordered-runs",
-        "moosehide " + M2,
+        "moosehide-runs-ordered-runs",
+        "moosehide-runs " + M2,
         ["Ah>F", "Kh>1", "Qh>7", "Th>4"],
         "ordered runs move, a King run takes the empty column",
     ),
@@ -233,5 +273,17 @@ HAND_POSITIONS: list[HandPosition] = [
         "yukon " + M2,
         ["Ah>F", "Kh>1", "Qh>7", "Th>4", "Ts>2"],
         "Yukon moves the unordered pile too",
+    ),
+    # M2 in Moosehide. Tops: Jh(2) Ah(3) Js(4) Th(5) 9h(6) Ks(7), column 1 empty.
+    # Home: Ah>F. On Jh, a T but no heart: Tc, Td home; Ts (column 5, carrying Th) ->
+    # Ts>2. On Js, a T but no spade: Th -> Th>4. On Th and 9h: the 9s and 8s of the
+    # other suits are home. On Ks, a Q but no spade: Qh (column 4, carrying Js) -> Qh>7.
+    # Column 1: Kh (carrying Qs Jh) -> Kh>1. Total 5, Yukon's five: with the other suits
+    # home, "any other suit" and "the other colour" allow the same cards here.
+    HandPosition(
+        "moosehide-m2",
+        "moosehide " + M2,
+        ["Ah>F", "Kh>1", "Qh>7", "Th>4", "Ts>2"],
+        "any face-up card moves with what is on it",
     ),
 ]

@@ -111,3 +111,27 @@ def test_bad_arguments_give_one_line_and_no_traceback(args: tuple[str, ...]) -> 
     assert len(lines) == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert len(lines[0]) < 300
+
+
+def test_moves_in_moosehide_build_on_any_other_suit() -> None:
+    # Deal 1 as dealt, counted by hand: on Kc (column 4) any Q but a club, each with the
+    # cards on it (Qs carries Qh Qd 9d: black on black, and no run); on 7d any 6 but a
+    # diamond (6s carries Kc); on 9d an 8h (carrying 8d 5s Jd) or 8s (carrying Qc 4s 6c).
+    done = run("moves", "1", "--variant", "moosehide")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        "5d>5", "5s>5", "6c>1", "6c>7", "6h>1", "6h>7", "6s>1",
+        "8h>6", "8s>6", "Qd>4", "Qh>4", "Qs>4", "Tc>2",
+    ]  # fmt: skip
+    runs = run("moves", "1", "--variant", "moosehide-runs")
+    assert json.loads(runs.stdout) == ["6c>1"]  # the old rule: only ordered runs move
+
+
+def test_takeback_option() -> None:
+    # After 12 moves of deal 1's known win, Ad, 2d, Ah and 2h are home: with --takeback
+    # the 2s on top of their foundations may also come back onto a black 3.
+    moves = "\n".join(KNOWN["1"][:12])
+    plain = set(json.loads(run("moves", "1", stdin=moves).stdout))
+    takeback = set(json.loads(run("moves", "1", "--takeback", stdin=moves).stdout))
+    assert plain < takeback
+    assert {m[:2] for m in takeback - plain} <= {"2d", "2h"}

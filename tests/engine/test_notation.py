@@ -175,7 +175,7 @@ def test_bad_variant_names(name: object) -> None:
 
 
 def test_variant_lookup() -> None:
-    for name in ("yukon", "russian", "alaska", "moosehide"):
+    for name in ("yukon", "russian", "alaska", "moosehide", "moosehide-runs"):
         assert get_variant(name).name == name
         assert get_variant(name + "+takeback").foundation_takeback
     assert get_variant("yukon").build_rule == "Yukon builds down in alternating colour"

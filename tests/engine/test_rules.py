@@ -8,6 +8,7 @@ from games.engine import (
     MAX_SCORE,
     IllegalMoveError,
     Position,
+    UnknownVariantError,
     card_text,
     get_variant,
     move_text,
@@ -72,7 +73,13 @@ def test_only_kings_enter_an_empty_column() -> None:
 
 
 def test_nothing_goes_on_an_ace() -> None:
-    for text in ("yukon " + Y2, "yukon " + A1, "russian " + A1, "moosehide " + A1):
+    for text in (
+        "yukon " + Y2,
+        "yukon " + A1,
+        "russian " + A1,
+        "moosehide " + A1,
+        "moosehide-runs " + A1,
+    ):
         position = Position.from_text(text)
         ace_column = 1  # column 1 (index 0) ends with Ah in Y2 and A1
         for move in position.legal_moves():
@@ -91,8 +98,8 @@ def test_alaska_builds_up_and_down_in_suit_without_wrapping() -> None:
     assert "cannot go on Qs" in reason(position, "Jh>4")  # Alaska still needs the suit
 
 
-def test_moosehide_rejects_an_unordered_pile() -> None:
-    position = Position.from_text("moosehide " + Y1)
+def test_moosehide_runs_rejects_an_unordered_pile() -> None:
+    position = Position.from_text("moosehide-runs " + Y1)
     before = position.to_text()
     for text in ("9s>4", "Kh>1", "Jh>2"):
         assert "ordered run" in reason(position, text)
@@ -101,11 +108,33 @@ def test_moosehide_rejects_an_unordered_pile() -> None:
         assert position.to_text() == before
 
 
-def test_moosehide_moves_an_ordered_run() -> None:
-    position = Position.from_text("moosehide " + M2)
+def test_moosehide_runs_moves_an_ordered_run() -> None:
+    position = Position.from_text("moosehide-runs " + M2)
     assert play(position, "Kh>1") == "3h"
     assert position.to_text().split()[1].split("/")[0] == ".KhQsJh"
     assert play(position, "Qh>7") == "5h"
+
+
+def test_moosehide_builds_on_any_suit_but_the_cards_own() -> None:
+    position = Position.from_text("moosehide " + Y1)
+    # black on black, red on red: any suit but the card's own
+    assert play(position.copy(), "Js>2") is None  # Js onto Qc
+    assert play(position.copy(), "Qc>3") is None  # Qc onto Ks
+    # an unordered pile moves as in Yukon: 9s carries Qc onto Th
+    assert play(position.copy(), "9s>4") is None
+    assert "any suit but the card's own" in reason(position, "Ts>7")  # Ts onto Js
+    assert "cannot go on" in reason(position, "Jh>5")  # Jh onto Qh: same suit
+
+
+def test_old_moosehide_rules_are_found_by_their_version() -> None:
+    assert get_variant("moosehide").rules_version == 2
+    assert get_variant("moosehide", rules_version=2).name == "moosehide"
+    assert get_variant("moosehide", rules_version=1).name == "moosehide-runs"
+    assert get_variant("moosehide+takeback", rules_version=1).key == "moosehide-runs+takeback"
+    assert get_variant("yukon", rules_version=1).name == "yukon"
+    for name, version in (("moosehide", 3), ("yukon", 2)):
+        with pytest.raises(UnknownVariantError, match="no rules version"):
+            get_variant(name, rules_version=version)
 
 
 def test_every_uncovered_card_turns_and_scores_five() -> None:

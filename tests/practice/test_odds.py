@@ -48,9 +48,9 @@ def test_odds_extends_a_study_and_covers_every_variant() -> None:
     run_odds("--deals", "2", "--variant", "russian", "--seconds", "0.3")
     text = run_odds("--deals", "3", "--seconds", "0.3")
     assert "russian: 2 of 3 deals already studied, 1 to go" in text
-    for variant in ("yukon", "russian", "alaska", "moosehide"):
+    for variant in ("yukon", "russian", "alaska", "moosehide", "moosehide-runs"):
         assert f"| {variant} | 3 |" in text
-    assert DealStudy.objects.count() == 12
+    assert DealStudy.objects.count() == 15
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_the_published_study_is_whole_and_consistent() -> None:
     study = odds.load_published()
     assert study is not None
     assert study.budget_nodes > 0 and study.solver_version >= 1
-    assert {r.variant for r in study.rows} == {"yukon", "russian", "alaska", "moosehide"}
+    assert {r.variant for r in study.rows} == {"yukon", "russian", "alaska", "moosehide-runs"}
     for row in study.rows:
         assert row.solved + row.unwinnable + row.undecided == row.deals > 0
         assert len(row.lengths) == row.solved and len(row.cpu_ms) == row.deals

@@ -54,7 +54,7 @@ def call(*args: Any, **kwargs: Any) -> None:
         (0, COLS, DOWN, [14, 0, 0, 0]),
         (0, COLS, DOWN, [1, 0, 0, 0]),
         (0, [c[:-1] for c in COLS], DOWN, FOUND),
-        (4, COLS, DOWN, FOUND),
+        (5, COLS, DOWN, FOUND),
         (-1, COLS, DOWN, FOUND),
         ("yukon", COLS, DOWN, FOUND),
     ],
@@ -97,7 +97,7 @@ def test_random_garbage_never_crashes() -> None:
         ]
         down = [rng.randrange(-1, 5) for _ in range(7)]
         found = [rng.randrange(-1, 15) for _ in range(4)]
-        call(rng.randrange(-1, 5), cols, down, found)
+        call(rng.randrange(-1, 6), cols, down, found, takeback=rng.random() < 0.5)
 
 
 def test_random_valid_positions_solve_cleanly() -> None:
@@ -110,7 +110,7 @@ def test_random_valid_positions_solve_cleanly() -> None:
         for card in cards:
             cols[rng.randrange(7)].append(card)
         down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
-        variant = rng.randrange(4)
+        variant = rng.randrange(5)
         flags = rng.randrange(_csolver.F_ALL + 1)
         call(
             variant,
@@ -121,6 +121,7 @@ def test_random_valid_positions_solve_cleanly() -> None:
             max_nodes=rng.choice([1, 50, 3000]),
             seed=rng.getrandbits(64),
             randomize=rng.random() < 0.5,
+            takeback=rng.random() < 0.5,
         )
 
 
@@ -155,7 +156,7 @@ def test_legal_moves_entry_point_takes_garbage_cleanly() -> None:
         down = [rng.randrange(-1, 4) for _ in range(7)]
         found = [rng.randrange(-1, 15) for _ in range(4)]
         try:
-            moves = _csolver.legal_moves(rng.randrange(4), cols, down, found)
+            moves = _csolver.legal_moves(rng.randrange(5), cols, down, found, rng.random() < 0.5)
         except ERRORS:
             continue
         assert all(0 <= m < 52 * 8 for m in moves)

@@ -12,12 +12,20 @@ from games.solver import VARIANT_CODES, _csolver
 
 def c_moves(pos: Position) -> list[int]:
     return sorted(
-        _csolver.legal_moves(VARIANT_CODES[pos.variant.name], pos.cols, pos.down, pos.found)
+        _csolver.legal_moves(
+            VARIANT_CODES[pos.variant.name],
+            pos.cols,
+            pos.down,
+            pos.found,
+            pos.variant.foundation_takeback,
+        )
     )
 
 
-@pytest.mark.parametrize("variant", list(VARIANT_CODES))
-def test_move_generation_matches_the_engine(variant: str) -> None:
+@pytest.mark.parametrize("takeback", ["", "+takeback"])
+@pytest.mark.parametrize("name", list(VARIANT_CODES))
+def test_move_generation_matches_the_engine(name: str, takeback: str) -> None:
+    variant = name + takeback
     rng = random.Random(variant)
     checked = 0
     for deal in range(40):
@@ -36,7 +44,7 @@ def test_move_generation_on_random_endgames() -> None:
     from .endgames import random_endgame
 
     rng = random.Random(5)
-    for i in range(2000):
-        variant = list(VARIANT_CODES)[i % 4]
+    for i in range(4000):
+        variant = list(VARIANT_CODES)[i % 5] + ("+takeback" if i % 2 else "")
         pos = random_endgame(rng, variant)
         assert c_moves(pos) == sorted(pos.legal_moves()), pos.to_text()

@@ -29,10 +29,22 @@ def test_solved_lines_replay_to_a_win(deal: int) -> None:
     assert replay(deal, "yukon", result.moves).won
 
 
-@pytest.mark.parametrize("variant", ["yukon", "russian", "alaska", "moosehide"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "yukon",
+        "russian",
+        "alaska",
+        "moosehide",
+        "moosehide-runs",
+        "russian+takeback",
+        "moosehide-runs+takeback",
+    ],
+)
 def test_verdicts_agree_with_a_plain_search_on_the_engine(variant: str) -> None:
-    # Small search spaces only: the referee is pure Python. Russian and Moosehide
-    # deals are mostly lost (Moosehide moves only ordered runs of a Yukon deal).
+    # Small search spaces only: the referee is pure Python. Russian and moosehide-runs
+    # deals are mostly lost (only ordered runs of a Yukon deal move); Russian's
+    # take-back spaces stay small enough to compare too.
     compared = 0
     for deal in range(1, 30):
         start = Position.deal(deal, variant)
@@ -47,7 +59,9 @@ def test_verdicts_agree_with_a_plain_search_on_the_engine(variant: str) -> None:
     assert compared >= 5
 
 
-@pytest.mark.parametrize("variant", ["russian", "alaska", "moosehide"])
+@pytest.mark.parametrize(
+    "variant", ["russian", "alaska", "moosehide", "moosehide-runs", "yukon+takeback"]
+)
 def test_other_variants_settle_and_replay(variant: str) -> None:
     for deal in range(1, 9):
         result = solve(deal, variant=variant, seconds=0.5)
@@ -229,8 +243,8 @@ def test_bad_positions_are_refused() -> None:
         solve(1, variant="spider", seconds=1)
     with pytest.raises(SolverError):
         solve(1.5, seconds=1)  # type: ignore[arg-type]
-    with pytest.raises(SolverError):
-        solve("yukon+takeback ./././././.Ks/. KKKQ 0 0", seconds=1)
+    with pytest.raises(ValueError):
+        solve(1, variant="yukon+undo", seconds=1)
 
 
 def test_luby_sequence() -> None:
@@ -303,3 +317,43 @@ def test_solves_run_side_by_side_in_threads() -> None:
         else:
             assert result.verdict == "solved"
             assert replay(deal, "yukon", result.moves).won
+
+
+def test_moosehide_deals_are_won_and_their_lines_replay() -> None:
+    # Moosehide builds in any suit but the card's own: the deals that were all lost
+    # under the runs-only reading are won.
+    for deal in range(1, 11):
+        result = solve(deal, variant="moosehide", seconds=5)
+        assert result.verdict == "solved", (deal, result)
+        assert replay(deal, "moosehide", result.moves).won
+
+
+def test_moosehide_runs_deals_are_lost_in_few_positions() -> None:
+    # The old reading: nothing but ordered runs move, and a Yukon deal shows its face-up
+    # cards in random order. A plain exhaustive search finds each deal of 1..200 lost in
+    # at most 3,412 positions; the solver proves 1..20 at once.
+    for deal in range(1, 21):
+        result = solve(deal, variant="moosehide-runs", seconds=5, restarts=False)
+        assert result.verdict == "unwinnable", (deal, result)
+        assert result.nodes <= 3412
+
+
+# Lost by the standard rules, won with take-back: 7h and 8h cover 9c, and their only
+# way off is onto 8c, which is on its foundation (won by 8c>2, 7h>2, 8h>1, ...).
+TAKEBACK_WINS = "9c.7h8h/.KhQhJhTh9h/.KcQcJcTc/./././. 8K6K 0 0"
+
+
+def test_takeback_wins_a_position_lost_without_it() -> None:
+    assert solve("yukon " + TAKEBACK_WINS, seconds=5).verdict == "unwinnable"
+    result = solve("yukon+takeback " + TAKEBACK_WINS, seconds=5)
+    assert result.verdict == "solved"
+    # the line takes 8c back from its foundation (onto a red 9: 9h, wherever it lies)
+    assert {"8c>2", "8c>3"} & set(result.moves)
+    assert verify_line(Position.from_text("yukon+takeback " + TAKEBACK_WINS), result.moves) is None
+
+
+def test_takeback_deals_are_solved_with_lines_that_replay() -> None:
+    for deal in (1, 2, 3):
+        result = solve(deal, variant="yukon+takeback", seconds=5)
+        assert result.verdict == "solved"
+        assert replay(deal, "yukon+takeback", result.moves).won

@@ -3,7 +3,8 @@
 On a few hundred small endgames per variant (random layouts and positions from real
 play, generated deterministically), the search with a rule (and with all of them) must
 reach the same verdict as the plain search with none: no auto-foundation, every empty
-column tried, columns not interchangeable in the table.
+column tried, columns not interchangeable in the table. With the take-back option, on
+the same kind of endgames, where cards high on the foundations can come back.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import pytest
 
 from games.engine import Position
-from games.solver import _csolver, solve
+from games.solver import VARIANT_CODES, _csolver, solve
 
 from .endgames import endgames
+from .reference import reference_verdict
 from .test_solve import COUNTEREXAMPLES
 
-VARIANTS = {"yukon": 0, "russian": 1, "alaska": 2, "moosehide": 3}
+VARIANTS = [*VARIANT_CODES, "yukon+takeback", "russian+takeback", "alaska+takeback"]
 RULES = {
     "auto-foundation": _csolver.F_AUTO,
     "one-empty-column": _csolver.F_ONE_EMPTY,
@@ -27,12 +29,14 @@ BUDGET = 300_000
 
 
 def verdict(code: int, pos: Position, flags: int) -> int:
-    return _csolver.solve(code, pos.cols, pos.down, pos.found, flags=flags, max_nodes=BUDGET)[0]
+    takeback = pos.variant.foundation_takeback
+    args = (code, pos.cols, pos.down, pos.found)
+    return _csolver.solve(*args, flags=flags, max_nodes=BUDGET, takeback=takeback)[0]
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
-    code = VARIANTS[variant]
+    code = VARIANT_CODES[variant.partition("+")[0]]
     games = endgames(variant=variant)
     assert len(games) >= 250
     compared = lost = 0
@@ -66,3 +70,23 @@ def test_solved_endgame_lines_replay() -> None:
             for text in result.moves:
                 won.play_text(text)
             assert won.is_won()
+
+
+# Lost under safe auto-foundation, won by play, with take-back (found by this test file's
+# endgames): Th goes home as "safe" (9c and 9s are home), but the winning line takes it
+# back onto Js so that 9s can come back onto it; the rule sends it home again at once.
+# So the C search switches the rule off whenever the option is on (docs/solver.md).
+TAKEBACK_BREAKS_AUTO = "yukon+takeback Qs6d.KcQd/Qh8d.Js/QcJhTd.5d7d9dKd/.KsKhTsJd/././. J4T9 0 0"
+
+
+def test_auto_foundation_is_off_with_takeback() -> None:
+    pos = Position.from_text(TAKEBACK_BREAKS_AUTO)
+    assert reference_verdict(pos, 100_000, auto=True) == "unwinnable"
+    assert verdict(0, pos, 0) == 0
+    assert verdict(0, pos, _csolver.F_AUTO) == 0  # the rule asked for, and not applied
+    result = solve(pos, seconds=5)
+    assert result.verdict == "solved"
+    won = pos.copy()
+    for text in result.moves:
+        won.play_text(text)
+    assert won.is_won()

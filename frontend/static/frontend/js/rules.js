@@ -12,11 +12,21 @@
 
 import { RANKS, SUITS, SUIT_NAMES, cardName, isRed, rankOf, suitOf } from "./cards.js";
 
+// build: "alternate" (colour), "suit" (the card's own suit), "other" (any suit but its own)
 export const VARIANTS = {
-  yukon: { title: "Yukon", suit: false, upOrDown: false, runsOnly: false },
-  russian: { title: "Russian", suit: true, upOrDown: false, runsOnly: false },
-  alaska: { title: "Alaska", suit: true, upOrDown: true, runsOnly: false },
-  moosehide: { title: "Moosehide", suit: false, upOrDown: false, runsOnly: true },
+  yukon: { title: "Yukon", build: "alternate", upOrDown: false, runsOnly: false },
+  russian: { title: "Russian", build: "suit", upOrDown: false, runsOnly: false },
+  alaska: { title: "Alaska", build: "suit", upOrDown: true, runsOnly: false },
+  moosehide: { title: "Moosehide", build: "other", upOrDown: false, runsOnly: false },
+  "moosehide-runs": {
+    title: "Moosehide (runs only)", build: "alternate", upOrDown: false, runsOnly: true,
+  },
+};
+
+const BUILD_WORDS = {
+  alternate: "in alternating colour",
+  suit: "in suit",
+  other: "in any suit but the card's own",
 };
 
 export function variantOf(pos) {
@@ -28,12 +38,15 @@ export function variantOf(pos) {
 
 export function buildRule(v) {
   const dir = v.upOrDown ? "up or down" : "down";
-  return v.suit ? `builds ${dir} in suit` : `builds ${dir} in alternating colour`;
+  return `builds ${dir} ${BUILD_WORDS[v.build]}`;
 }
 
 /** May `card` be placed on `onto` in the tableau? */
 export function fits(v, card, onto) {
-  const sameKind = v.suit ? suitOf(card) === suitOf(onto) : isRed(card) !== isRed(onto);
+  const sameKind =
+    v.build === "suit" ? suitOf(card) === suitOf(onto)
+    : v.build === "other" ? suitOf(card) !== suitOf(onto)
+    : isRed(card) !== isRed(onto);
   const gap = rankOf(onto) - rankOf(card);
   return sameKind && (gap === 1 || (v.upOrDown && gap === -1));
 }
