@@ -40,3 +40,13 @@ class Conflict(ServiceError):
     """A stale or repeated ply, a finished game: the client must resynchronise."""
 
     http_status = 409
+
+
+class Unavailable(ServiceError):
+    """Not now, maybe soon: 503 with ``Retry-After`` (and ``retry_after`` in the body)."""
+
+    http_status = 503
+
+    def __init__(self, detail: str, *, retry_after: int, **extra: Any) -> None:
+        super().__init__(detail, retry_after=retry_after, **extra)
+        self.headers = {"Retry-After": str(retry_after)}

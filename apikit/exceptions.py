@@ -37,7 +37,7 @@ def _flatten(errors: Any, prefix: str = "") -> list[str]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response(exc.body, status=exc.http_status)
+        return Response(exc.body, status=exc.http_status, headers=getattr(exc, "headers", None))
     if isinstance(exc, exceptions.ValidationError):
         lines = _flatten(exc.detail)
         return Response(

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from games import practice_pool
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
 from games.models import Tier
 
@@ -61,7 +62,10 @@ def practice(request: HttpRequest, deal: str) -> HttpResponse:
 
 @ensure_csrf_cookie
 def practice_index(request: HttpRequest) -> HttpResponse:
-    return _page(request, "practice.html", variants=VARIANT_NAMES)
+    # Without a worker, the practice pool's first refill starts as the page opens, so a
+    # tier button usually finds a deal ready (games/practice_pool.py).
+    practice_pool.warm_up("yukon")
+    return _page(request, "practice.html", variants=VARIANT_NAMES, tiers=Tier.values)
 
 
 @ensure_csrf_cookie
@@ -86,7 +90,9 @@ def leaderboard(request: HttpRequest, board: str = "daily") -> HttpResponse:
 
 @ensure_csrf_cookie
 def player(request: HttpRequest, name: str) -> HttpResponse:
-    return _page(request, "player.html", name=name)
+    user = request.user
+    own = user.is_authenticated and user.display_name.casefold() == name.casefold()
+    return _page(request, "player.html", name=name, own=own)
 
 
 @ensure_csrf_cookie

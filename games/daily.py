@@ -27,6 +27,7 @@ from django.db.models import Count, Q
 
 from games import services
 from games.deals import solve_deal
+from games.engine import get_variant
 from games.models import DailyChallenge, Deal, Game, Mode, Status, Tier, Verdict, utc_today
 from games.strategy_bot import rate_deal
 
@@ -66,14 +67,34 @@ def candidate_number(secret: str, date: dt.date, tier: str, attempt: int) -> int
     return int.from_bytes(digest[:8], "big")
 
 
-def _solved_deal(number: int) -> Deal | None:
-    """The deal, solved if nobody has yet; None unless the solver proved it winnable."""
-    deal, _ = Deal.objects.get_or_create(number=number, variant=VARIANT)
+def proven_winnable(
+    number: int, variant: str = VARIANT, *, keep_unproven: bool = True
+) -> Deal | None:
+    """The deal, solved if nobody has yet; None unless the solver proved it winnable.
+
+    The dailies keep every candidate's verdict (a run again reads it); the practice pool,
+    whose random candidates never come back, drops a new row the solver did not prove
+    (``keep_unproven=False``) rather than fill the table with them.
+    """
+    rules = get_variant(variant).rules_version
+    deal, created = Deal.objects.get_or_create(
+        number=number, variant=variant, rules_version=rules
+    )
     solved = solve_deal(deal.pk, settings.DAILY_SOLVE_SECONDS, settings.DAILY_SOLVE_NODES)
-    return solved if solved is not None and solved.verdict == Verdict.SOLVED else None
+    if solved is not None and solved.verdict == Verdict.SOLVED:
+        return solved
+    if created and not keep_unproven:
+        Deal.objects.filter(pk=deal.pk, games__isnull=True, challenges__isnull=True).delete()
+    return None
 
 
-def _rated(deal: Deal) -> float:
+def tier_of(rate: float) -> str | None:
+    """The tier whose band holds the bot's win rate ``rate``, or None (a gap between bands)."""
+    return next((str(tier) for tier, band in BANDS.items() if rate in band), None)
+
+
+def rate(deal: Deal) -> float:
+    """The strategy bot's win rate on the deal, measured once and stored with it."""
     if deal.bot_win_rate is None:
         rating = rate_deal(deal.number, deal.variant, playouts=settings.DAILY_BOT_PLAYOUTS)
         deal.bot_win_rate = rating.win_rate
@@ -89,19 +110,20 @@ def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
     band = BANDS[tier]
     for attempt in range(settings.DAILY_MAX_ATTEMPTS):
         number = candidate_number(settings.DAILY_SECRET, date, tier, attempt)
-        deal = _solved_deal(number)
+        deal = proven_winnable(number)
         if deal is None:
             log.info("daily %s %s: candidate %d skipped (not proven winnable)", date, tier, attempt)
             continue
-        rate = _rated(deal)
-        if rate not in band:
+        win_rate = rate(deal)
+        if win_rate not in band:
             continue
         try:
             with transaction.atomic():
                 # Published with its commitment: the row gets its salt and SHA-256 as it is
-                # saved (DailyChallenge.seal, docs/fair-play.md), in this same insert.
+                # saved (DailyChallenge.seal, docs/fair-play.md), in this same insert; the
+                # deal leaves the practice pool in the same transaction (DailyChallenge.save).
                 return DailyChallenge.objects.create(
-                    date=date, tier=tier, deal=deal, bot_win_rate=rate
+                    date=date, tier=tier, deal=deal, bot_win_rate=win_rate
                 )
         except IntegrityError:  # another worker published first: theirs stands
             return DailyChallenge.objects.get(date=date, tier=tier)

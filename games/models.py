@@ -11,7 +11,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -173,7 +173,11 @@ class DailyChallenge(models.Model):
         if self._state.adding and not self.commitment:
             self.seal()
         refuse_sealed_change(self, self.SEALED_FIELDS, kwargs.get("update_fields"))
-        super().save(*args, **kwargs)
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            # A daily is never a practice deal: its deal (in any variant: they all deal
+            # the same cards from one number) leaves the pool as the challenge is saved.
+            PracticeDeal.objects.filter(deal__number=self.deal.number).delete()
 
     def seal(self) -> None:
         """Draw the salt and compute the commitment (before the first save only)."""
@@ -247,6 +251,8 @@ class Game(models.Model):
     position = models.TextField()
     # Set by moderation: the game vanishes from every board.
     disqualified = models.BooleanField(default=False)
+    # A practice game dealt from the practice pool (games/practice_pool.py): its tier.
+    practice_tier = models.CharField(max_length=8, choices=Tier.choices, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -338,3 +344,49 @@ class Move(models.Model):
         if not self._state.adding:
             raise ValueError("the move log is append-only: a stored move is never changed")
         super().save(*args, **kwargs)
+
+
+class PracticeDeal(models.Model):
+    """A deal in the practice pool: proven winnable by the solver, rated into a tier by the
+    strategy bot (the daily bands), and never a daily challenge's deal (games/practice_pool.py).
+
+    Any number of players may be dealt it, each at most once; ``dealt`` counts them, and
+    the pool's size is its entries nobody has been dealt yet.
+    """
+
+    deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="practice")
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)  # the deal's, indexed
+    tier = models.CharField(max_length=8, choices=Tier.choices)
+    bot_win_rate = models.FloatField()
+    dealt = models.PositiveIntegerField(default=0, help_text="Games started from it.")
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["variant", "tier", "dealt"], name="games_practice_pick")]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.tier} #{self.deal_id}"
+
+
+class PracticePoolStatus(models.Model):
+    """How the refills of one variant's tier went: shown in the admin and in /metrics."""
+
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    tier = models.CharField(max_length=8, choices=Tier.choices)
+    refills = models.PositiveIntegerField(default=0, help_text="Refill runs that needed deals.")
+    failures = models.PositiveIntegerField(
+        default=0, help_text="Runs that found none of the deals needed, or broke off."
+    )
+    added = models.PositiveIntegerField(default=0, help_text="Deals added, all runs.")
+    last_refill_at = models.DateTimeField(null=True, blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    last_failure = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "tier"], name="games_practice_status_one"),
+        ]
+        verbose_name_plural = "practice pool status"
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.tier}"

@@ -11,9 +11,11 @@ import datetime as dt
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
-from games import daily, deals, services
+from games import daily, deals, practice_pool, services
 from games.models import utc_today
 from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
@@ -79,3 +81,37 @@ def solve_deal(deal_id: int, seconds: float = 10.0) -> str | None:
     """Store the solver's verdict and line on a deal (idempotent); return the verdict."""
     deal = deals.solve_deal(deal_id, seconds)
     return None if deal is None else deal.verdict
+
+
+@shared_task(
+    name="games.top_up_practice_pool",
+    **RETRY_ON_DATABASE_ERRORS,
+    max_retries=3,
+)
+def top_up_practice_pool(variant: str) -> dict[str, Any]:
+    """Top up one variant's practice pool (docs/practice.md); one run per variant at a time.
+
+    Idempotent: a full pool tries nothing. A run is bounded by PRACTICE_POOL_MAX_ATTEMPTS
+    and PRACTICE_POOL_REFILL_SECONDS (well inside the broker's visibility timeout).
+    """
+    if variant not in practice_pool.pool_variants():
+        return {"variant": variant, "skipped": "no practice pool for this variant"}
+    lock = f"games:practice-pool:running:{variant}"
+    if not cache.add(lock, 1, timeout=int(settings.PRACTICE_POOL_REFILL_SECONDS) + 60):
+        return {"variant": variant, "skipped": "a refill of this variant is running"}
+    try:
+        run = practice_pool.top_up(variant)
+    finally:
+        cache.delete(lock)
+    return {"variant": variant, "added": run.added, "short": run.short, "attempts": run.attempts}
+
+
+@shared_task(name="games.top_up_practice_pools", acks_late=True)
+def top_up_practice_pools() -> list[str]:
+    """Queue a refill of every single-deck variant whose pool lacks deals in some tier."""
+    queued = []
+    for variant in practice_pool.pool_variants():
+        if practice_pool.needs(variant, settings.PRACTICE_POOL_SIZE):
+            top_up_practice_pool.delay(variant)
+            queued.append(variant)
+    return queued

@@ -15,8 +15,9 @@ Where each figure lives, and why:
   to a dict in the process). Counters there reset only if Redis loses its data, which
   Prometheus reads as a counter reset.
 - Read at scrape time (queue length, tomorrow's dailies, games waiting for
-  verification, stale boards): queried from Redis and PostgreSQL by the scrape itself;
-  a source that is down yields ``yukon_scrape_source_up{source=...} 0`` instead.
+  verification, stale boards, the practice pool's size and refill failures): queried
+  from Redis and PostgreSQL by the scrape itself; a source that is down yields
+  ``yukon_scrape_source_up{source=...} 0`` instead.
 """
 
 from __future__ import annotations
@@ -210,6 +211,35 @@ class ScrapeCollector:
             "Boards that missed an update while Redis was down, waiting for a rebuild.",
             value=StaleBoard.objects.count(),
         )
+        yield from self._practice_pool()
+
+    def _practice_pool(self) -> Iterator[Metric]:
+        from games import practice_pool
+        from games.models import PracticePoolStatus, Tier
+
+        undealt = practice_pool.fresh_counts()
+        size = GaugeMetricFamily(
+            "yukon_practice_pool_deals",
+            "Proven, rated practice deals nobody has been dealt yet, by variant and tier.",
+            labels=["variant", "tier"],
+        )
+        for variant in practice_pool.pool_variants():
+            for tier in Tier.values:
+                size.add_metric([variant, tier], undealt.get((variant, tier), 0))
+        yield size
+        yield GaugeMetricFamily(
+            "yukon_practice_pool_target",
+            "Undealt deals each tier's pool is topped up to (PRACTICE_POOL_SIZE).",
+            value=settings.PRACTICE_POOL_SIZE,
+        )
+        failures = CounterMetricFamily(
+            "yukon_practice_pool_refill_failures",
+            "Refill runs that found none of the deals a tier needed, or broke off.",
+            labels=["variant", "tier"],
+        )
+        for status in PracticePoolStatus.objects.order_by("variant", "tier"):
+            failures.add_metric([status.variant, status.tier], status.failures)
+        yield failures
 
     def _broker(self) -> Iterator[Metric]:
         url = str(settings.CELERY_BROKER_URL)

@@ -223,6 +223,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep_daily",
         "schedule": env.float("DAILY_SWEEP_SECONDS", default=900.0),
     },
+    # Each single-deck variant's practice pool is topped up to PRACTICE_POOL_SIZE per tier.
+    "top-up-practice-pools": {
+        "task": "games.top_up_practice_pools",
+        "schedule": env.float("PRACTICE_POOL_SWEEP_SECONDS", default=600.0),
+    },
 }
 
 # The daily challenge (games/daily.py, docs/daily.md): solver budget per candidate (a node
@@ -234,6 +239,17 @@ DAILY_BOT_PLAYOUTS = env.int("DAILY_BOT_PLAYOUTS", default=200)
 DAILY_MAX_ATTEMPTS = env.int("DAILY_MAX_ATTEMPTS", default=60)
 # Without Redis there is no beat: GET /api/daily/ prepares a missing today in-process.
 DAILY_PREPARE_ON_REQUEST = env.bool("DAILY_PREPARE_ON_REQUEST", default=not REDIS_URL)
+
+# The practice pool (games/practice_pool.py, docs/practice.md): proven deals per variant and
+# tier, each proven and rated with the daily budgets above. Size: undealt deals kept per
+# tier; each refill run tries at most MAX_ATTEMPTS random numbers within SECONDS. Without
+# Redis a request starts the refill in a thread and waits at most WAIT_SECONDS for it.
+PRACTICE_POOL_SIZE = env.int("PRACTICE_POOL_SIZE", default=50 if REDIS_URL else 5)
+PRACTICE_POOL_MAX_ATTEMPTS = env.int("PRACTICE_POOL_MAX_ATTEMPTS", default=400)
+PRACTICE_POOL_REFILL_SECONDS = env.float("PRACTICE_POOL_REFILL_SECONDS", default=240.0)
+PRACTICE_POOL_RETRY_AFTER = env.int("PRACTICE_POOL_RETRY_AFTER", default=30)
+PRACTICE_POOL_FILL_ON_REQUEST = env.bool("PRACTICE_POOL_FILL_ON_REQUEST", default=not REDIS_URL)
+PRACTICE_POOL_WAIT_SECONDS = env.float("PRACTICE_POOL_WAIT_SECONDS", default=2.0)
 
 # The practice coach and post-game analysis (docs/practice.md): the solver's time budget
 # for a hint or "still winnable?", its memory cap (each search, in MB), the budget of each

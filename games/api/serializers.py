@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import practice_pool
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
 from games.models import DailyChallenge, Game, Mode, Move, Status, Tier
 from games.services import MoveResult
@@ -58,14 +59,26 @@ class StartGameSerializer(serializers.Serializer):
         choices=Tier.choices, required=False, help_text="Start (or resume) today's ranked game."
     )
     deal = DealNumberField(required=False, help_text="Start a practice game of this deal.")
+    practice = serializers.ChoiceField(
+        choices=Tier.choices,
+        required=False,
+        help_text="Start a practice game on a proven-winnable deal of this tier that you "
+        "have not played (the practice pool; single-deck variants).",
+    )
     variant = serializers.ChoiceField(
         choices=list(VARIANT_NAMES), default="yukon", help_text="Practice only."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("daily" in attrs) == ("deal" in attrs):
+        if sum(key in attrs for key in ("daily", "deal", "practice")) != 1:
             raise serializers.ValidationError(
-                'send either {"daily": "easy|medium|hard"} or {"deal": N, "variant": "yukon"}'
+                'send either {"daily": "easy|medium|hard"}, {"deal": N, "variant": "yukon"} '
+                'or {"practice": "easy|medium|hard", "variant": "yukon"}'
+            )
+        pooled = practice_pool.pool_variants()
+        if "practice" in attrs and attrs["variant"] not in pooled:
+            raise serializers.ValidationError(
+                {"variant": f"practice tiers are dealt in {', '.join(pooled)} only"}
             )
         return attrs
 
@@ -142,6 +155,7 @@ class GameSerializer(serializers.ModelSerializer):
 
     variant = serializers.CharField(source="deal.variant", read_only=True)
     tier = serializers.SerializerMethodField()
+    bot_win_rate = serializers.SerializerMethodField()
     date = serializers.SerializerMethodField()
     deal = serializers.SerializerMethodField()
     closes_at = serializers.SerializerMethodField()
@@ -158,6 +172,7 @@ class GameSerializer(serializers.ModelSerializer):
             "mode",
             "variant",
             "tier",
+            "bot_win_rate",
             "date",
             "deal",
             "status",
@@ -179,9 +194,27 @@ class GameSerializer(serializers.ModelSerializer):
         )
         read_only_fields: tuple[str, ...] = fields
 
-    @extend_schema_field(serializers.ChoiceField(choices=Tier.choices, allow_null=True))
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=Tier.choices,
+            allow_null=True,
+            help_text="A daily's tier, or the tier of a practice game dealt from the pool.",
+        )
+    )
     def get_tier(self, game: Game) -> str | None:
-        return game.challenge.tier if game.challenge else None
+        return game.challenge.tier if game.challenge else game.practice_tier or None
+
+    @extend_schema_field(
+        serializers.FloatField(
+            allow_null=True,
+            help_text="How often the strategy bot wins the deal (0..1): a daily, or a "
+            "practice game dealt from the pool. Null otherwise.",
+        )
+    )
+    def get_bot_win_rate(self, game: Game) -> float | None:
+        if game.challenge is not None:
+            return game.challenge.bot_win_rate
+        return game.deal.bot_win_rate if game.practice_tier else None
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, game: Game) -> dt.date | None:
@@ -270,6 +303,30 @@ class OwnGameSummarySerializer(serializers.ModelSerializer):
         model = Game
         fields = ("id", "status", "verification", "score", "moves", "elapsed_ms")
         read_only_fields = fields
+
+
+class PracticeGameSummarySerializer(serializers.ModelSerializer):
+    """One of your practice games in the list (GET /api/games/): enough to resume it."""
+
+    variant = serializers.CharField(source="deal.variant", read_only=True)
+    deal = serializers.CharField(source="deal.number", read_only=True, help_text="Deal number.")
+    tier = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = (
+            "id", "variant", "deal", "tier", "status", "score", "moves", "hints_used",
+            "started_at", "finished_at",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=Tier.choices, allow_null=True, help_text="Dealt from the pool: its tier."
+        )
+    )
+    def get_tier(self, game: Game) -> str | None:
+        return game.practice_tier or None
 
 
 class DailyChallengeSerializer(serializers.ModelSerializer):

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -27,6 +27,7 @@ from games.api.serializers import (
     MoveInputSerializer,
     MoveResultSerializer,
     PlySerializer,
+    PracticeGameSummarySerializer,
     ReplaySerializer,
     StartGameSerializer,
     move_answer,
@@ -50,7 +51,19 @@ class DailyView(GameAPIView):
         return Response(data)
 
 
+RECENT_PRACTICE_GAMES = 20
+
+
 class GameListView(GameAPIView):
+    @extend_schema(
+        responses={200: PracticeGameSummarySerializer(many=True)},
+        summary="Your recent practice games, newest first (the last 20)",
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        games = services.recent_practice_games(actor_of(request), RECENT_PRACTICE_GAMES)
+        return Response(PracticeGameSummarySerializer(games, many=True).data)
+
     @extend_schema(
         request=StartGameSerializer,
         responses={
@@ -59,8 +72,23 @@ class GameListView(GameAPIView):
             400: BAD_REQUEST,
             403: FORBIDDEN,
             404: OpenApiResponse(ERROR, description="Today's challenge is not ready yet."),
+            503: OpenApiResponse(
+                ERROR,
+                description="The database is unavailable, or (practice tier) no pooled deal "
+                "you have not played is ready yet: more are being prepared; wait "
+                "Retry-After seconds (also `retry_after` in the body).",
+            ),
         },
-        summary="Start a game: today's ranked challenge or a practice deal",
+        parameters=[
+            OpenApiParameter(
+                "Retry-After",
+                int,
+                OpenApiParameter.HEADER,
+                response=[503],
+                description="Seconds to wait before asking again.",
+            )
+        ],
+        summary="Start a game: today's ranked challenge, a practice deal, or a practice tier",
         tags=["games"],
     )
     def post(self, request: Request) -> Response:
@@ -69,6 +97,10 @@ class GameListView(GameAPIView):
         data = serializer.validated_data
         if "daily" in data:
             game, created = services.start_daily_game(actor_of(request), data["daily"])
+        elif "practice" in data:
+            actor = actor_of(request, create_session=True)
+            tier, variant = data["practice"], data["variant"]
+            game, created = services.start_pooled_practice_game(actor, tier, variant), True
         else:
             actor = actor_of(request, create_session=True)
             game, created = services.start_practice_game(actor, data["deal"], data["variant"]), True

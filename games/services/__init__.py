@@ -1,6 +1,7 @@
 """Every change to a game lives here, one module per concern; this package is their door.
 
-- ``playing``: start a daily or a practice game, undo, count a hint, resign;
+- ``playing``: start a daily or a practice game (by number, or from the practice pool),
+  undo, count a hint, resign;
 - ``moves``: the move itself, the hot path (hand-written SQL on a prepared cursor);
 - ``closing``: the close of day (a daily left in play ends unfinished);
 - ``reads``: who may look at a game and at its log;
@@ -22,14 +23,16 @@ from games.services.closing import (
 from games.services.common import Actor
 from games.services.moves import FACE_DOWN_REASON, MoveResult, play_move
 from games.services.playing import (
+    PoolExhausted,
     claim_guest_games,
     record_hint,
     resign_game,
     start_daily_game,
+    start_pooled_practice_game,
     start_practice_game,
     undo_move,
 )
-from games.services.reads import get_game_for, get_replay_for
+from games.services.reads import get_game_for, get_replay_for, recent_practice_games
 from games.services.verification import LogRejected, Replayed, sweep_games, verify_game
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "DayClosed",
     "LogRejected",
     "MoveResult",
+    "PoolExhausted",
     "Replayed",
     "abandon_closed_games",
     "abandon_game",
@@ -47,9 +51,11 @@ __all__ = [
     "get_game_for",
     "get_replay_for",
     "play_move",
+    "recent_practice_games",
     "record_hint",
     "resign_game",
     "start_daily_game",
+    "start_pooled_practice_game",
     "start_practice_game",
     "sweep_games",
     "undo_move",

@@ -8,16 +8,28 @@ concurrent requests for the same game are serialised. The move, the hot path, li
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound
+from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound, Unavailable
 from games.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
-from games.models import DailyChallenge, Deal, Game, Mode, Move, Status, Tier, utc_today
+from games.models import (
+    DailyChallenge,
+    Deal,
+    Game,
+    Mode,
+    Move,
+    PracticeDeal,
+    Status,
+    Tier,
+    utc_today,
+)
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between
 from games.services.moves import check_turn
@@ -95,6 +107,95 @@ def start_practice_game(actor: Actor, number: int, variant: str = "yukon") -> Ga
         mode=Mode.PRACTICE,
         position=deal.start_position().to_text(),
     )
+
+
+class PoolExhausted(Unavailable):
+    """No pooled deal of the tier that this player has not played: 503, try again later."""
+
+
+def start_pooled_practice_game(actor: Actor, tier: str, variant: str = "yukon") -> Game:
+    """A practice game on a deal of the practice pool (games/practice_pool.py) in ``tier``
+    that the player (or the guest's session) has never played, and never a daily's deal.
+
+    A deal nobody had been dealt asks for a refill. None left: PoolExhausted (503) after a
+    refill is asked for; without Redis the request waits up to PRACTICE_POOL_WAIT_SECONDS
+    for this process's refill thread to add one.
+    """
+    from games import practice_pool  # it reaches the daily pipeline, which imports us
+
+    if actor.user_id is None and not actor.session_key:
+        raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
+    if tier not in Tier.values:
+        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+    wait = settings.PRACTICE_POOL_WAIT_SECONDS if settings.PRACTICE_POOL_FILL_ON_REQUEST else 0
+    deadline = time.monotonic() + wait
+    while True:
+        seen = practice_pool.generation()
+        game, was_fresh = _deal_from_pool(actor, tier, variant)
+        if game is not None:
+            if was_fresh:
+                practice_pool.request_top_up(variant)
+            return game
+        practice_pool.request_top_up(variant)
+        left = deadline - time.monotonic()
+        if left <= 0 or not practice_pool.wait_for_growth(seen, left):
+            break
+    retry_after = max(1, round(wait)) if wait else settings.PRACTICE_POOL_RETRY_AFTER
+    raise PoolExhausted(
+        f"no proven {variant} {tier} deal you have not played is ready; more are being "
+        f"prepared, try again in {retry_after} s (or play a deal by number)",
+        retry_after=retry_after,
+        tier=tier,
+        variant=variant,
+    )
+
+
+def _owner_q(actor: Actor) -> Q:
+    if actor.user_id is not None:
+        return Q(player_id=actor.user_id)
+    return Q(player__isnull=True, session_key=actor.session_key)
+
+
+def _deal_from_pool(actor: Actor, tier: str, variant: str) -> tuple[Game | None, bool]:
+    """(the new game, whether its deal was one nobody had been dealt); (None, False) if none.
+
+    The pooled row is locked (SKIP LOCKED: two tabs of one player take different rows)
+    and the player's games are read again once it is held, in a statement of its own, so
+    a game committed meanwhile by another tab is seen.
+    """
+    owner = _owner_q(actor)
+    played = Game.objects.filter(owner, deal_id=OuterRef("deal_id"))
+    daily = DailyChallenge.objects.filter(deal__number=OuterRef("deal__number"))
+    candidates = (
+        PracticeDeal.objects.filter(variant=variant, tier=tier)
+        .exclude(Exists(played))
+        .exclude(Exists(daily))
+    )
+    tried: list[int] = []
+    with transaction.atomic():
+        while True:
+            pick = (
+                candidates.exclude(pk__in=tried)
+                .select_for_update(skip_locked=True, of=("self",))
+                .select_related("deal")
+                .order_by("?")
+                .first()
+            )
+            if pick is None:
+                return None, False
+            if not Game.objects.filter(owner, deal_id=pick.deal_id).exists():
+                break
+            tried.append(pick.pk)
+        game = Game.objects.create(
+            player_id=actor.user_id,
+            session_key="" if actor.user_id is not None else actor.session_key,
+            deal=pick.deal,
+            mode=Mode.PRACTICE,
+            practice_tier=tier,
+            position=pick.deal.start_position().to_text(),
+        )
+        PracticeDeal.objects.filter(pk=pick.pk).update(dealt=F("dealt") + 1)
+    return game, pick.dealt == 0
 
 
 def claim_guest_games(user: Any, session_key: str) -> int:

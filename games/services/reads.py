@@ -37,3 +37,18 @@ def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) 
     if actor.owns(game):
         raise Conflict("the replay opens when the game is over", status=game.status)
     raise NotFound("no such game")
+
+
+def recent_practice_games(actor: Actor, limit: int) -> list[Game]:
+    """The actor's newest practice games (a guest's: their session's), newest first."""
+    if actor.user_id is not None:
+        owned = Game.objects.filter(player_id=actor.user_id)
+    elif actor.session_key:
+        owned = Game.objects.filter(player__isnull=True, session_key=actor.session_key)
+    else:
+        return []
+    return list(
+        owned.filter(mode=Mode.PRACTICE).select_related("deal").order_by("-started_at", "-id")[
+            :limit
+        ]
+    )

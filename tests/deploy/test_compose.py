@@ -183,9 +183,9 @@ def test_celery_app_named_by_the_commands_has_the_beat_schedule() -> None:
     from yukon_site.celery import app
 
     assert app.main == "yukon_site"
-    assert {"sweep-unverified-games", "rebuild-stale-boards", "sweep-daily"} <= set(
-        app.conf.beat_schedule
-    )
+    assert {
+        "sweep-unverified-games", "rebuild-stale-boards", "sweep-daily", "top-up-practice-pools"
+    } <= set(app.conf.beat_schedule)
 
 
 def test_dockerfile() -> None:

@@ -83,7 +83,7 @@ def test_a_candidate_the_solver_cannot_settle_is_skipped() -> None:
         for offset in range(60):
             day = DAY + dt.timedelta(days=offset)
             first = candidate_number(SECRET, day, "easy", 0)
-            deal = daily._solved_deal(first)
+            deal = daily.proven_winnable(first)
             if deal is None and Deal.objects.get(number=first).verdict == Verdict.UNKNOWN:
                 break
         else:

@@ -90,6 +90,9 @@ function adopt(game) {
   if (game.mode === "daily") {
     $("[data-title]").textContent = `${game.date} · ${game.tier}`;
     showCommitment(game);
+  } else if (game.tier) { // dealt from the practice pool: proven winnable, rated
+    const rate = game.bot_win_rate == null ? "" : ` · bot wins ${Math.round(game.bot_win_rate * 100)}%`;
+    $("[data-title]").textContent = `Practice #${game.deal} · ${game.tier}${rate}`;
   }
   board.render(state.pos);
   board.setFrozen(state.finished);

@@ -1,13 +1,18 @@
-// The practice form: go to /practice/<n>/?variant=..., or pick a random deal.
+// The practice form: go to /practice/<n>/?variant=..., pick a random deal, or ask the
+// server for a proven-winnable deal of a tier (POST /api/games/ {practice, variant}).
 
+import { api, ApiError } from "./api.js";
 import { siteConstants } from "./site.js";
 
 const MAX_DEAL = BigInt(siteConstants().max_deal);
+const MAX_TRIES = 20; // deals still being prepared: ask again after Retry-After, this often
 const form = document.querySelector("[data-practice-form]");
+const status = document.querySelector("[data-practice-status]");
 
-function go(deal) {
+function go(deal, game) {
   const variant = form.elements.variant.value;
-  window.location.href = `/practice/${deal}/?variant=${encodeURIComponent(variant)}`;
+  const extra = game ? `&game=${encodeURIComponent(game)}` : "";
+  window.location.href = `/practice/${deal}/?variant=${encodeURIComponent(variant)}${extra}`;
 }
 
 form.addEventListener("submit", (e) => {
@@ -20,4 +25,34 @@ form.addEventListener("submit", (e) => {
 form.elements.deal.addEventListener("input", () => form.elements.deal.setCustomValidity(""));
 form.querySelector("[data-random]").addEventListener("click", () => {
   go(Math.floor(Math.random() * 1_000_000_000));
+});
+
+const tierButtons = [...form.querySelectorAll("[data-tier]")];
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+async function dealTier(tier) {
+  const variant = form.elements.variant.value;
+  tierButtons.forEach((b) => { b.disabled = true; });
+  status.textContent = `Finding a proven ${tier} deal…`;
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const game = await api.post("/api/games/", { practice: tier, variant });
+        go(game.deal, game.id);
+        return;
+      } catch (err) {
+        const wait = err instanceof ApiError && err.status === 503 ? Number(err.body?.retry_after) : NaN;
+        if (!(wait > 0) || attempt >= MAX_TRIES) throw err;
+        status.textContent = `Preparing proven ${tier} deals (the solver is at work); asking again in ${wait} s…`;
+        await sleep(wait * 1000);
+      }
+    }
+  } catch (err) {
+    status.textContent = err.message;
+    tierButtons.forEach((b) => { b.disabled = false; });
+  }
+}
+
+tierButtons.forEach((button) => {
+  button.addEventListener("click", () => dealTier(button.dataset.tier));
 });
