@@ -4,7 +4,9 @@ Runs the pool's own refill (``games.practice_pool.top_up``: random numbers from
 ``secrets``, each proven by the solver and rated by the strategy bot with the daily
 budgets) on a throwaway test database (the configured one, or SQLite when DATABASE_URL is
 unset), one variant at a time, with no attempt or time cap unless given, and prints the
-time, the numbers tried and the deals per tier. Run it niced on a shared machine:
+wall and CPU time, the numbers tried and the deals per tier. (The solver's C search and
+the bot both run in this process, so its CPU time is the work done.) Run it niced on a
+shared machine:
 
     nice -n 19 .venv/bin/python bench/bench_practice_pool.py [--size 50] [--variant yukon]
 """
@@ -55,18 +57,20 @@ def run(variant: str, size: int, max_attempts: int, seconds: float) -> None:
     from games import practice_pool
     from games.models import PracticeDeal, Tier
 
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     refill = practice_pool.top_up(variant, size=size, max_attempts=max_attempts, seconds=seconds)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     print(
         f"{variant}: {size} deals per tier, {connection.vendor}; solver budget "
         f"{settings.DAILY_SOLVE_NODES:,} nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts "
         f"per candidate"
     )
+    pooled = max(sum(refill.added.values()), 1)
     print(
-        f"filled in {elapsed:.1f} s ({elapsed / 60:.1f} min): {refill.attempts} numbers tried, "
-        f"{elapsed / max(refill.attempts, 1):.2f} s per number, "
-        f"{elapsed / max(sum(refill.added.values()), 1):.2f} s per pooled deal"
+        f"filled in {elapsed:.1f} s wall ({elapsed / 60:.1f} min), {cpu:.1f} s CPU "
+        f"(one core; the wall time is longer on a busy machine): {refill.attempts} numbers "
+        f"tried, {cpu / max(refill.attempts, 1):.2f} s CPU per number, "
+        f"{cpu / pooled:.2f} s CPU per pooled deal"
     )
     for tier in Tier.values:
         rates = list(

@@ -122,6 +122,12 @@ DATABASES = {
 if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
     # Django's backend, with a health check that needs no round trip (its docstring).
     DATABASES["default"]["ENGINE"] = "yukon_site.postgresql"
+elif DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
+    # The embedded default writes from a background thread too (the practice pool's
+    # refill): a transaction takes the write lock when it begins and waits for it, instead
+    # of failing at once with "database is locked" when its first write meets another's.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("transaction_mode", "IMMEDIATE")
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 # Keep connections between requests: opening one costs more than a whole move.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
