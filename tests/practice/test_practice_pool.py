@@ -398,3 +398,40 @@ def test_bad_practice_requests_get_a_clear_400(api: Api, body: dict[str, Any]) -
 def test_a_refill_stops_when_its_numbers_run_out() -> None:
     run = practice_pool.top_up("yukon", size=1, numbers=iter([]))
     assert run.attempts == 0 and run.added == {}
+
+
+# ----- two tabs at once --------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_of_one_player_asking_at_once_get_two_different_deals(settings: Any) -> None:
+    import threading
+
+    from django.db import connections
+
+    pool_known([2, 11], size=2)
+    settings.PRACTICE_POOL_SIZE = 0  # the refill each deal asks for (eager here) adds none
+    for round_ in range(4):
+        user = make_user(f"tabs{round_}")
+        answers: list[Any] = []
+        barrier = threading.Barrier(2)
+
+        def tab(
+            user: User = user, answers: list[Any] = answers, barrier: Any = barrier
+        ) -> None:
+            client = Client()
+            client.force_login(user)
+            barrier.wait()
+            try:
+                answers.append(start(Api(client), "hard"))
+            finally:
+                connections.close_all()
+
+        tabs = [threading.Thread(target=tab) for _ in range(2)]
+        for thread in tabs:
+            thread.start()
+        for thread in tabs:
+            thread.join()
+        assert [a.status_code for a in answers] == [201, 201]
+        assert {int(a.json()["deal"]) for a in answers} == {2, 11}, round_
+        assert Game.objects.filter(player=user).values("deal").distinct().count() == 2
