@@ -1,27 +1,39 @@
-"""The auth API (session-based): sign up, log in, log out, who am I."""
+"""The auth API (session-based): sign up, log in, log out, who am I.
+
+Sign-up, log-in and log-out are thin wrappers over django-allauth's forms and flows (the
+browser client speaks allauth's headless API itself, docs/accounts.md); "who am I" is ours.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
-from django.contrib.auth.password_validation import validate_password
+from allauth.account.adapter import get_adapter as get_account_adapter
+from allauth.account.forms import SignupForm
+from allauth.account.internal import flows
+from allauth.headless.account.inputs import LoginInput
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import Throttled
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
 from accounts.login_backoff import remember_device
-from accounts.models import DISPLAY_NAME_MAX_LENGTH, USERNAME_TAKEN, User, username_taken
-from accounts.validators import validate_display_name
-from apikit.throttles import LoginThrottle, SignupThrottle
+from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from apikit.schema import ERROR
+from apikit.throttles import DisplayNameThrottle, LoginThrottle, SignupThrottle
 from apikit.views import BaseAPIView
+
+SECOND_FACTOR_NEEDED = (
+    "This account has a second factor: finish the log-in with it "
+    "(POST /_allauth/browser/v1/auth/2fa/authenticate, or the log-in page)."
+)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -37,33 +49,13 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class SignupSerializer(serializers.Serializer):
-    username = serializers.RegexField(
-        r"^[\w.@+-]+\Z",
-        max_length=150,
-        error_messages={"invalid": "A username uses letters, digits and @ . + - _ only."},
-    )
+    """The shape of a sign-up; the rules (folded usernames, look-alike display names,
+    password strength) are allauth's form with our adapter (accounts/adapter.py)."""
+
+    username = serializers.CharField(max_length=150)
     display_name = serializers.CharField(max_length=DISPLAY_NAME_MAX_LENGTH)
     password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
     email = serializers.EmailField(required=False, allow_blank=True, default="")
-
-    def validate_username(self, value: str) -> str:
-        if username_taken(value):  # folded: KATE, \u212aate and kate are one name
-            raise serializers.ValidationError(USERNAME_TAKEN)
-        return value
-
-    def validate_display_name(self, value: str) -> str:
-        try:
-            return validate_display_name(value)
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError(exc.messages) from exc
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        probe = User(username=attrs["username"], display_name=attrs["display_name"])
-        try:
-            validate_password(attrs["password"], user=probe)
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError({"password": exc.messages}) from exc
-        return attrs
 
 
 class LoginSerializer(serializers.Serializer):
@@ -86,58 +78,107 @@ _ME = inline_serializer(
 )
 
 
+_FIELD_NAMES = {"password1": "password", "login": "username"}
+
+
+def _form_errors(form: Any) -> dict[str, list[str]]:
+    """allauth's form errors under the API's field names (``__all__``: non_field_errors)."""
+    errors: dict[str, list[str]] = {}
+    for field, messages in form.errors.items():
+        name = "non_field_errors" if field == "__all__" else _FIELD_NAMES.get(field, field)
+        errors[name] = list(messages)
+    return errors
+
+
 class SignupView(BaseAPIView):
+    """Kept for the scripts that use it: allauth's sign-up form and flow, answered in this
+    API's shape. The browser client uses allauth's headless API (docs/api.md)."""
+
     throttle_classes = [SignupThrottle]
 
     @extend_schema(
         request=SignupSerializer,
-        responses={201: _ME},
+        responses={
+            201: _ME,
+            202: OpenApiResponse(_ME, description="That email address already has an "
+                                 "account: we mailed it instead (nothing is created)."),
+            400: OpenApiResponse(ERROR, description="A field is missing or refused."),
+        },
         summary="Create an account and log in",
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        form = SignupForm(
+            data={
+                "username": data["username"], "display_name": data["display_name"],
+                "password1": data["password"], "email": data["email"],
+            }
+        )
+        if not form.is_valid():
+            raise serializers.ValidationError(_form_errors(form))
         try:
-            services.sign_up(request._request, **serializer.validated_data)
+            user, _ = form.try_save(request._request)
         except DjangoValidationError as exc:  # a look-alike signed up since the check
             if hasattr(exc, "error_dict"):
                 raise serializers.ValidationError(exc.message_dict) from exc
             raise serializers.ValidationError({"display_name": exc.messages}) from exc
-        return Response(_me(request), status=status.HTTP_201_CREATED)
+        if user is None:  # allauth does not tell who holds an email address
+            return Response(_me(request), status=status.HTTP_202_ACCEPTED)
+        flows.signup.complete_signup(request._request, user=user)
+        response = Response(_me(request), status=status.HTTP_201_CREATED)
+        remember_device(response, user)
+        return response
 
 
 class LoginView(BaseAPIView):
+    """Kept for the scripts that use it: allauth's password log-in (with the per-account
+    wait of accounts/login_backoff.py). An account with a second factor cannot finish
+    here: 401, and the log-in goes on through the headless API (docs/accounts.md)."""
+
     throttle_classes = [LoginThrottle]
 
     @extend_schema(
-        request=LoginSerializer, responses={200: _ME}, summary="Log in", tags=["auth"]
+        request=LoginSerializer,
+        responses={
+            200: _ME,
+            400: OpenApiResponse(ERROR, description="Wrong username or password."),
+            401: OpenApiResponse(ERROR, description="Right password; the account's second "
+                                 "factor is still to come (headless API)."),
+        },
+        summary="Log in",
+        tags=["auth"],
     )
     def post(self, request: Request) -> Response:
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=serializer.validated_data["username"],
-            password=serializer.validated_data["password"],
-        )
-        if user is None:
-            retry_after = getattr(request._request, "login_retry_after", None)
+        django_request = request._request
+        if django_request.user.is_authenticated:
+            get_account_adapter().logout(django_request)
+        form = LoginInput(data=serializer.validated_data)
+        if not form.is_valid():
+            retry_after = getattr(django_request, "login_retry_after", None)
             if retry_after is not None:  # the account's wait (accounts/login_backoff.py)
                 raise Throttled(retry_after, "Too many failed log-ins for this account.")
             return Response(
                 {"detail": "Wrong username or password."}, status=status.HTTP_400_BAD_REQUEST
             )
-        services.log_in(request._request, user)
+        flows.login.perform_password_login(django_request, form.cleaned_data, form.login)
+        if not django_request.user.is_authenticated:
+            return Response(
+                {"detail": SECOND_FACTOR_NEEDED}, status=status.HTTP_401_UNAUTHORIZED
+            )
         response = Response(_me(request))
-        remember_device(response, user)
+        remember_device(response, django_request.user)
         return response
 
 
 class LogoutView(BaseAPIView):
     @extend_schema(request=None, responses={200: _ME}, summary="Log out", tags=["auth"])
     def post(self, request: Request) -> Response:
-        services.log_out(request._request)
+        get_account_adapter().logout(request._request)
         return Response(_me(request))
 
 
@@ -150,3 +191,39 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(_me(request))
+
+
+class DisplayNameSerializer(serializers.Serializer):
+    display_name = serializers.CharField(
+        max_length=DISPLAY_NAME_MAX_LENGTH, help_text="The new name shown on the boards."
+    )
+
+
+class DisplayNameView(BaseAPIView):
+    """Change your display name: the look-alike rule of sign-up, and a daily limit
+    (THROTTLE_DISPLAY_NAME), so a name cannot be swapped around to confuse the boards."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [DisplayNameThrottle]
+
+    @extend_schema(
+        request=DisplayNameSerializer,
+        responses={
+            200: _ME,
+            400: OpenApiResponse(ERROR, description="Taken, too close to another "
+                                 "player's, or not a valid name."),
+            403: OpenApiResponse(ERROR, description="Not logged in."),
+        },
+        summary="Change your display name",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = DisplayNameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request.user
+        assert isinstance(user, User)  # IsAuthenticated
+        try:
+            player = services.change_display_name(user, serializer.validated_data["display_name"])
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"display_name": exc.messages}) from exc
+        return Response({"authenticated": True, "player": PlayerSerializer(player).data})

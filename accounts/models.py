@@ -84,3 +84,8 @@ def username_taken(username: str, exclude_user_id: Any = None) -> bool:
     return (
         User.objects.filter(username_key=fold(username)).exclude(pk=exclude_user_id).exists()
     )
+
+
+def public_name(user: Any) -> str:
+    """How allauth names the player (ACCOUNT_USER_DISPLAY): the display name."""
+    return str(getattr(user, "display_name", "") or user.get_username())

@@ -1,46 +1,25 @@
-"""Every change to accounts: sign up, log in, log out (the views only call these)."""
+"""Every change to accounts that allauth does not make: the locks on name keys, the display
+name, the export of a player's data and the deletion of an account."""
 
 from __future__ import annotations
 
 import hashlib
 
-from django.contrib.auth import login, logout
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.http import HttpRequest
 
 from accounts.login_backoff import fold
-from accounts.models import USERNAME_TAKEN, User, username_taken
-from accounts.signals import guest_logged_in
+from accounts.models import User
 from accounts.skeleton import name_key
 from accounts.validators import validate_display_name
 
 
-def sign_up(
-    request: HttpRequest, *, username: str, display_name: str, password: str, email: str = ""
-) -> User:
-    """Create a player and log them in; their guest practice games come along.
-
-    Raises ValidationError if the name is taken or looks like another player's, or the
-    username folds to another account's: checked again here, under locks on the keys
-    (PostgreSQL), so two sign-ups of look-alike names at the same moment cannot both pass
-    the serializer's check.
-    """
-    with transaction.atomic():
-        _lock_display_name(name_key(display_name))
-        _lock_username(fold(username))
-        if username_taken(username):  # one that folds alike signed up since the check
-            raise ValidationError({"username": [USERNAME_TAKEN]})
-        validate_display_name(display_name)
-        try:
-            with transaction.atomic():
-                user = User.objects.create_user(
-                    username=username, password=password, email=email, display_name=display_name
-                )
-        except IntegrityError as exc:  # a username taken a moment ago
-            raise ValidationError("That username or display name is taken.") from exc
-    log_in(request, user)
-    return user
+def lock_names(*, username: str, display_name: str) -> None:
+    """Inside a transaction: hold the locks on both name keys until it ends (PostgreSQL),
+    so that two sign-ups or renames of look-alike names at one moment run one after the
+    other and the second sees the first (SQLite runs one writer anyway)."""
+    _lock_display_name(name_key(display_name))
+    _lock_username(fold(username))
 
 
 def display_name_lock_id(key: str) -> int:
@@ -67,13 +46,17 @@ def username_lock_id(key: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def log_in(request: HttpRequest, user: User) -> None:
-    """Start an authenticated session; practice games played as a guest become the player's."""
-    guest_session_key = request.session.session_key
-    login(request, user)  # the one configured backend (settings.AUTHENTICATION_BACKENDS)
-    if guest_session_key:
-        guest_logged_in.send(sender=User, user=user, session_key=guest_session_key)
-
-
-def log_out(request: HttpRequest) -> None:
-    logout(request)
+def change_display_name(user: User, name: str) -> User:
+    """Rename a player: the look-alike rule applies as at sign-up (under the key's lock);
+    boards read names from the player's row, so they show the new one."""
+    with transaction.atomic():
+        _lock_display_name(name_key(name))
+        name = validate_display_name(name, exclude_user_id=user.pk)
+        player = User.objects.select_for_update().get(pk=user.pk)
+        player.display_name = name
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["display_name"])
+        except IntegrityError as exc:  # the same name, taken a moment ago
+            raise ValidationError("That display name is taken.") from exc
+    return player

@@ -86,3 +86,21 @@ class MoveThrottle(_SettingsRateThrottle):
 
     def wait(self) -> float:
         return max(self.left, 0.001)
+
+
+class PlayerThrottle(_SettingsRateThrottle):
+    """Counts requests per logged-in player (guests: per address); the scope names the rate."""
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        ident = f"u{request.user.pk}" if request.user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class DisplayNameThrottle(PlayerThrottle):
+    scope = "display_name"
+
+
+class AccountDataThrottle(PlayerThrottle):
+    """Exports and deletions of one's account."""
+
+    scope = "account_data"

@@ -18,6 +18,7 @@ urlpatterns = [
     path("players/<str:name>/", views.player, name="player"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.login, name="login"),
+    path("account/", views.account, name="account"),
     path("how-to-play/", views.how_to_play, name="how-to-play"),
     path("strategy/", views.strategy, name="strategy"),
     path("faq/", views.faq, name="faq"),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -102,7 +104,22 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def login(request: HttpRequest) -> HttpResponse:
-    return _page(request, "account.html", action="login")
+    return _page(
+        request, "account.html", action="login", oidc_providers=oidc_providers(),
+        next=request.GET.get("next", "/"),
+    )
+
+
+def oidc_providers() -> list[dict[str, str]]:
+    """The OpenID Connect providers configured from the environment (docs/accounts.md)."""
+    return [{"id": app["provider_id"], "name": app["name"]} for app in settings.OIDC_APPS]
+
+
+@ensure_csrf_cookie
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """Your account: display name, your data, deletion; links to allauth's pages."""
+    return _page(request, "your_account.html")
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:

@@ -13,11 +13,12 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
+from accounts.second_factor import passed_second_factor
 from apikit.errors import ServiceError
 
 
@@ -40,6 +41,8 @@ def reason_action(
     def action(
         modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]
     ) -> TemplateResponse | None:
+        if not passed_second_factor(request):  # the admin site refuses it first; twice sure
+            raise PermissionDenied("Staff use a second factor: confirm it first.")
         form = ReasonForm(request.POST if request.POST.get("confirm") == "yes" else None)
         if form.is_bound and form.is_valid():
             reason = form.cleaned_data["reason"]

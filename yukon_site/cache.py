@@ -95,8 +95,10 @@ class ResilientRedisCache(RedisCache):
         try:
             return super().add(key, value, timeout, version)
         except redis.RedisError as exc:
+            # As if added: a lock or a limit built on add (allauth's rate limits, the
+            # coach's one search per player) opens instead of refusing everyone.
             self._failed("add", exc)
-            return False
+            return True
 
     def delete(self, key: Any, version: int | None = None) -> bool:
         try:

@@ -12,7 +12,7 @@ import sys
 import redis
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import page_not_found
@@ -87,3 +87,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = "5"
     return response
 
+
+
+def no_such_page(request: HttpRequest, **kwargs: object) -> HttpResponse:
+    """A route that answers 404 to whatever it matched (yukon_site/urls.py)."""
+    raise Http404("No such page.")

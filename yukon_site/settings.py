@@ -1,6 +1,7 @@
 """Django settings for Yukon Daily, read from the environment (see README.md)."""
 
 from pathlib import Path
+from typing import Any
 
 import environ
 from celery.schedules import crontab
@@ -68,6 +69,13 @@ INSTALLED_APPS = [
     "moderation",
     "analysis",
     "frontend",
+    # Account flows (docs/accounts.md): after our apps, whose templates override allauth's.
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
+    "allauth.headless",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
 ]
 
 MIDDLEWARE = [
@@ -80,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "moderation.middleware.ClientAddressMiddleware",
     "yukon_site.middleware.PrometheusAfterMiddleware",  # last: latency by view
@@ -348,6 +357,9 @@ REST_FRAMEWORK = {
         "moves": env.str("THROTTLE_MOVES", default="20/s"),
         # a closed day's move logs (GET /api/daily/<date>/<tier>/games.jsonl), per address
         "daily_games": env.str("THROTTLE_DAILY_GAMES", default="30/hour"),
+        # per player: display-name changes (tries), exports and deletions (docs/accounts.md)
+        "display_name": env.str("THROTTLE_DISPLAY_NAME", default="5/day"),
+        "account_data": env.str("THROTTLE_ACCOUNT_DATA", default="10/hour"),
     },
     # Proxies in front of gunicorn (1 in docker-compose.yml): the client address for the
     # sign-up and log-in limits is that many hops back in X-Forwarded-For; 0: REMOTE_ADDR.
@@ -359,6 +371,79 @@ REST_FRAMEWORK = {
 LOGIN_BACKOFF_FREE_FAILURES = env.int("LOGIN_BACKOFF_FREE_FAILURES", default=5)
 LOGIN_BACKOFF_BASE_SECONDS = env.int("LOGIN_BACKOFF_BASE_SECONDS", default=1)
 LOGIN_BACKOFF_MAX_SECONDS = env.int("LOGIN_BACKOFF_MAX_SECONDS", default=300)
+
+# Account flows: django-allauth (docs/accounts.md). Log-in by username; an email address is
+# optional and verified by a link; password reset by email. The headless JSON API
+# (/_allauth/browser/v1/) serves the ES-module client, allauth's own pages (/accounts/)
+# the rest, in the site's templates. Our backend stays the one that checks passwords (the
+# per-account wait above); allauth logs in through it.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*"]
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupDetailsForm"  # the display name
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_CHANGE_EMAIL = True  # one address at a time: a new one replaces it once verified
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_USER_DISPLAY = "accounts.models.public_name"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Yukon Daily] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False  # a reset for an unknown address mails nobody
+ACCOUNT_REAUTHENTICATION_TIMEOUT = env.int("ACCOUNT_REAUTHENTICATION_TIMEOUT", default=300)
+# The per-account wait (above) counts failed passwords; allauth only limits per address.
+ACCOUNT_RATE_LIMITS = {"login_failed": env.str("ACCOUNT_LOGIN_FAILED_LIMIT", default="30/m/ip")}
+HEADLESS_ADAPTER = "accounts.adapter.HeadlessAdapter"
+HEADLESS_CLIENTS = ("browser",)
+HEADLESS_SERVE_SPECIFICATION = True  # /_allauth/openapi.json (docs/api.md)
+# TOTP and passkeys (WebAuthn) as second factors; a passkey alone also signs in.
+MFA_SUPPORTED_TYPES = ["totp", "webauthn", "recovery_codes"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Yukon Daily"
+# Email is optional here, so an unverified (or no) address does not stop anyone, staff
+# above all, from adding a second factor.
+MFA_ALLOW_UNVERIFIED_EMAIL = True
+# Plain-HTTP origins (development on localhost, the browser tests) may register passkeys.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env.bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", default=DEBUG)
+
+# Mail (verification links, password resets): EMAIL_URL (smtp://user:pass@host:587 with
+# ?tls=True, smtp+ssl://..., consolemail://), else the usual EMAIL_HOST & co., else the
+# console (development: messages are printed, nothing is sent).
+if env.str("EMAIL_URL", default=""):
+    globals().update(env.email_url("EMAIL_URL"))
+elif env.str("EMAIL_HOST", default=""):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env.str("EMAIL_HOST")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+    EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Yukon Daily <noreply@localhost>")
+
+# Sign-in with an external OpenID Connect provider: off unless OIDC_SERVER_URL is set
+# (its issuer URL; discovery at <url>/.well-known/openid-configuration), with the client
+# id and secret registered there. Redirect URI (docs/accounts.md):
+# <site>/accounts/oidc/<OIDC_PROVIDER_ID>/login/callback/
+OIDC_SERVER_URL = env.str("OIDC_SERVER_URL", default="")
+OIDC_APPS: list[dict[str, Any]] = []
+SOCIALACCOUNT_PROVIDERS = {"openid_connect": {"APPS": OIDC_APPS}}
+if OIDC_SERVER_URL:
+    OIDC_APPS[:] = [
+        {
+            "provider_id": env.str("OIDC_PROVIDER_ID", default="oidc"),
+            "name": env.str("OIDC_NAME", default="OpenID Connect"),
+            "client_id": env.str("OIDC_CLIENT_ID"),
+            "secret": env.str("OIDC_CLIENT_SECRET"),
+            "settings": {"server_url": OIDC_SERVER_URL, "oauth_pkce_enabled": True},
+        }
+    ]
+SOCIALACCOUNT_ADAPTER = "accounts.adapter.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # never join an account by a provider's email
+SOCIALACCOUNT_AUTO_SIGNUP = False  # a first sign-in picks a username and a display name
+SOCIALACCOUNT_LOGIN_ON_GET = False
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Yukon Daily API",

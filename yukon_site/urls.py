@@ -1,16 +1,27 @@
 """Top-level URL routes: admin, account pages, the JSON API, its schema and docs, the client."""
 
+from allauth.mfa.webauthn import views as webauthn_views
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from yukon_site.health import healthz
+from yukon_site import converters  # noqa: F401 registers <id:...>
+from yukon_site.health import healthz, no_such_page
 from yukon_site.metrics import metrics_view
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),  # bearer token only (METRICS_TOKEN)
     path("admin/", admin.site.urls),
+    # allauth's pages (docs/accounts.md); its two <int:pk> routes first with a bounded id,
+    # and any other key a 404 (a 25-digit one would reach the database and fail there)
+    path("accounts/2fa/webauthn/keys/<id:pk>/remove/", webauthn_views.remove_webauthn,
+         name="mfa_remove_webauthn"),
+    path("accounts/2fa/webauthn/keys/<id:pk>/edit/", webauthn_views.edit_webauthn,
+         name="mfa_edit_webauthn"),
+    path("accounts/2fa/webauthn/keys/<str:pk>/<str:action>/", no_such_page),
+    path("accounts/", include("allauth.urls")),
+    path("_allauth/", include("allauth.headless.urls")),  # its JSON API and its OpenAPI spec
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),
     path("api/", include("moderation.urls")),

@@ -21,4 +21,5 @@ urlpatterns = [
     path("auth/login/", auth_api.LoginView.as_view(), name="login"),
     path("auth/logout/", auth_api.LogoutView.as_view(), name="logout"),
     path("auth/me/", auth_api.MeView.as_view(), name="me"),
+    path("auth/display-name/", auth_api.DisplayNameView.as_view(), name="display-name"),
 ]

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
+from tests.factories import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +94,7 @@ def test_the_admin_add_form_refuses_a_folded_username_too(client: Client) -> Non
     admin = User.objects.create_superuser(
         username="boss", display_name="Boss", password=PASSWORD
     )
-    client.force_login(admin)
+    client = client_for(admin)
     User.objects.create_user(username="strasse", display_name="First")
     answer = client.post(
         "/admin/accounts/user/add/",

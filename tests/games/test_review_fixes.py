@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import DailyChallenge, Deal, Game
-from tests.factories import make_challenge
+from tests.factories import client_for, make_challenge
 
 pytestmark = pytest.mark.django_db
 
@@ -18,9 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def superuser_client(db: None) -> Client:
     root = User.objects.create_superuser(username="root", display_name="Root", password="x")
-    client = Client()
-    client.force_login(root)
-    return client
+    return client_for(root)
 
 
 # ----- 1. a published commitment cannot be silently broken ----------------------------------

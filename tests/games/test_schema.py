@@ -23,6 +23,7 @@ ENDPOINTS = {
     "/api/auth/login/": {"post"},
     "/api/auth/logout/": {"post"},
     "/api/auth/me/": {"get"},
+    "/api/auth/display-name/": {"post"},
 }
 
 
@@ -43,6 +44,7 @@ def test_schema_lists_every_endpoint_with_its_shapes(client: Client) -> None:
     assert all("503" in op["responses"] for op in operations)
     assert "429" in document["paths"]["/api/auth/login/"]["post"]["responses"]
     assert "429" not in document["paths"]["/api/auth/me/"]["get"]["responses"]
+    assert "429" in document["paths"]["/api/auth/display-name/"]["post"]["responses"]
     schemas = document["components"]["schemas"]
     assert "position" in schemas["Game"]["properties"]
     assert "deal" not in schemas["DailyChallenge"]["properties"]
@@ -57,3 +59,13 @@ def test_spectacular_validates_with_no_warning() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_allauth_serves_its_own_spec_of_the_headless_api(client: Client) -> None:
+    """The account flows' JSON API is allauth's (docs/api.md): its OpenAPI document is
+    served beside ours, at /_allauth/openapi.json."""
+    response = client.get("/_allauth/openapi.json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    assert "/_allauth/browser/v1/auth/login" in paths
+    assert "/_allauth/browser/v1/auth/webauthn/login" in paths

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game
-from tests.factories import Api, make_challenges, make_user, winning_lines
+from tests.factories import Api, client_for, make_challenges, make_user, winning_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +68,5 @@ def test_non_staff_cannot_reach_the_admin(path: str) -> None:
     if response.status_code == 302:
         assert response["Location"].startswith("/admin/login/")
     assert Client().get(path).status_code == 302  # anonymous: to the log-in page
-    staff = Client()
-    staff.force_login(make_user("sam", staff=True))
+    staff = client_for(make_user("sam", staff=True))
     assert staff.get("/admin/").status_code == 200

@@ -1,0 +1,126 @@
+"""How django-allauth runs our accounts: usernames folded, display names checked, the
+per-account log-in wait, the device cookie and the guest's games after a log-in.
+
+allauth owns the flows (sign-up, log-in, email, passwords, second factors); these
+adapters are where it asks the site, so every way in (the headless API, allauth's pages,
+the old ``/api/auth/`` endpoints, an OpenID Connect sign-in) keeps the same rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
+from allauth.headless.adapter import DefaultHeadlessAdapter
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.forms import BaseForm
+from django.http import HttpRequest, HttpResponse
+
+from accounts.login_backoff import fold, remember_device
+from accounts.models import USERNAME_TAKEN, User, public_name, username_taken
+from accounts.services import lock_names
+from accounts.signals import guest_logged_in
+from accounts.validators import validate_display_name
+
+TOO_MANY_FAILURES = "Too many failed log-ins for this account. Try again in {seconds} s."
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        username = super().clean_username(username, shallow=True)  # validators only
+        if not shallow and username_taken(username):  # folded: KATE, \u212aate, kate
+            raise ValidationError(USERNAME_TAKEN)
+        return username
+
+    def save_user(
+        self, request: HttpRequest, user: AbstractBaseUser, form: BaseForm, commit: bool = True
+    ) -> AbstractBaseUser:
+        """A new account, with its display name, checked again under locks on the name
+        keys (PostgreSQL): two sign-ups of look-alike names at one moment cannot both pass
+        the form's check."""
+        assert isinstance(user, User)
+        user.display_name = form.cleaned_data.get("display_name") or form.cleaned_data.get(
+            "username", ""
+        )
+        user = super().save_user(request, user, form, commit=False)
+        assert isinstance(user, User)
+        if not commit:
+            return user
+        with transaction.atomic():
+            lock_names(username=user.username, display_name=user.display_name)
+            if username_taken(user.username):
+                raise ValidationError({"username": [USERNAME_TAKEN]})
+            user.display_name = validate_display_name(user.display_name)
+            try:
+                with transaction.atomic():
+                    user.save()
+            except IntegrityError as exc:  # a username taken a moment ago
+                raise ValidationError("That username or display name is taken.") from exc
+        return user
+
+    def authenticate(self, request: HttpRequest, **credentials: Any) -> AbstractBaseUser | None:
+        user = super().authenticate(request, **credentials)
+        retry_after = getattr(request, "login_retry_after", None)
+        if user is None and retry_after is not None:  # accounts/login_backoff.py
+            raise ValidationError(TOO_MANY_FAILURES.format(seconds=retry_after))
+        return user
+
+    def login(self, request: HttpRequest, user: AbstractBaseUser) -> None:
+        """Log in; practice games played as a guest become the player's."""
+        guest_session_key = request.session.session_key
+        super().login(request, user)
+        if guest_session_key:
+            guest_logged_in.send(sender=User, user=user, session_key=guest_session_key)
+
+    def post_login(self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any) -> Any:
+        response: HttpResponse = super().post_login(request, user, **kwargs)
+        remember_device(response, user)  # this browser counts its own failed log-ins
+        return response
+
+
+@dataclasses.dataclass
+class PlayerData:
+    id: int | None
+    username: str
+    display: str
+    display_name: str
+    email: str | None
+    has_usable_password: bool
+    is_staff: bool
+
+
+class HeadlessAdapter(DefaultHeadlessAdapter):
+    """The user in the headless API's answers carries the display name and staff flag."""
+
+    def get_user_dataclass(self) -> type:
+        return PlayerData
+
+    def user_as_dataclass(self, user: AbstractBaseUser) -> Any:
+        assert isinstance(user, User)
+        email = EmailAddress.objects.get_primary_email(user) if user.pk else None
+        return PlayerData(
+            id=user.pk,
+            username=user.username,
+            display=public_name(user),
+            display_name=user.display_name,
+            email=email or None,
+            has_usable_password=user.has_usable_password(),
+            is_staff=user.is_staff,
+        )
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    """A first sign-in through an OpenID Connect provider picks a username and a display
+    name on allauth's sign-up form (SOCIALACCOUNT_AUTO_SIGNUP is off); the provider's
+    preferred username is only a suggestion, folded like any other."""
+
+    def populate_user(self, request: HttpRequest, sociallogin: Any, data: dict[str, Any]) -> Any:
+        user = super().populate_user(request, sociallogin, data)
+        if user.username and username_taken(fold(user.username)):
+            user.username = ""
+        return user
