@@ -77,6 +77,13 @@ class AccountAdapter(DefaultAccountAdapter):
         if guest_session_key:
             guest_logged_in.send(sender=User, user=user, session_key=guest_session_key)
 
+    def add_message(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        """Messages only for allauth's pages: a log-in through the JSON APIs would leave
+        "Successfully signed in" waiting for the next page that shows messages."""
+        if request.path.startswith(("/api/", "/_allauth/")):
+            return
+        super().add_message(request, *args, **kwargs)
+
     def post_login(self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any) -> Any:
         response: HttpResponse = super().post_login(request, user, **kwargs)
         remember_device(response, user)  # this browser counts its own failed log-ins

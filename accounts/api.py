@@ -11,6 +11,7 @@ from typing import Any
 from allauth.account.adapter import get_adapter as get_account_adapter
 from allauth.account.forms import SignupForm
 from allauth.account.internal import flows
+from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
 from allauth.headless.account.inputs import LoginInput
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
@@ -27,13 +28,21 @@ from accounts import services
 from accounts.login_backoff import remember_device
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
 from apikit.schema import ERROR
-from apikit.throttles import DisplayNameThrottle, LoginThrottle, SignupThrottle
+from apikit.throttles import (
+    AccountDataThrottle,
+    DisplayNameThrottle,
+    LoginThrottle,
+    SignupThrottle,
+)
 from apikit.views import BaseAPIView
 
 SECOND_FACTOR_NEEDED = (
     "This account has a second factor: finish the log-in with it "
     "(POST /_allauth/browser/v1/auth/2fa/authenticate, or the log-in page)."
 )
+
+
+DELETE_CONFIRMATION = "delete my account"
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -227,3 +236,86 @@ class DisplayNameView(BaseAPIView):
         except DjangoValidationError as exc:
             raise serializers.ValidationError({"display_name": exc.messages}) from exc
         return Response({"authenticated": True, "player": PlayerSerializer(player).data})
+
+
+class ExportView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [AccountDataThrottle]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description="Everything we hold about you, as a JSON file "
+                "(docs/accounts.md): profile, email addresses, second factors (named, "
+                "never their keys), every game with its move log, closed flags on your "
+                "games, reports you made."
+            ),
+            403: OpenApiResponse(ERROR, description="Not logged in."),
+        },
+        summary="Download your data",
+        tags=["auth"],
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)  # IsAuthenticated
+        response = Response(services.export_data(user))
+        response["Content-Disposition"] = (
+            f'attachment; filename="yukon-daily-{user.pk}.json"'
+        )
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class DeleteAccountSerializer(serializers.Serializer):
+    confirm = serializers.ChoiceField(
+        choices=[DELETE_CONFIRMATION],
+        error_messages={"invalid_choice": f'Type "{DELETE_CONFIRMATION}" to confirm.'},
+        help_text=f'Exactly "{DELETE_CONFIRMATION}".',
+    )
+    password = serializers.CharField(
+        max_length=128, required=False, trim_whitespace=False, write_only=True,
+        help_text="Your password, unless you confirmed who you are in the last minutes "
+        "(/accounts/reauthenticate/, with a password, a code or a passkey).",
+    )
+
+
+class DeleteAccountView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [AccountDataThrottle]
+
+    @extend_schema(
+        request=DeleteAccountSerializer,
+        responses={
+            200: _ME,
+            400: OpenApiResponse(ERROR, description="Not confirmed, or a wrong password."),
+            401: OpenApiResponse(ERROR, description="Confirm who you are first: "
+                                 "`reauthenticate` names the page."),
+            403: OpenApiResponse(ERROR, description="Not logged in."),
+        },
+        summary="Delete your account (after confirming who you are)",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = DeleteAccountSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        django_request = request._request
+        user = django_request.user
+        assert isinstance(user, User)  # IsAuthenticated
+        password = serializer.validated_data.get("password")
+        if password:
+            if not get_account_adapter().reauthenticate(user, password):
+                retry_after = getattr(django_request, "login_retry_after", None)
+                if retry_after is not None:
+                    raise Throttled(retry_after, "Too many failed log-ins for this account.")
+                raise serializers.ValidationError({"password": ["Wrong password."]})
+        elif not did_recently_reauthenticate(django_request):
+            return Response(
+                {
+                    "detail": "Confirm who you are first (your password, or on the page).",
+                    "reauthenticate": "/accounts/reauthenticate/?next=/account/",
+                },
+                status=status.HTTP_401_UNAUTHORIZED,
+            )
+        services.delete_account(user)
+        get_account_adapter().logout(django_request)
+        return Response(_me(request))

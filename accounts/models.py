@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 
 from accounts.login_backoff import fold
@@ -18,14 +19,15 @@ from accounts.skeleton import name_key
 
 DISPLAY_NAME_MAX_LENGTH = 30
 NO_BAN_REASON = "ask a moderator"
+DELETED_NAME = "deleted player"
 USERNAME_TAKEN = "That username is taken."
 
 
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=DISPLAY_NAME_MAX_LENGTH,
-        unique=True,
-        help_text="Shown on leaderboards; unique regardless of letter case.",
+        help_text="Shown on leaderboards; unique regardless of letter case (deleted accounts "
+        "all show DELETED_NAME).",
     )
     # What the name looks like (accounts/skeleton.py): a new name whose key another player
     # already has is refused (accounts/validators.py). Indexed, not unique: two players
@@ -39,10 +41,18 @@ class User(AbstractUser):
     is_banned = models.BooleanField(default=False)
     # Written with is_banned by moderation's ban service: what the player is told.
     ban_reason = models.TextField(blank=True, default="")
+    # Set when the player deleted the account (accounts.services.delete_account): the row
+    # stays so that past boards and the audit log keep their references, emptied of
+    # everything personal.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("display_name"), name="accounts_user_display_name_ci"),
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=Q(deleted_at__isnull=True),
+                name="accounts_user_display_name_ci",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -4,14 +4,22 @@ name, the export of a player's data and the deletion of an account."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.socialaccount.models import SocialAccount
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from accounts.login_backoff import fold
-from accounts.models import User
+from accounts.models import DELETED_NAME, User
+from accounts.signals import personal_data
 from accounts.skeleton import name_key
 from accounts.validators import validate_display_name
+
+EXPORT_FORMAT = 1  # the shape of export_data's answer (docs/accounts.md)
 
 
 def lock_names(*, username: str, display_name: str) -> None:
@@ -59,4 +67,81 @@ def change_display_name(user: User, name: str) -> User:
                 player.save(update_fields=["display_name"])
         except IntegrityError as exc:  # the same name, taken a moment ago
             raise ValidationError("That display name is taken.") from exc
+    return player
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def export_data(user: User) -> dict[str, Any]:
+    """Everything we hold about the player, as JSON-ready data: the account here, and
+    each app's sections (accounts.signals.personal_data: games with their move logs,
+    closed flags on them, reports made). Secrets (password hash, second-factor keys)
+    are named, never copied."""
+    data: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "exported_at": timezone.now().isoformat(),
+        "profile": {
+            "id": user.pk,
+            "username": user.username,
+            "display_name": user.display_name,
+            "email": user.email or None,
+            "date_joined": _iso(user.date_joined),
+            "last_login": _iso(user.last_login),
+            "is_staff": user.is_staff,
+            "is_banned": user.is_banned,
+            "ban_reason": user.ban_reason or None,
+            "has_password": user.has_usable_password(),
+        },
+        "email_addresses": [
+            {"email": a.email, "verified": a.verified, "primary": a.primary}
+            for a in EmailAddress.objects.filter(user=user).order_by("pk")
+        ],
+        "second_factors": [
+            {
+                "type": a.type,
+                "name": a.data.get("name") if a.type == Authenticator.Type.WEBAUTHN else None,
+                "created_at": _iso(a.created_at),
+                "last_used_at": _iso(a.last_used_at),
+            }
+            for a in Authenticator.objects.filter(user=user).order_by("pk")
+        ],
+        "sign_in_providers": [
+            {"provider": a.provider, "uid": a.uid, "date_joined": _iso(a.date_joined)}
+            for a in SocialAccount.objects.filter(user=user).order_by("pk")
+        ],
+    }
+    for _receiver, section in personal_data.send(sender=User, user=user):
+        if isinstance(section, dict):
+            data.update(section)
+    return data
+
+
+def delete_account(user: User) -> User:
+    """Delete the player's account, keeping what others rely on.
+
+    The row stays (games, boards, reports and the audit log point at it) but holds
+    nothing personal: the username becomes ``deleted:<id>`` (no sign-up can take it: the
+    colon is not allowed), the display name ``deleted player`` on every past board, the
+    email addresses, password, second factors and provider links are gone, and the
+    account can never log in again. Verified results stay on their boards and the move
+    logs stay for the boards' public proof (docs/accounts.md).
+    """
+    with transaction.atomic():
+        player = User.objects.select_for_update().get(pk=user.pk)
+        if player.deleted_at is not None:
+            return player
+        player.username = f"deleted:{player.pk}"
+        player.display_name = DELETED_NAME
+        player.email = player.first_name = player.last_name = ""
+        player.set_unusable_password()
+        player.is_active = player.is_staff = player.is_superuser = False
+        player.deleted_at = timezone.now()
+        player.save()
+        player.groups.clear()
+        player.user_permissions.clear()
+        EmailAddress.objects.filter(user=player).delete()
+        Authenticator.objects.filter(user=player).delete()
+        SocialAccount.objects.filter(user=player).delete()
     return player

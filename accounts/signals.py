@@ -1,4 +1,4 @@
-"""What accounts tells the apps above it (which it never imports).
+"""What accounts tells the apps above it (which it never imports), and asks of them.
 
 ``guest_logged_in``: a guest who had a session logged in, with ``user`` and the guest's
 old ``session_key``; the games app hands the guest's practice games to the player.
@@ -8,3 +8,8 @@ Sent inside ``log_in``, synchronously: the games are the player's when the answe
 from django.dispatch import Signal
 
 guest_logged_in = Signal()
+
+# ``personal_data``: sent with ``user`` when a player downloads their data
+# (accounts.services.export_data). Each app above accounts answers with a dict of the
+# sections it holds about the player (JSON-ready), so accounts never imports them.
+personal_data = Signal()

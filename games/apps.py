@@ -17,3 +17,11 @@ class GamesConfig(AppConfig):
             claim_guest_games(user, session_key)
 
         guest_logged_in.connect(claim, dispatch_uid="games.claim_guest_games", weak=False)
+
+        from accounts.signals import personal_data
+        from games.services.personal_data import player_games
+
+        def games_of(sender: Any, user: Any, **kwargs: Any) -> dict[str, Any]:
+            return player_games(user)
+
+        personal_data.connect(games_of, dispatch_uid="games.personal_data", weak=False)

@@ -2,6 +2,7 @@
 
 - ``games.signals.game_verified`` -> raise automatic flags (and keep voided days void);
 - ``post_save`` of a new ranked Game -> record the client address it was started from;
+- ``accounts.signals.personal_data`` -> a player's closed flags and reports, for their download;
 
 A ban is a field: the ban service writes ``accounts.User.is_banned`` and ``ban_reason``,
 which games and accounts read; moderation's admin of games and daily challenges is
@@ -33,4 +34,12 @@ class ModerationConfig(AppConfig):
                 services.record_address(instance)
 
         post_save.connect(game_saved, sender=Game, dispatch_uid="moderation.address", weak=False)
+
+        from accounts.signals import personal_data
+        from moderation.personal_data import player_moderation
+
+        def moderation_of(sender: Any, user: Any, **kwargs: Any) -> dict[str, Any]:
+            return player_moderation(user)
+
+        personal_data.connect(moderation_of, dispatch_uid="moderation.personal_data", weak=False)
 

@@ -22,4 +22,6 @@ urlpatterns = [
     path("auth/logout/", auth_api.LogoutView.as_view(), name="logout"),
     path("auth/me/", auth_api.MeView.as_view(), name="me"),
     path("auth/display-name/", auth_api.DisplayNameView.as_view(), name="display-name"),
+    path("auth/export/", auth_api.ExportView.as_view(), name="export"),
+    path("auth/delete/", auth_api.DeleteAccountView.as_view(), name="delete-account"),
 ]

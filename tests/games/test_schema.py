@@ -24,6 +24,8 @@ ENDPOINTS = {
     "/api/auth/logout/": {"post"},
     "/api/auth/me/": {"get"},
     "/api/auth/display-name/": {"post"},
+    "/api/auth/export/": {"get"},
+    "/api/auth/delete/": {"post"},
 }
 
 

@@ -16,3 +16,23 @@ nameForm.addEventListener("submit", async (e) => {
     error.textContent = errorText(err.body, err.message);
   }
 });
+
+// Delete the account: the password (or a recent re-authentication) and the typed phrase.
+const deleteForm = document.querySelector("[data-delete-account]");
+deleteForm.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const error = deleteForm.querySelector("[data-error]");
+  error.textContent = "";
+  const data = Object.fromEntries(new FormData(deleteForm));
+  if (!data.password) delete data.password;
+  try {
+    await api.post("/api/auth/delete/", data);
+    window.location.href = "/";
+  } catch (err) {
+    if (err.body && err.body.reauthenticate) {
+      window.location.href = err.body.reauthenticate;
+      return;
+    }
+    error.textContent = errorText(err.body, err.message);
+  }
+});

@@ -1,0 +1,47 @@
+"""What moderation holds about a player, for the download of their data
+(accounts.signals.personal_data): the flags raised on their games once a moderator has
+closed them (an open flag is still being looked at), and the reports they made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderation.models import Flag, FlagStatus, Report
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def player_moderation(user: Any) -> dict[str, Any]:
+    flags = (
+        Flag.objects.filter(game__player=user)
+        .exclude(status=FlagStatus.OPEN)
+        .order_by("created_at", "pk")
+    )
+    reports = Report.objects.filter(reporter=user).order_by("created_at", "pk")
+    return {
+        "closed_flags": [
+            {
+                "game": flag.game_id,
+                "kind": flag.kind,
+                "reason": flag.reason,
+                "measured": flag.measured,
+                "status": flag.status,
+                "raised_at": _iso(flag.created_at),
+                "closed_at": _iso(flag.resolved_at),
+                "resolution": flag.resolution,
+            }
+            for flag in flags
+        ],
+        "reports_made": [
+            {
+                "game": report.game_id,
+                "reason": report.reason,
+                "status": report.status,
+                "made_at": _iso(report.created_at),
+                "handled_at": _iso(report.handled_at),
+            }
+            for report in reports
+        ],
+    }
