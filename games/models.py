@@ -19,7 +19,7 @@ from games import proof
 from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position, get_variant
 from games.fields import UInt64Field
 
-MAX_MOVE_TEXT = 8
+MAX_MOVE_TEXT = 10  # "16:9h#2>16" (multi-deck moves name their column and copy)
 
 
 def utc_today() -> dt.date:

@@ -19,7 +19,7 @@ from games.services import MoveResult
 
 MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
 MAX_PLY = 100_000  # far beyond any real game; bigger numbers are refused before the engine
-MOVE_TEXT_MAX = 16  # the longest move text is 6 characters ("3:9h>4"); anything longer is junk
+MOVE_TEXT_MAX = 16  # the longest move text is 10 characters ("16:9h#2>16"); longer is junk
 
 
 @extend_schema_field(

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from .cards import CARD_TEXT
 from .deal import MAX_DEAL_NUMBER
 from .errors import EngineError, shorten
-from .moves import move_text
 from .position import Position
 from .replay import replay
 from .variants import VARIANT_NAMES
@@ -63,12 +62,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "deal":
             position = Position.deal(args.number, args.variant)
             view = position.to_dict()
-            out: object = {k: view[k] for k in ("columns", "face_down", "foundations")}
+            keys = ("columns", "face_down", "foundations", "copies")
+            out: object = {k: view[k] for k in keys if k in view}
         elif args.command == "moves":
             result = replay(args.number, args.variant, _read_moves())
             if result.error is not None:
                 return _replay_error(result.error.index, result.error.move, result.error.reason)
-            out = sorted(move_text(m) for m in result.position.legal_moves())
+            position = result.position
+            out = sorted(position.move_text(m) for m in position.legal_moves())
         else:
             result = replay(args.number, args.variant, _read_moves())
             if result.error is not None:

@@ -2,6 +2,11 @@
 
 A card is ``suit * 13 + rank - 1`` (clubs, diamonds, hearts, spades), the index of the
 card in the unshuffled deck of the deal algorithm. Integers keep the engine's hot path fast.
+
+Multi-deck variants play 2, 3 or 4 decks: a physical card is ``deck * 52 + face``, its
+index in the unshuffled pack (the single deck's order repeated once per deck). Its face,
+``card % 52``, is what the player sees; its deck (shown ``#1``..``#4``) only tells two
+identical cards apart when that matters.
 """
 
 from typing import Final
@@ -19,6 +24,7 @@ RANK_NAMES: Final = (
 )
 KING: Final = 13
 ALL_CARDS: Final = tuple(range(52))
+MAX_DECKS: Final = 4
 
 
 def make_card(rank: int, suit: int) -> Card:
@@ -35,25 +41,31 @@ def rank_of(card: Card) -> int:
 
 def suit_of(card: Card) -> int:
     """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
-    return card // 13
+    return card % 52 // 13
 
 
 def is_red(card: Card) -> bool:
-    return card // 13 in (1, 2)
+    return card % 52 // 13 in (1, 2)
 
 
-CARD_TEXT: Final = tuple(RANKS[c % 13] + SUITS[c // 13] for c in ALL_CARDS)
-_BY_TEXT: Final = {text: card for card, text in enumerate(CARD_TEXT)}
+def deck_of(card: Card) -> int:
+    """The deck a physical card comes from: 0 for the first (the only one of one-deck games)."""
+    return card // 52
+
+
+# Indexed by physical card (0 .. 4 * 52 - 1): the text of its face.
+CARD_TEXT: Final = tuple(RANKS[c % 13] + SUITS[c % 52 // 13] for c in range(MAX_DECKS * 52))
+_BY_TEXT: Final = {CARD_TEXT[card]: card for card in ALL_CARDS}
 
 
 def card_text(card: Card) -> str:
-    """``Ah``, ``Tc``, ``Ks``."""
+    """``Ah``, ``Tc``, ``Ks`` (the face: the same for every deck's copy)."""
     return CARD_TEXT[card]
 
 
 def card_name(card: Card) -> str:
     """``nine of hearts``: for screen readers and messages."""
-    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card % 52 // 13]}"
 
 
 def parse_card(text: str) -> Card:

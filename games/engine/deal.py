@@ -15,6 +15,7 @@ _MASK: Final = 2**64 - 1
 # Cards per column and face-down cards per column, column 1 first.
 COLUMN_SIZES: Final = (1, 6, 7, 8, 9, 10, 11)
 FACE_DOWN: Final = (0, 1, 2, 3, 4, 5, 6)
+FACE_UP: Final = (1, 5, 5, 5, 5, 5, 5)
 
 
 def check_deal_number(number: object) -> int:
@@ -28,11 +29,15 @@ def check_deal_number(number: object) -> int:
     return number
 
 
-def shuffled_deck(number: int) -> list[Card]:
-    """The deck after the Fisher-Yates shuffle driven by SplitMix64 seeded with ``number``."""
+def shuffled_deck(number: int, decks: int = 1) -> list[Card]:
+    """The pack after the Fisher-Yates shuffle driven by SplitMix64 seeded with ``number``.
+
+    With several decks the unshuffled pack is the single deck's order repeated once per
+    deck (physical card ``deck * 52 + face``), shuffled the same way over all its cards.
+    """
     state = check_deal_number(number)
-    deck = list(range(52))
-    for i in range(51, 0, -1):
+    deck = list(range(52 * decks))
+    for i in range(len(deck) - 1, 0, -1):
         state = (state + 0x9E3779B97F4A7C15) & _MASK
         z = state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -43,12 +48,14 @@ def shuffled_deck(number: int) -> list[Card]:
     return deck
 
 
-def deal_columns(number: int) -> list[list[Card]]:
-    """The seven columns of deal ``number``, each bottom card first."""
-    deck = shuffled_deck(number)
+def deal_columns(
+    number: int, sizes: tuple[int, ...] = COLUMN_SIZES, decks: int = 1
+) -> list[list[Card]]:
+    """The columns of deal ``number`` (Yukon's seven by default), each bottom card first."""
+    deck = shuffled_deck(number, decks)
     columns = []
     start = 0
-    for size in COLUMN_SIZES:
+    for size in sizes:
         columns.append(deck[start : start + size])
         start += size
     return columns

@@ -5,8 +5,13 @@ where every card lies (column, height, face up or not), so finding the legal mov
 at the seven exposed cards and the few cards that fit on them instead of scanning every
 face-up card.
 
-Scoring: 5 points for each card turned face up, 10 for each card sent home (625 at most).
-With the ``foundation_takeback`` option a card taken back from a foundation costs its 10.
+Scoring: 5 points for each card turned face up, 10 for each card sent home (625 at most
+with one deck; ``Variant.max_score``). With the ``foundation_takeback`` option a card taken
+back from a foundation costs its 10.
+
+Multi-deck variants use the same code: cards are physical (``deck * 52 + face``), there
+are ``variant.columns`` columns and ``4 * decks`` foundations (foundation ``p`` builds suit
+``p % 4``), and a move is ``card << variant.shift | dest`` with ``variant.home`` for home.
 """
 
 from __future__ import annotations
@@ -14,17 +19,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .cards import CARD_TEXT, RANKS, SUIT_NAMES, SUITS, Card, card_text, parse_card
-from .deal import FACE_DOWN, deal_columns
+from .deal import deal_columns
 from .errors import EngineError, IllegalMoveError, NotationError, shorten
-from .moves import FOUNDATION, Move, move_text, parse_move
-from .variants import KINGS, Variant, get_variant
+from .moves import Move, move_text, parse_move, parse_sourced_move
+from .variants import Variant, get_variant
 
-COLUMNS: Final = 7
-HOME: Final = 7  # col_of value of a card on its foundation
+COLUMNS: Final = 7  # Yukon's; a variant's own count is ``variant.columns``
+HOME: Final = 16  # col_of value of a card on its foundation (beyond every board)
 POINTS_TURN: Final = 5
 POINTS_HOME: Final = 10
 MAX_SCORE: Final = 21 * POINTS_TURN + 52 * POINTS_HOME
-_MAX_TEXT: Final = 400
+_MAX_TEXT: Final = 400  # per 52 cards
 
 
 class Position:
@@ -46,13 +51,14 @@ class Position:
     variant: Variant
     cols: list[list[Card]]  # bottom card first
     down: list[int]  # how many cards at the bottom of each column are face down
-    found: list[int]  # cards home per suit (clubs, diamonds, hearts, spades)
+    found: list[int]  # cards home per foundation (clubs, diamonds, hearts, spades, per deck)
     col_of: list[int]  # column of each card, HOME for a card on its foundation
     pos_of: list[int]  # height of each card in its column
     movable: list[bool]  # face up in the tableau
     score: int
     moves: int
-    _history: list[tuple[Move, int, Card]]  # (move, source column, card turned or -1)
+    # (move, source column, card turned or -1, foundation the card went to or -1)
+    _history: list[tuple[Move, int, Card, int]]
 
     def __init__(
         self,
@@ -64,10 +70,13 @@ class Position:
         score: int = 0,
         moves: int = 0,
     ) -> None:
-        """Build a position from its parts, checking that they make one whole deck."""
+        """Build a position from its parts, checking that they make the variant's whole pack.
+
+        Multi-deck columns hold physical cards (``deck * 52 + face``).
+        """
         # Anything but a Variant goes through get_variant, which rejects non-names clearly.
         self.variant = variant if isinstance(variant, Variant) else get_variant(variant)
-        _check_parts(columns, face_down, foundations, score, moves)
+        _check_parts(self.variant, columns, face_down, foundations, score=score, moves=moves)
         self.cols = [list(col) for col in columns]
         self.down = list(face_down)
         self.found = list(foundations)
@@ -77,9 +86,10 @@ class Position:
         self._index()
 
     def _index(self) -> None:
-        self.col_of = [HOME] * 52
-        self.pos_of = [0] * 52
-        self.movable = [False] * 52
+        cards = self.variant.cards
+        self.col_of = [HOME] * cards
+        self.pos_of = [0] * cards
+        self.movable = [False] * cards
         for k, col in enumerate(self.cols):
             for i, card in enumerate(col):
                 self.col_of[card] = k
@@ -91,7 +101,9 @@ class Position:
     @classmethod
     def deal(cls, number: int, variant: Variant | str = "yukon") -> Position:
         """The starting position of deal ``number``."""
-        return cls(variant, deal_columns(number), list(FACE_DOWN), [0, 0, 0, 0])
+        v = variant if isinstance(variant, Variant) else get_variant(variant)
+        columns = deal_columns(number, v.column_sizes, v.decks)
+        return cls(v, columns, list(v.face_down), [0] * v.foundations)
 
     def copy(self) -> Position:
         """An independent copy (without the undo history)."""
@@ -120,25 +132,32 @@ class Position:
         col_of = self.col_of
         movable = self.movable
         found = self.found
-        children = self.variant.children
+        variant = self.variant
+        children = variant.children
+        home_piles = variant.home_piles
+        shift = variant.shift
+        home = variant.home
         moves: list[Move] = []
         empty: list[int] = []
-        for k in range(COLUMNS):
+        for k in range(len(cols)):
             col = cols[k]
             if col:
                 top = col[-1]
-                if found[top // 13] == top % 13:
-                    moves.append(top << 3 | FOUNDATION)
+                rank0 = top % 13
+                for pile in home_piles[top]:
+                    if found[pile] == rank0:
+                        moves.append(top << shift | home)
+                        break
                 for child in children[top]:
                     if movable[child] and col_of[child] != k:
-                        moves.append(child << 3 | k)
+                        moves.append(child << shift | k)
             else:
                 empty.append(k)
         if empty:
             pos_of = self.pos_of
-            for king in KINGS:
+            for king in variant.kings:
                 if movable[king] and pos_of[king]:
-                    moves.extend(king << 3 | k for k in empty)
+                    moves.extend(king << shift | k for k in empty)
         if self.variant.runs_only:
             moves = [m for m in moves if self._moves_a_run(m)]
         if self.variant.foundation_takeback:
@@ -146,7 +165,7 @@ class Position:
         return moves
 
     def _moves_a_run(self, move: Move) -> bool:
-        card = move >> 3
+        card = move >> self.variant.shift
         k = self.col_of[card]
         return k == HOME or self.variant.is_run(self.cols[k][self.pos_of[card] :])
 
@@ -162,33 +181,105 @@ class Position:
                     moves.append(card << 3 | k)
         return moves
 
+    # ----- moves of any variant -----------------------------------------------------
+
+    def move_card(self, move: Move) -> Card:
+        """The (physical) card ``move`` picks up."""
+        return move >> self.variant.shift
+
+    def move_dest(self, move: Move) -> int | None:
+        """The column ``move`` goes to (0-based), or None when it sends the card home."""
+        dest = move & ((1 << self.variant.shift) - 1)
+        return None if dest == self.variant.home else dest
+
+    def make_move(self, card: Card, dest: int | None) -> Move:
+        """The move of ``card`` to column ``dest`` (0-based), or home for None."""
+        variant = self.variant
+        return card << variant.shift | (variant.home if dest is None else dest)
+
+    def home_pile(self, card: Card) -> int:
+        """The foundation ``card`` would go to: the first of its suit that takes it, or -1."""
+        rank0 = card % 13
+        for pile in self.variant.home_piles[card]:
+            if self.found[pile] == rank0:
+                return pile
+        return -1
+
+    def move_text(self, move: Move) -> str:
+        """The text of ``move``, to be played in this position (before it is played).
+
+        One-deck games: the short form ``9h>4``. Multi-deck games name the source column,
+        ``3:9h>4``, and the copy's deck (``3:9h#2>4``) when the column shows two copies.
+        """
+        variant = self.variant
+        if not variant.multi_deck:
+            return move_text(move)
+        card = move >> variant.shift
+        dest = move & ((1 << variant.shift) - 1)
+        k = self.col_of[card]
+        copy = ""
+        if k != HOME and self._face_up_copies(card % 52, k) > 1:
+            copy = f"#{card // 52 + 1}"
+        to = "F" if dest == variant.home else str(dest + 1)
+        return f"{k + 1}:{CARD_TEXT[card]}{copy}>{to}"
+
+    def _face_up_copies(self, face: Card, k: int) -> int:
+        return sum(
+            1
+            for d in range(self.variant.decks)
+            if self.col_of[d * 52 + face] == k and self.movable[d * 52 + face]
+        )
+
+    def copy_label(self, card: Card) -> int | None:
+        """The deck (1..4) to name with ``card`` when its column shows another copy, else None."""
+        if not self.variant.multi_deck:
+            return None
+        k = self.col_of[card]
+        if k == HOME or self._face_up_copies(card % 52, k) < 2:
+            return None
+        return card // 52 + 1
+
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is illegal here, or None when it is legal."""
-        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < 52 * 8:
+        variant = self.variant
+        shift = variant.shift
+        if (
+            isinstance(move, bool)
+            or not isinstance(move, int)
+            or not 0 <= move < variant.cards << shift
+        ):
             return f"{move!r} is not a move"
-        card, dest = move >> 3, move & 7
+        card, dest = move >> shift, move & ((1 << shift) - 1)
+        to_home = dest == variant.home
+        if not to_home and dest >= variant.columns:
+            return f"{move!r} is not a move"
         name = CARD_TEXT[card]
-        suit, rank = card // 13, card % 13 + 1
+        suit, rank = card % 52 // 13, card % 13 + 1
         k = self.col_of[card]
         if k == HOME:
-            if not self.variant.foundation_takeback:
+            if not variant.foundation_takeback:
                 return f"{name} is on its foundation, and a card on a foundation stays there"
             if self.found[suit] != rank:
                 return f"{name} is not the top card of its foundation"
-            if dest == FOUNDATION:
+            if to_home:
                 return f"{name} is already home"
         elif not self.movable[card]:
             return f"{name} is face down"
-        if dest == FOUNDATION:
+        if to_home:
             above = len(self.cols[k]) - 1 - self.pos_of[card]
             if above:
                 plural = "s" if above > 1 else ""
                 return f"only an exposed card goes home, and {name} has {above} card{plural} on it"
-            if self.found[suit] != rank - 1:
-                needed = CARD_TEXT[suit * 13 + self.found[suit]]
+            if self.home_pile(card) < 0:
+                needed = CARD_TEXT[suit * 13 + rank - 2]
+                if not variant.multi_deck:
+                    return (
+                        f"{name} cannot go home yet: "
+                        f"the {SUIT_NAMES[suit]} foundation needs the {needed} first"
+                    )
                 return (
                     f"{name} cannot go home yet: "
-                    f"the {SUIT_NAMES[suit]} foundation needs the {needed} first"
+                    f"no {SUIT_NAMES[suit]} foundation has the {needed} on top"
                 )
             return None
         if dest == k:
@@ -202,12 +293,12 @@ class Position:
                     f"{name} already lies at the bottom of column {k + 1}; "
                     "moving the whole column changes nothing"
                 )
-        elif target[-1] not in self.variant.parents[card]:
-            return f"{name} cannot go on {CARD_TEXT[target[-1]]}: {self.variant.build_rule}"
-        if k != HOME and self.variant.runs_only and not self._moves_a_run(move):
+        elif target[-1] not in variant.parents[card]:
+            return f"{name} cannot go on {CARD_TEXT[target[-1]]}: {variant.build_rule}"
+        if k != HOME and variant.runs_only and not self._moves_a_run(move):
             return (
                 f"{name} cannot take the cards on it along: "
-                f"in {self.variant.title} only an ordered run moves"
+                f"in {variant.title} only an ordered run moves"
             )
         return None
 
@@ -217,14 +308,49 @@ class Position:
     def parse_move(self, text: str) -> Move:
         """Read a move's text for this position.
 
-        A ``3:`` source prefix must name the card's column.
+        A ``3:`` source prefix must name the card's column. Multi-deck games need it
+        (``3:9h>4``), and the copy's deck (``3:9h#2>4``) when the column shows two copies.
         """
+        if self.variant.multi_deck:
+            return self._parse_sourced(text)
         move, source = parse_move(text)
         if source is not None and self.col_of[move >> 3] != source:
             raise IllegalMoveError(
                 f"{CARD_TEXT[move >> 3]} is not a face-up card of column {source + 1}"
             )
         return move
+
+    def _parse_sourced(self, text: str) -> Move:
+        variant = self.variant
+        source, face, deck, dest = parse_sourced_move(
+            text, variant.title, variant.columns, variant.decks
+        )
+        name = CARD_TEXT[face]
+        if deck is not None:
+            card = deck * 52 + face
+            if self.col_of[card] != source or not self.movable[card]:
+                raise IllegalMoveError(
+                    f"{name}#{deck + 1} is not a face-up card of column {source + 1}"
+                )
+        else:
+            here = [
+                d * 52 + face
+                for d in range(variant.decks)
+                if self.col_of[d * 52 + face] == source and self.movable[d * 52 + face]
+            ]
+            if not here:
+                raise IllegalMoveError(f"{name} is not a face-up card of column {source + 1}")
+            if len(here) > 1:
+                options = " or ".join(
+                    f"'{source + 1}:{name}#{c // 52 + 1}>{'F' if dest is None else dest + 1}'"
+                    for c in here
+                )
+                raise IllegalMoveError(
+                    f"column {source + 1} shows {len(here)} copies of {name}: "
+                    f"name the one you mean, {options}"
+                )
+            card = here[0]
+        return self.make_move(card, dest)
 
     def play(self, move: Move) -> Card | None:
         """Check and make ``move``; return the card it turned face up, if any.
@@ -244,8 +370,9 @@ class Position:
 
     def push(self, move: Move) -> Card:
         """Make a move known to be legal (from ``legal_moves``); return the turned card or -1."""
-        card = move >> 3
-        dest = move & 7
+        variant = self.variant
+        card = move >> variant.shift
+        dest = move & ((1 << variant.shift) - 1)
         col_of = self.col_of
         pos_of = self.pos_of
         k = col_of[card]
@@ -258,12 +385,14 @@ class Position:
             self.movable[card] = True
             self.score -= POINTS_HOME
             self.moves += 1
-            self._history.append((move, HOME, -1))
+            self._history.append((move, HOME, -1, -1))
             return -1
         src = self.cols[k]
-        if dest == FOUNDATION:
+        pile = -1
+        if dest == variant.home:
             src.pop()
-            self.found[card // 13] += 1
+            pile = self.home_pile(card)
+            self.found[pile] += 1
             col_of[card] = HOME
             self.movable[card] = False
             self.score += POINTS_HOME
@@ -291,15 +420,16 @@ class Position:
             self.movable[turned] = True
             self.score += POINTS_TURN
         self.moves += 1
-        self._history.append((move, k, turned))
+        self._history.append((move, k, turned, pile))
         return turned
 
     def undo(self) -> Move:
         """Take back the last move made on this object (practice mode); return it."""
         if not self._history:
             raise EngineError("there is no move to undo")
-        move, k, turned = self._history.pop()
-        card, dest = move >> 3, move & 7
+        move, k, turned, pile = self._history.pop()
+        shift = self.variant.shift
+        card, dest = move >> shift, move & ((1 << shift) - 1)
         col_of = self.col_of
         pos_of = self.pos_of
         if k == HOME:
@@ -315,8 +445,8 @@ class Position:
             self.movable[turned] = False
             self.score -= POINTS_TURN
         src = self.cols[k]
-        if dest == FOUNDATION:
-            self.found[card // 13] -= 1
+        if pile >= 0:
+            self.found[pile] -= 1
             pos_of[card] = len(src)
             src.append(card)
             col_of[card] = k
@@ -343,7 +473,7 @@ class Position:
     # ----- state --------------------------------------------------------------------
 
     def is_won(self) -> bool:
-        return self.found == [13, 13, 13, 13]
+        return sum(self.found) == self.variant.cards
 
     def is_stuck(self) -> bool:
         """Not won, and no legal move is left."""
@@ -368,37 +498,54 @@ class Position:
 
     # ----- views --------------------------------------------------------------------
 
+    def _foundations_view(self) -> dict[str, Any]:
+        if not self.variant.multi_deck:
+            return dict(zip(SUITS, self.found, strict=True))
+        # One list per suit, a count per foundation of that suit (deck order).
+        return {suit: self.found[i :: 4] for i, suit in enumerate(SUITS)}
+
     def masked(self) -> dict[str, Any]:
-        """The only view of a position ever sent to a client: face-down cards are counts."""
+        """The only view of a position ever sent to a client: face-down cards are counts.
+
+        Multi-deck games add ``copies`` to each column: the deck (1..4) of each face-up
+        card, so that a move can name one of two identical cards.
+        """
+        columns: list[dict[str, Any]] = []
+        for col, down in zip(self.cols, self.down, strict=True):
+            column: dict[str, Any] = {"down": down, "up": [CARD_TEXT[c] for c in col[down:]]}
+            if self.variant.multi_deck:
+                column["copies"] = [c // 52 + 1 for c in col[down:]]
+            columns.append(column)
         return {
             "variant": self.variant.key,
-            "columns": [
-                {"down": down, "up": [CARD_TEXT[c] for c in col[down:]]}
-                for col, down in zip(self.cols, self.down, strict=True)
-            ],
-            "foundations": dict(zip(SUITS, self.found, strict=True)),
+            "columns": columns,
+            "foundations": self._foundations_view(),
             "score": self.score,
             "moves": self.moves,
         }
 
     def to_dict(self) -> dict[str, Any]:
         """Every card, face-down ones included: for the CLI, staff and the solver, never players."""
-        return {
+        view: dict[str, Any] = {
             "variant": self.variant.key,
             "columns": [[CARD_TEXT[c] for c in col] for col in self.cols],
             "face_down": list(self.down),
-            "foundations": dict(zip(SUITS, self.found, strict=True)),
+            "foundations": self._foundations_view(),
             "score": self.score,
             "moves": self.moves,
         }
+        if self.variant.multi_deck:
+            view["copies"] = [[c // 52 + 1 for c in col] for col in self.cols]
+        return view
 
     def to_text(self) -> str:
         """The exact, compact text form: ``variant columns foundations score moves``.
 
         Columns are separated by ``/``; in each, the face-down cards (bottom first), a
-        ``.``, then the face-up cards. Foundations are four characters, the top rank of
-        clubs, diamonds, hearts and spades, ``-`` where none is home. For example
-        ``yukon .4d/2c.9h8sKs/... -A-- 15 3``.
+        ``.``, then the face-up cards. Foundations are four characters per deck, the top
+        rank of clubs, diamonds, hearts and spades (then the second deck's four...), ``-``
+        where none is home. For example ``yukon .4d/2c.9h8sKs/... -A-- 15 3``. Cards are
+        written by face: which deck a copy comes from does not change the game.
         """
         columns = "/".join(
             "".join(CARD_TEXT[c] for c in col[:down])
@@ -411,10 +558,14 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str) -> Position:
-        """Read the text form written by ``to_text``; raise NotationError on anything else."""
+        """Read the text form written by ``to_text``; raise NotationError on anything else.
+
+        In a multi-deck text the copies of a card get decks in order: those home first,
+        then the ones in the columns from column 1, bottom card first.
+        """
         if not isinstance(text, str):
             raise NotationError(f"a position is text, not {type(text).__name__}")
-        if len(text) > _MAX_TEXT:
+        if len(text) > _MAX_TEXT * 4:
             raise NotationError(f"position text is too long ({len(text)} characters)")
         fields = text.split()
         if len(fields) != 5:
@@ -424,10 +575,13 @@ class Position:
             )
         variant_name, columns_text, found_text, score_text, moves_text = fields
         variant = get_variant(variant_name)
+        if len(text) > _MAX_TEXT * variant.decks:
+            raise NotationError(f"position text is too long ({len(text)} characters)")
         column_texts = columns_text.split("/")
-        if len(column_texts) != COLUMNS:
+        if len(column_texts) != variant.columns:
             raise NotationError(
-                f"a position has 7 columns separated by '/', not {len(column_texts)}"
+                f"a position has {variant.columns} columns separated by '/', "
+                f"not {len(column_texts)}"
             )
         columns: list[list[Card]] = []
         face_down: list[int] = []
@@ -441,10 +595,12 @@ class Position:
             hidden_cards = _read_cards(hidden, k)
             columns.append(hidden_cards + _read_cards(shown, k))
             face_down.append(len(hidden_cards))
-        if len(found_text) != 4:
+        if len(found_text) != variant.foundations:
+            what = "(clubs, diamonds, hearts, spades)"
+            if variant.multi_deck:
+                what = f"(clubs, diamonds, hearts, spades, once per deck: {variant.decks} decks)"
             raise NotationError(
-                f"foundations {shorten(found_text)} must be 4 characters "
-                "(clubs, diamonds, hearts, spades)"
+                f"foundations {shorten(found_text)} must be {variant.foundations} characters {what}"
             )
         foundations = []
         for ch in found_text:
@@ -460,6 +616,8 @@ class Position:
             if not value.isdigit() or not value.isascii() or (value[0] == "0" and value != "0"):
                 raise NotationError(f"{name} {shorten(value)} is not a plain whole number")
         try:
+            if variant.multi_deck:
+                columns = _assign_copies(variant, columns, foundations)
             return cls(
                 variant,
                 columns,
@@ -482,19 +640,65 @@ def _read_cards(text: str, column: int) -> list[Card]:
     return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
 
 
+def _home_copies(variant: Variant, foundations: list[int], face: Card) -> int:
+    """How many copies of ``face`` the foundations hold."""
+    return sum(1 for pile in variant.home_piles[face] if foundations[pile] > face % 13)
+
+
+def _assign_copies(
+    variant: Variant, columns: list[list[Card]], foundations: list[int]
+) -> list[list[Card]]:
+    """Give the faces read from a multi-deck text their physical cards (see ``from_text``)."""
+    if len(foundations) != variant.foundations or any(
+        not 0 <= n <= 13 for n in foundations
+    ):
+        raise EngineError(
+            f"a position has {variant.foundations} foundations holding 0 to 13 cards each"
+        )
+    used = [_home_copies(variant, foundations, face) for face in range(52)]
+    out: list[list[Card]] = []
+    for col in columns:
+        physical = []
+        for face in col:
+            if used[face] >= variant.decks:
+                raise EngineError(_too_many(variant, face))
+            physical.append(used[face] * 52 + face)
+            used[face] += 1
+        out.append(physical)
+    return out
+
+
+def _too_many(variant: Variant, face: Card) -> str:
+    return (
+        f"{CARD_TEXT[face]} appears more than {variant.decks} times: "
+        f"a copy from a deck that does not exist ({variant.title} plays {variant.decks} decks)"
+    )
+
+
 def _check_parts(
-    columns: list[list[Card]], face_down: list[int], foundations: list[int], score: int, moves: int
+    variant: Variant,
+    columns: list[list[Card]],
+    face_down: list[int],
+    foundations: list[int],
+    *,
+    score: int,
+    moves: int,
 ) -> None:
-    if len(columns) != COLUMNS or len(face_down) != COLUMNS:
-        raise EngineError("a position has exactly 7 columns")
-    if len(foundations) != 4 or any(
+    n = variant.columns
+    if len(columns) != n or len(face_down) != n:
+        raise EngineError(f"a position of {variant.title} has exactly {n} columns")
+    if len(foundations) != variant.foundations or any(
         not isinstance(n, int) or not 0 <= n <= 13 for n in foundations
     ):
-        raise EngineError("a position has 4 foundations holding 0 to 13 cards each")
-    seen = [False] * 52
-    for suit, count in enumerate(foundations):
-        for card in range(suit * 13, suit * 13 + count):
-            seen[card] = True
+        raise EngineError(
+            f"a position has {variant.foundations} foundations holding 0 to 13 cards each"
+        )
+    cards = variant.cards
+    seen = [False] * cards
+    if not variant.multi_deck:
+        for suit, count in enumerate(foundations):
+            for card in range(suit * 13, suit * 13 + count):
+                seen[card] = True
     for k, (col, down) in enumerate(zip(columns, face_down, strict=True)):
         if not isinstance(down, int) or not 0 <= down <= len(col):
             raise EngineError(f"column {k + 1} cannot have {down} face-down cards")
@@ -503,14 +707,31 @@ def _check_parts(
                 f"column {k + 1} has a face-down card with nothing on it; it would have turned"
             )
         for card in col:
-            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < cards:
+                if variant.multi_deck and isinstance(card, int) and not isinstance(card, bool):
+                    raise EngineError(
+                        f"column {k + 1} holds {card!r}, not a card of {variant.decks} decks"
+                    )
                 raise EngineError(f"column {k + 1} holds {card!r}, which is not a card")
             if seen[card]:
-                raise EngineError(f"{card_text(card)} appears twice")
+                copy = f"#{card // 52 + 1}" if variant.multi_deck else ""
+                raise EngineError(f"{card_text(card)}{copy} appears twice")
             seen[card] = True
-    if not all(seen):
-        missing = ", ".join(CARD_TEXT[c] for c in range(52) if not seen[c])
-        raise EngineError(f"a position holds all 52 cards; missing: {missing}")
+    if not variant.multi_deck:
+        if not all(seen):
+            missing = ", ".join(CARD_TEXT[c] for c in range(52) if not seen[c])
+            raise EngineError(f"a position holds all 52 cards; missing: {missing}")
+    else:
+        for face in range(52):
+            out = sum(1 for d in range(variant.decks) if seen[d * 52 + face])
+            home = _home_copies(variant, foundations, face)
+            if out + home > variant.decks:
+                raise EngineError(_too_many(variant, face))
+            if out + home < variant.decks:
+                raise EngineError(
+                    f"a position of {variant.title} holds {variant.decks} copies of every "
+                    f"card; {CARD_TEXT[face]} is missing"
+                )
     for name, value in (("score", score), ("moves", moves)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise EngineError(f"{name} must be a whole number >= 0")

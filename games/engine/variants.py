@@ -9,12 +9,18 @@ every game this service ranks.
 A variant's rules carry a version, as deals carry their algorithm's: when the rules behind
 a name change, the name's version goes up and the old rules live on under a name of their
 own (``RETIRED_RULES``), so a game stored under the old version replays as it was played.
+
+The multi-deck variants (Double, Triple and Quadruple Yukon) play Yukon's rules with 2, 3
+or 4 decks: more columns (``face_down``/``face_up`` give the layout, column 1 first) and
+one foundation per suit and deck. Each layout carries a ``layout_version``: a change to a
+layout is a new version, never a silent change to old deals and replays.
 """
 
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from .cards import ALL_CARDS, Card, is_red, make_card, rank_of, suit_of
+from .deal import FACE_DOWN, FACE_UP
 from .errors import UnknownVariantError, shorten
 
 Build = Literal["alternate", "suit", "other_suit"]
@@ -29,15 +35,69 @@ class Variant:
     runs_only: bool
     rules_version: int = 1
     foundation_takeback: bool = False
-    # parents[c]: the cards c may be placed on; children[p]: the cards that may go on p.
+    decks: int = 1
+    face_down: tuple[int, ...] = FACE_DOWN  # face-down cards dealt to each column
+    face_up: tuple[int, ...] = FACE_UP  # face-up cards dealt on top of them
+    layout_version: int = 1
+    # parents[c]: the cards c may be placed on; children[p]: the cards that may go on p
+    # (physical cards: every deck's copies).
     parents: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
     children: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
+    kings: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+    # home_piles[c]: the foundations that take c's suit; foundation p holds suit p % 4.
+    home_piles: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    # A move is ``card << shift | dest``; dest ``home`` is a foundation.
+    shift: int = field(init=False, repr=False, compare=False)
+    home: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        parents = tuple(tuple(p for p in ALL_CARDS if self._fits(c, p)) for c in ALL_CARDS)
-        children = tuple(tuple(c for c in ALL_CARDS if p in parents[c]) for p in ALL_CARDS)
-        object.__setattr__(self, "parents", parents)
-        object.__setattr__(self, "children", children)
+        copies = range(self.decks)
+        cards = range(52 * self.decks)
+        face_parents = [[p for p in ALL_CARDS if self._fits(c, p)] for c in ALL_CARDS]
+        parents = tuple(
+            tuple(d * 52 + p for d in copies for p in face_parents[c % 52]) for c in cards
+        )
+        face_children = [[c for c in ALL_CARDS if p in face_parents[c]] for p in ALL_CARDS]
+        children = tuple(
+            tuple(d * 52 + c for d in copies for c in face_children[p % 52]) for p in cards
+        )
+        set_ = object.__setattr__
+        set_(self, "parents", parents)
+        set_(self, "children", children)
+        set_(self, "kings", tuple(d * 52 + make_card(13, s) for d in copies for s in range(4)))
+        set_(
+            self,
+            "home_piles",
+            tuple(tuple(suit_of(c) + 4 * d for d in copies) for c in cards),
+        )
+        set_(self, "shift", 3 if self.decks == 1 else 5)
+        set_(self, "home", 7 if self.decks == 1 else 31)
+
+    @property
+    def columns(self) -> int:
+        return len(self.face_down)
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.decks
+
+    @property
+    def foundations(self) -> int:
+        return 4 * self.decks
+
+    @property
+    def column_sizes(self) -> tuple[int, ...]:
+        return tuple(d + u for d, u in zip(self.face_down, self.face_up, strict=True))
+
+    @property
+    def max_score(self) -> int:
+        """5 per card turned face up, 10 per card home."""
+        return 5 * sum(self.face_down) + 10 * self.cards
+
+    @property
+    def multi_deck(self) -> bool:
+        """Two identical cards exist: moves name their source column (``3:9h>4``)."""
+        return self.decks > 1
 
     def _fits(self, card: Card, onto: Card) -> bool:
         if self.build == "alternate":
@@ -103,6 +163,24 @@ VARIANTS: Final = {
             up_or_down=False,
             runs_only=True,
         ),
+        # PySolFC's layouts: face-down 0, 1, ..., 8, 8 and 6 face up on every column.
+        Variant(
+            "double-yukon", "Double Yukon", build="alternate", up_or_down=False,
+            runs_only=False, decks=2, face_down=(*range(9), 8), face_up=(6,) * 10,
+        ),
+        # Face-down 0, 1, ..., 12 and 6 face up on every column.
+        Variant(
+            "triple-yukon", "Triple Yukon", build="alternate", up_or_down=False,
+            runs_only=False, decks=3, face_down=tuple(range(13)), face_up=(6,) * 13,
+        ),
+        # No source settles Quadruple Yukon's layout; ours (layout version 1) keeps Triple's
+        # rule, one more face-down card per column (0 .. 15), and deals all 208 cards. Six
+        # face up everywhere would need 216, so the eight deepest columns get 5 face up
+        # (still at least five to work with) and the eight shallow ones 6.
+        Variant(
+            "quadruple-yukon", "Quadruple Yukon", build="alternate", up_or_down=False,
+            runs_only=False, decks=4, face_down=tuple(range(16)), face_up=(6,) * 8 + (5,) * 8,
+        ),
     )
 }
 VARIANT_NAMES: Final = tuple(VARIANTS)
@@ -141,6 +219,10 @@ def get_variant(
             )
         variant = VARIANTS[retired]
     if foundation_takeback or plus:
+        if variant.multi_deck:
+            raise UnknownVariantError(
+                f"{variant.name} has no foundation takeback: it is offered for one-deck games only"
+            )
         return _with_takeback(variant)
     return variant
 

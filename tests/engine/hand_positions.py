@@ -287,3 +287,71 @@ HAND_POSITIONS: list[HandPosition] = [
         "any face-up card moves with what is on it",
     ),
 ]
+
+
+# Multi-deck positions (exported to vectors/multi-deck.json, not positions.json: the
+# browser's rules mirror reads that one and plays one deck). Foundations are four
+# characters per deck: clubs, diamonds, hearts, spades of deck 1, then of deck 2, ...
+# Copies read from a text get decks in order: those home first, then the columns' from
+# column 1, bottom card first (so ``#2`` below is the upper of two copies in a column).
+MULTI_DECK_HAND_POSITIONS: list[HandPosition] = [
+    # Double Yukon, foundations KK99KK99: both hearts and both spades piles hold A..9, so
+    # Th Jh Qh Kh Ts Js Qs Ks are out twice each (16 cards).
+    #   1: Kh Qs Jh   2: [Ks] Qh Js   3: Th Th   4: (empty)   5: Ts   6: Kh
+    #   7: [Qs] Jh    8: Ks Qh        9: Js      10: Ts
+    # Home: hearts piles are at 9: the top Th of column 3 (the upper copy, #2) -> 3:Th#2>F;
+    # spades at 9: Ts on 5 and 10 -> 5:Ts>F, 10:Ts>F. Jh, Js, Qh, Kh wait for a ten.
+    # On Jh (1 and 7) a black ten: Ts of 5 and 10 -> 5:Ts>1 5:Ts>7 10:Ts>1 10:Ts>7.
+    # On Js (2 and 9) a red ten: both Th of column 3, the lower one carrying the upper ->
+    # 3:Th#1>2 3:Th#2>2 3:Th#1>9 3:Th#2>9. On Th and Ts a nine: all home.
+    # On Kh (6) a black queen: Qs of column 1 (under Jh) -> 1:Qs>6; the Qs of 7 is face
+    # down. On Qh (8) a black jack: Js of 2 and 9 -> 2:Js>8 9:Js>8.
+    # Column 4 is empty: Kh of 1 and 6 and Ks of 8 lie at the bottom of their columns,
+    # the Ks of 2 is face down: no King to move. Total 14.
+    HandPosition(
+        "double-yukon-two-copies",
+        "double-yukon .KhQsJh/Ks.QhJs/.ThTh/./.Ts/.Kh/Qs.Jh/.KsQh/.Js/.Ts KK99KK99 1090 100",
+        [
+            "10:Ts>1", "10:Ts>7", "10:Ts>F", "1:Qs>6", "2:Js>8", "3:Th#1>2", "3:Th#1>9",
+            "3:Th#2>2", "3:Th#2>9", "3:Th#2>F", "5:Ts>1", "5:Ts>7", "5:Ts>F", "9:Js>8",
+        ],
+        "two face-up copies in one column are named by deck",
+    ),
+    # Triple Yukon, foundations KKKQ KKKQ KKKJ: the spades piles hold A..Q, A..Q, A..J,
+    # so Ks is out three times and Qs once.
+    #   1: Qs   2: [Ks] Ks   3: (empty)   4: Ks   5..13: (empty)
+    # Home: Qs on the pile at J -> 1:Qs>F; each exposed Ks on a pile at Q (two take it;
+    # it goes to the first) -> 2:Ks>F, 4:Ks>F. Qs on a black King: no (same colour).
+    # Empty columns 3, 5..13 (10 of them): the Ks of 2 lies on a face-down card -> 10
+    # moves; the Ks of 4 is at its column's bottom. Total 13.
+    HandPosition(
+        "triple-yukon-kings",
+        "triple-yukon .Qs/Ks.Ks/./.Ks/././././././././. KKKQKKKQKKKJ 1905 200",
+        [
+            "1:Qs>F", "2:Ks>10", "2:Ks>11", "2:Ks>12", "2:Ks>13", "2:Ks>3", "2:Ks>5",
+            "2:Ks>6", "2:Ks>7", "2:Ks>8", "2:Ks>9", "2:Ks>F", "4:Ks>F",
+        ],
+        "a King with a face-down card under it takes any of ten empty columns",
+    ),
+    # Quadruple Yukon, foundations KKQK KKJK KKTK KK9K: the hearts piles hold A..Q, A..J,
+    # A..T, A..9, so Kh is out 4 times, Qh 3, Jh 2, Th 1. Copies home come first, so
+    # the Qh home is #1 and the three in column 1 are #2 #3 #4; the Kh are #1 (face down
+    # in 2), #2 #3 (column 3), #4 (column 6).
+    #   1: Qh Qh Qh   2: [Kh] Jh   3: Kh Kh   4: (empty)   5: [Jh] Th   6: Kh   7..16: (empty)
+    # Home: top Qh of 1 on the pile at J -> 1:Qh#4>F; Jh on the pile at T -> 2:Jh>F;
+    # Th on the pile at 9 -> 5:Th>F; the top Kh of 3 and the Kh of 6 on the pile at Q ->
+    # 3:Kh#3>F, 6:Kh>F. All hearts: nothing builds (colours must alternate).
+    # Empty columns 4, 7..16 (11): the upper Kh of 3 lies on the other one -> 11 moves;
+    # the lower Kh of 3 and the Kh of 6 are at the bottom. Total 16.
+    HandPosition(
+        "quadruple-yukon-four-copies",
+        "quadruple-yukon .QhQhQh/Kh.Jh/.KhKh/./Jh.Th/.Kh/./././././././././. "
+        "KKQKKKJKKKTKKK9K 2570 300",
+        [
+            "1:Qh#4>F", "2:Jh>F", "3:Kh#3>10", "3:Kh#3>11", "3:Kh#3>12", "3:Kh#3>13",
+            "3:Kh#3>14", "3:Kh#3>15", "3:Kh#3>16", "3:Kh#3>4", "3:Kh#3>7", "3:Kh#3>8",
+            "3:Kh#3>9", "3:Kh#3>F", "5:Th>F", "6:Kh>F",
+        ],
+        "three copies in one column, four foundations per suit",
+    ),
+]

@@ -23,7 +23,7 @@ from games.engine import (
     replay,
 )
 from games.engine.deal import shuffled_deck
-from tests.engine.hand_positions import HAND_POSITIONS
+from tests.engine.hand_positions import HAND_POSITIONS, MULTI_DECK_HAND_POSITIONS
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
 DEALS = [0, 1, 2, 42, MAX_DEAL_NUMBER]
@@ -154,6 +154,68 @@ def game_vectors() -> dict[str, Any]:
     }
 
 
+MULTI_DECK_VARIANTS = ["double-yukon", "triple-yukon", "quadruple-yukon"]
+MULTI_DECK_DEALS = [0, 1, MAX_DEAL_NUMBER]
+
+
+def multi_deck_vectors() -> dict[str, Any]:
+    """Deals 0, 1 and 2**64-1 of each multi-deck variant, hand-counted positions, playouts."""
+    deals = []
+    for variant in MULTI_DECK_VARIANTS:
+        for number in MULTI_DECK_DEALS:
+            position = Position.deal(number, variant)
+            pack = shuffled_deck(number, position.variant.decks)
+            deals.append(
+                {
+                    "variant": variant,
+                    "number": str(number),
+                    "deck": [card_text(c) for c in pack],
+                    "copies": [c // 52 + 1 for c in pack],
+                    "face_down": position.down,
+                    "column_sizes": [len(col) for col in position.cols],
+                    "text": position.to_text(),
+                }
+            )
+    positions: list[dict[str, Any]] = [
+        {"name": hand.name, "source": "hand", "text": hand.text, "legal": hand.legal}
+        for hand in MULTI_DECK_HAND_POSITIONS
+    ]
+    games = []
+    rng = random.Random(18)
+    for variant in MULTI_DECK_VARIANTS:
+        number = rng.randrange(MAX_DEAL_NUMBER + 1)
+        position = Position.deal(number, variant)
+        texts = []
+        for ply in range(120):
+            legal = sorted(position.legal_moves())
+            if not legal:
+                break
+            if ply in (40, 80):  # (its moves as read back from the text: copies renumbered)
+                again = Position.from_text(position.to_text())
+                positions.append(
+                    {
+                        "name": f"{variant}-deal-{number}-after-{ply}",
+                        "source": "playout",
+                        "text": position.to_text(),
+                        "legal": sorted(again.move_text(m) for m in again.legal_moves()),
+                    }
+                )
+            useful = [m for m in legal if position.move_dest(m) is None]
+            move = rng.choice(useful if useful and rng.random() < 0.7 else legal)
+            texts.append(position.move_text(move))
+            position.play(move)
+        games.append(game_entry(f"random-{variant}-{number}", number, variant, texts))
+    return {
+        "about": "Multi-deck variants: deals (deck = the shuffled pack by face, copies = "
+        "its deck, 1..4; columns take it in turn, bottom card first), positions with "
+        "their legal moves ('hand' ones counted by hand), and replayed games.",
+        "algorithm_version": DEAL_ALGORITHM_VERSION,
+        "deals": deals,
+        "positions": positions,
+        "games": games,
+    }
+
+
 def write(name: str, data: dict[str, Any]) -> None:
     (VECTORS / name).write_text(json.dumps(data, indent=1) + "\n")
 
@@ -162,6 +224,7 @@ def main() -> None:
     write("deals.json", deal_vectors())
     write("positions.json", position_vectors())
     write("games.json", game_vectors())
+    write("multi-deck.json", multi_deck_vectors())
 
 
 if __name__ == "__main__":

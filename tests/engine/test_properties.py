@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import re
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,16 +15,17 @@ from hypothesis import strategies as st
 from games.engine import (
     MAX_DEAL_NUMBER,
     VARIANT_NAMES,
+    VARIANTS,
     IllegalMoveError,
     Position,
     card_text,
-    move_text,
     replay,
 )
 from games.engine.position import HOME
 
-ALL_MOVES = range(52 * 8)
-VARIANT_KEYS = [*VARIANT_NAMES, *(name + "+takeback" for name in VARIANT_NAMES)]
+ONE_DECK = [name for name in VARIANT_NAMES if not VARIANTS[name].multi_deck]
+MULTI_DECK = [name for name in VARIANT_NAMES if VARIANTS[name].multi_deck]
+VARIANT_KEYS = [*ONE_DECK, *(name + "+takeback" for name in ONE_DECK)]
 
 deal_numbers = st.one_of(
     st.integers(0, 1000), st.integers(0, MAX_DEAL_NUMBER), st.sampled_from([MAX_DEAL_NUMBER])
@@ -32,11 +36,20 @@ PLAYOUT = settings(
 )
 
 
+def home_cards(position: Position) -> list[int]:
+    """The physical cards on the foundations, checked against the foundation counts."""
+    variant = position.variant
+    home = [c for c in range(variant.cards) if position.col_of[c] == HOME]
+    copies = Counter(c % 52 for c in home)
+    for face in range(52):
+        piles = variant.home_piles[face]
+        assert copies[face] == sum(1 for p in piles if position.found[p] > face % 13), face
+    return home
+
+
 def check_cards(position: Position) -> None:
-    """All 52 cards, each once; the card index agrees with the columns."""
-    seen: list[int] = []
-    for suit, count in enumerate(position.found):
-        seen.extend(range(suit * 13, suit * 13 + count))
+    """Every card of every deck, each once; the card index agrees with the columns."""
+    seen: list[int] = home_cards(position)
     for k, col in enumerate(position.cols):
         assert 0 <= position.down[k] <= len(col)
         assert not col or position.down[k] < len(col), "a face-down card lies uncovered"
@@ -45,11 +58,9 @@ def check_cards(position: Position) -> None:
             assert position.pos_of[card] == i
             assert position.movable[card] == (i >= position.down[k])
         seen.extend(col)
-    assert sorted(seen) == list(range(52))
-    for suit, count in enumerate(position.found):
-        for card in range(suit * 13, suit * 13 + count):
-            assert position.col_of[card] == HOME
-            assert not position.movable[card]
+    assert sorted(seen) == list(range(position.variant.cards))
+    for card in home_cards(position):
+        assert not position.movable[card]
 
 
 def check_masked(position: Position) -> None:
@@ -62,16 +73,21 @@ def check_masked(position: Position) -> None:
         card_text(c) for col, d in zip(position.cols, position.down, strict=True) for c in col[:d]
     }
     shown = [text for col in view["columns"] for text in col["up"]]
-    assert set(shown) <= face_up
-    assert len(shown) == len(face_up)
+    pairs = list(zip(position.cols, position.down, strict=True))
+    up = [card_text(c) for col, d in pairs for c in col[d:]]
+    assert sorted(shown) == sorted(up)
     assert [col["down"] for col in view["columns"]] == position.down
+    if position.variant.multi_deck:
+        copies = [n for col in view["columns"] for n in col["copies"]]
+        decks = [c // 52 + 1 for col, d in pairs for c in col[d:]]
+        assert copies == decks
     wire = json.dumps(view)
-    for text in face_down:
+    for text in face_down - face_up:  # (a face-down copy of a face-up card shows the face)
         assert f'"{text}"' not in wire, f"face-down {text} leaked"
 
 
 def check_score(position: Position) -> None:
-    turned = 21 - sum(position.down)
+    turned = sum(position.variant.face_down) - sum(position.down)
     assert position.score == 5 * turned + 10 * sum(position.found)
 
 
@@ -81,25 +97,49 @@ def check_moves(position: Position, rng: random.Random) -> list[int]:
     assert len(legal) == len(set(legal))
     legal_set = set(legal)
     before = position.to_text()
-    for move in ALL_MOVES:
+    variant = position.variant
+    all_moves = range(variant.cards << variant.shift)
+    if variant.multi_deck:  # every move of a face-up card, and a sample of the rest
+        dests = [*range(variant.columns), None]
+        up = [c for c in range(variant.cards) if position.movable[c]]
+        all_moves = sorted(
+            {position.make_move(c, d) for c in up for d in dests} | set(rng.sample(all_moves, 300))
+        )
+    for move in all_moves:
         if move in legal_set:
-            assert position.illegal_reason(move) is None, move_text(move)
+            assert position.illegal_reason(move) is None, position.move_text(move)
         else:
-            assert position.illegal_reason(move) is not None, move_text(move)
+            assert position.illegal_reason(move) is not None, move
     # A handful of rejected plays, by number and by text: nothing changes.
-    rejected = [m for m in rng.sample(range(52 * 8), 12) if m not in legal_set]
+    rejected = [
+        m
+        for m in rng.sample(all_moves, 12)
+        if m not in legal_set
+        # (a multi-deck move names the card's column: one home has no text)
+        and not (variant.multi_deck and position.col_of[position.move_card(m)] == HOME)
+        and (position.move_dest(m) or 0) < variant.columns
+    ]
     for move in rejected:
         with pytest.raises(IllegalMoveError):
             position.play(move)
+        text = position.move_text(move)
+        if variant.multi_deck and position.movable[position.move_card(move)] is False:
+            # The text of a face-down copy's move names the face-up copy, if one is there.
+            with contextlib.suppress(IllegalMoveError):
+                assert position.parse_move(text) != move
+            continue
         with pytest.raises(IllegalMoveError):
-            position.play_text(move_text(move))
+            position.play_text(text)
     assert position.to_text() == before
     # Every generated move applies, and undo restores the exact text form.
-    for move in legal:
+    for i, move in enumerate(legal):
         moves_before = position.moves
+        # The text form names exactly this move.
+        assert position.parse_move(position.move_text(move)) == move
         position.play(move)
         assert position.moves == moves_before + 1
-        check_cards(position)
+        if i < 10 or not variant.multi_deck:  # (a 208-card check per move is slow)
+            check_cards(position)
         position.undo()
         assert position.to_text() == before
     return legal
@@ -110,6 +150,21 @@ def check_moves(position: Position, rng: random.Random) -> list[int]:
 def test_random_playouts_keep_every_invariant(
     number: int, variant: str, rng: random.Random
 ) -> None:
+    check_playout(number, variant, rng)
+
+
+@settings(PLAYOUT, max_examples=24)
+@given(
+    number=deal_numbers,
+    variant=st.sampled_from(MULTI_DECK),
+    seed=st.integers(0, 2**32),
+)
+def test_multi_deck_playouts_keep_every_invariant(number: int, variant: str, seed: int) -> None:
+    # (a seeded Random: these playouts draw more than Hypothesis's data budget allows)
+    check_playout(number, variant, random.Random(seed))
+
+
+def check_playout(number: int, variant: str, rng: random.Random) -> None:
     position = Position.deal(number, variant)
     start = position.to_text()
     texts: list[str] = []
@@ -121,18 +176,23 @@ def test_random_playouts_keep_every_invariant(
         if not position.variant.foundation_takeback:
             check_score(position)
         else:
-            turned_count = 21 - sum(position.down)
+            turned_count = sum(position.variant.face_down) - sum(position.down)
             assert position.score == 5 * turned_count + 10 * sum(position.found)
         again = Position.from_text(position.to_text())
         assert again.to_text() == position.to_text()
         legal = check_moves(position, rng)
-        assert sorted(again.legal_moves()) == sorted(legal)
+        if position.variant.multi_deck:  # the text form does not keep which deck is which
+            assert sorted(
+                re.sub("#.", "", again.move_text(m)) for m in again.legal_moves()
+            ) == sorted(re.sub("#.", "", position.move_text(m)) for m in legal)
+        else:
+            assert sorted(again.legal_moves()) == sorted(legal)
         if not legal:
             assert position.status in {"won", "stuck"}
             break
         assert position.status == "playing"
         move = rng.choice(legal)
-        texts.append(move_text(move))
+        texts.append(position.move_text(move))
         card = position.play(move)
         turned.append(None if card is None else card_text(card))
         history.append(position.to_text())
@@ -154,22 +214,24 @@ def test_random_playouts_keep_every_invariant(
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(number=deal_numbers, variant=variants)
+@given(number=deal_numbers, variant=st.sampled_from([*VARIANT_KEYS, *MULTI_DECK]))
 def test_deals_are_whole_and_deterministic(number: int, variant: str) -> None:
     position = Position.deal(number, variant)
     check_cards(position)
     check_masked(position)
     assert position.score == 0
-    assert position.down == [0, 1, 2, 3, 4, 5, 6]
-    assert [len(c) for c in position.cols] == [1, 6, 7, 8, 9, 10, 11]
+    layout = position.variant
+    assert position.down == list(layout.face_down)
+    assert [len(c) for c in position.cols] == list(layout.column_sizes)
+    assert sum(layout.column_sizes) == layout.cards  # every card is dealt
     assert Position.deal(number, variant).to_text() == position.to_text()
     assert Position.from_text(position.to_text()).to_text() == position.to_text()
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
-@given(text=st.text(max_size=12))
-def test_any_move_text_parses_or_raises_notation_error(text: str) -> None:
-    position = Position.deal(7)
+@given(text=st.text(max_size=12), variant=st.sampled_from(["yukon", *MULTI_DECK]))
+def test_any_move_text_parses_or_raises_notation_error(text: str, variant: str) -> None:
+    position = Position.deal(7, variant)
     before = position.to_text()
     try:
         position.play_text(text)
