@@ -544,8 +544,11 @@ class Position:
         Columns are separated by ``/``; in each, the face-down cards (bottom first), a
         ``.``, then the face-up cards. Foundations are four characters per deck, the top
         rank of clubs, diamonds, hearts and spades (then the second deck's four...), ``-``
-        where none is home. For example ``yukon .4d/2c.9h8sKs/... -A-- 15 3``. Cards are
-        written by face: which deck a copy comes from does not change the game.
+        where none is home. For example ``yukon .4d/2c.9h8sKs/... -A-- 15 3``.
+
+        Multi-deck texts add a sixth field, the deck (1..4) of every card in the columns
+        in the order written: moves name copies by deck (``3:9h#2>4``), so a stored game
+        must keep which copy is which.
         """
         columns = "/".join(
             "".join(CARD_TEXT[c] for c in col[:down])
@@ -554,27 +557,36 @@ class Position:
             for col, down in zip(self.cols, self.down, strict=True)
         )
         foundations = "".join(RANKS[n - 1] if n else "-" for n in self.found)
-        return f"{self.variant.key} {columns} {foundations} {self.score} {self.moves}"
+        text = f"{self.variant.key} {columns} {foundations} {self.score} {self.moves}"
+        if self.variant.multi_deck:
+            text += " " + "".join(str(c // 52 + 1) for col in self.cols for c in col)
+        return text
 
     @classmethod
     def from_text(cls, text: str) -> Position:
         """Read the text form written by ``to_text``; raise NotationError on anything else.
 
-        In a multi-deck text the copies of a card get decks in order: those home first,
-        then the ones in the columns from column 1, bottom card first.
+        A multi-deck text may leave out its sixth field (the decks of the cards in the
+        columns); the copies of a card then get decks in order: those home first, then the
+        ones in the columns from column 1, bottom card first.
         """
         if not isinstance(text, str):
             raise NotationError(f"a position is text, not {type(text).__name__}")
         if len(text) > _MAX_TEXT * 4:
             raise NotationError(f"position text is too long ({len(text)} characters)")
         fields = text.split()
+        decks_text = None
+        if len(fields) == 6:  # the decks field of a multi-deck text (checked below)
+            decks_text = fields.pop()
         if len(fields) != 5:
             raise NotationError(
                 f"position {shorten(text)} has {len(fields)} fields; "
-                "expected 5: variant columns foundations score moves"
+                "expected 5: variant columns foundations score moves (and decks if multi-deck)"
             )
         variant_name, columns_text, found_text, score_text, moves_text = fields
         variant = get_variant(variant_name)
+        if decks_text is not None and not variant.multi_deck:
+            raise NotationError(f"a {variant.title} position has 5 fields, not 6")
         if len(text) > _MAX_TEXT * variant.decks:
             raise NotationError(f"position text is too long ({len(text)} characters)")
         column_texts = columns_text.split("/")
@@ -616,7 +628,9 @@ class Position:
             if not value.isdigit() or not value.isascii() or (value[0] == "0" and value != "0"):
                 raise NotationError(f"{name} {shorten(value)} is not a plain whole number")
         try:
-            if variant.multi_deck:
+            if decks_text is not None:
+                columns = _read_copies(variant, columns, decks_text)
+            elif variant.multi_deck:
                 columns = _assign_copies(variant, columns, foundations)
             return cls(
                 variant,
@@ -638,6 +652,28 @@ def _read_cards(text: str, column: int) -> list[Card]:
             f"column {column + 1}: {shorten(text)} is not a list of two-character cards"
         )
     return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def _read_copies(variant: Variant, columns: list[list[Card]], text: str) -> list[list[Card]]:
+    count = sum(len(col) for col in columns)
+    if len(text) != count or not (text.isascii() and text.isdigit()):
+        raise NotationError(
+            f"decks {shorten(text)}: expected one digit per card in the columns ({count})"
+        )
+    digits = iter(text)
+    out = []
+    for col in columns:
+        physical = []
+        for face in col:
+            deck = int(next(digits))
+            if not 1 <= deck <= variant.decks:
+                raise NotationError(
+                    f"{CARD_TEXT[face]}#{deck} is a card of a deck that does not exist: "
+                    f"{variant.title} plays {variant.decks} decks"
+                )
+            physical.append((deck - 1) * 52 + face)
+        out.append(physical)
+    return out
 
 
 def _home_copies(variant: Variant, foundations: list[int], face: Card) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import re
 from collections import Counter
 
 import pytest
@@ -181,12 +180,10 @@ def check_playout(number: int, variant: str, rng: random.Random) -> None:
         again = Position.from_text(position.to_text())
         assert again.to_text() == position.to_text()
         legal = check_moves(position, rng)
-        if position.variant.multi_deck:  # the text form does not keep which deck is which
-            assert sorted(
-                re.sub("#.", "", again.move_text(m)) for m in again.legal_moves()
-            ) == sorted(re.sub("#.", "", position.move_text(m)) for m in legal)
-        else:
-            assert sorted(again.legal_moves()) == sorted(legal)
+        assert sorted(again.legal_moves()) == sorted(legal)
+        if position.variant.multi_deck:  # without its decks field, the same game
+            faces = " ".join(position.to_text().split()[:5])
+            assert Position.from_text(faces).status == position.status
         if not legal:
             assert position.status in {"won", "stuck"}
             break
