@@ -64,7 +64,7 @@ def names_face_up_card(position: Position, text: str) -> bool:
         move = position.parse_move(text)
     except EngineError:
         return False
-    return position.is_legal(move) and position.movable[move >> 3]
+    return position.is_legal(move) and position.movable[position.move_card(move)]
 
 
 def cached_solve(position: Position, seconds: float) -> SolveResult:

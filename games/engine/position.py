@@ -614,16 +614,7 @@ class Position:
             raise NotationError(
                 f"foundations {shorten(found_text)} must be {variant.foundations} characters {what}"
             )
-        foundations = []
-        for ch in found_text:
-            if ch == "-":
-                foundations.append(0)
-            elif ch in RANKS:
-                foundations.append(RANKS.index(ch) + 1)
-            else:
-                raise NotationError(
-                    f"foundations {shorten(found_text)}: {ch!r} is not a rank or '-'"
-                )
+        foundations = _read_foundations(found_text)
         for name, value in (("score", score_text), ("moves", moves_text)):
             if not value.isdigit() or not value.isascii() or (value[0] == "0" and value != "0"):
                 raise NotationError(f"{name} {shorten(value)} is not a plain whole number")
@@ -644,6 +635,18 @@ class Position:
             raise
         except EngineError as exc:  # well-formed text that is not a position (a card twice...)
             raise NotationError(f"not a valid position: {exc}") from exc
+
+
+def _read_foundations(text: str) -> list[int]:
+    foundations = []
+    for ch in text:
+        if ch == "-":
+            foundations.append(0)
+        elif ch in RANKS:
+            foundations.append(RANKS.index(ch) + 1)
+        else:
+            raise NotationError(f"foundations {shorten(text)}: {ch!r} is not a rank or '-'")
+    return foundations
 
 
 def _read_cards(text: str, column: int) -> list[Card]:

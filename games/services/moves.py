@@ -22,7 +22,6 @@ from games.engine import (
     IllegalMoveError,
     Position,
     card_text,
-    move_text,
     parse_card,
     parse_move,
 )
@@ -104,7 +103,7 @@ def check_turn(game: Game, ply: int) -> None:
 
 def _hidden(position: Position, card: int) -> bool:
     home = position.found[card // 13] > card % 13
-    return not home and not position.movable[card]
+    return not home and not position.movable[card]  # (one deck: card is its face)
 
 
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![A-Za-z0-9])")
@@ -120,6 +119,11 @@ def _safe_reason(position: Position, text: str, exc: EngineError) -> str:
     reason = str(exc)
     if not isinstance(exc, IllegalMoveError):
         return reason  # notation errors only quote the client's own text
+    if position.variant.multi_deck:
+        # A multi-deck move resolves to a face-up copy or is refused the same way for a
+        # face-down copy and for none ("9h is not a face-up card of column 3"); the rules'
+        # reasons then name only face-up cards, or the card a foundation's visible top needs.
+        return reason
     try:
         move = parse_move(text).move
     except EngineError:
@@ -165,7 +169,9 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     check_turn(game, ply)
     position = Position.from_text(game.position)
     try:
-        move, turned = position.play_text(text)
+        move = position.parse_move(text)
+        stored = position.move_text(move)  # (multi-deck: names its column before it moves)
+        turned = position.play(move)
     except EngineError as exc:
         raise IllegalMove(_safe_reason(position, text, exc), ply=game.ply) from exc
     at_ms = ms_between(game.started_at, now)
@@ -178,7 +184,7 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     if game.status != Status.PLAYING:
         game.finished_at = now
         game.elapsed_ms = at_ms
-    if not _store_move(game, move_text(move), turned_text or "", at_ms):
+    if not _store_move(game, stored, turned_text or "", at_ms):
         check_turn(_game_for_move(actor, game_id), ply)  # raises: the race's 409
         raise Conflict("the game changed while this move was checked; reload it")
     if game.status != Status.PLAYING:

@@ -8,6 +8,9 @@ and replays every winning line through ``games.engine`` before returning it.
     >>> result.verdict
     'solved'
 
+Multi-deck variants (Double, Triple, Quadruple Yukon) are searched by the pure-Python
+``games.solver.multideck`` (same verdicts, same budgets, same replay of every line).
+
 Verdicts: ``solved`` (``moves`` is a verified winning line from the given position),
 ``unwinnable`` (a search whose every pruning rule is proven sound exhausted the space)
 and ``unknown`` (the budget ran out first; ``reason`` says which). See docs/solver.md.
@@ -22,7 +25,7 @@ from typing import Final, Literal
 
 from games.engine import EngineError, Position, move_text
 
-from . import _csolver
+from . import _csolver, multideck
 
 __all__ = [
     "ALL_RULES",
@@ -203,6 +206,15 @@ def solve(
     if wall_seconds is not None and (isinstance(wall_seconds, bool) or not 0 < wall_seconds <= 1e6):
         raise SolverError("wall_seconds must be a number > 0 and <= 1e6")
     start = _start_position(position, variant)
+    if start.variant.multi_deck:
+        return _solve_multi_deck(
+            start,
+            seconds=seconds,
+            nodes=nodes,
+            memory_mb=memory_mb,
+            rules=rules,
+            wall_seconds=wall_seconds,
+        )
     code = VARIANT_CODES[start.variant.name]
     takeback = start.variant.foundation_takeback
     budget = _Budget(seconds, nodes, wall_seconds)
@@ -272,6 +284,29 @@ def solve(
     return _finish(start, budget, verdict, line, reason)
 
 
+def _solve_multi_deck(
+    start: Position,
+    *,
+    seconds: float | None,
+    nodes: int | None,
+    memory_mb: int,
+    rules: int,
+    wall_seconds: float | None,
+) -> SolveResult:
+    """One deterministic search (no restarts yet), its line replayed like the C search's."""
+    budget = _Budget(seconds, nodes, wall_seconds)
+    found = multideck.search(
+        start,
+        rules=rules,
+        max_nodes=nodes or 0,
+        seconds=seconds or 0.0,
+        wall_seconds=wall_seconds or 0.0,
+        memory_mb=memory_mb,
+    )
+    budget.used = found.nodes
+    return _finish_texts(start, budget, found.verdict, found.line, found.reason)
+
+
 def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rules: int) -> None:
     if seconds is None and nodes is None:
         raise SolverError("give a budget: seconds, nodes or both")
@@ -290,9 +325,14 @@ def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rul
 def _finish(
     start: Position, budget: _Budget, verdict: int, line: list[int], reason: str
 ) -> SolveResult:
+    return _finish_texts(start, budget, verdict, [move_text(m) for m in line], reason)
+
+
+def _finish_texts(
+    start: Position, budget: _Budget, verdict: int, texts: list[str], reason: str
+) -> SolveResult:
     elapsed, cpu = budget.elapsed(), budget.cpu()
     if verdict == 0:
-        texts = [move_text(m) for m in line]
         problem = verify_line(start, texts)
         if problem is None:
             return SolveResult("solved", texts, budget.used, elapsed, "", cpu)

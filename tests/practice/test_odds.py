@@ -13,6 +13,7 @@ from django.test import Client
 
 from analysis import odds
 from analysis.models import DealStudy
+from games.engine import VARIANT_NAMES
 from games.models import DailyChallenge, Deal, Game, Mode, Status, Verification, utc_today
 from tests.games.conftest import make_user
 
@@ -48,9 +49,10 @@ def test_odds_extends_a_study_and_covers_every_variant() -> None:
     run_odds("--deals", "2", "--variant", "russian", "--seconds", "0.3")
     text = run_odds("--deals", "3", "--seconds", "0.3")
     assert "russian: 2 of 3 deals already studied, 1 to go" in text
-    for variant in ("yukon", "russian", "alaska", "moosehide", "moosehide-runs"):
+    for variant in VARIANT_NAMES:  # the multi-deck variants too
         assert f"| {variant} | 3 |" in text
-    assert DealStudy.objects.count() == 15
+    assert "double-yukon" in VARIANT_NAMES
+    assert DealStudy.objects.count() == 3 * len(VARIANT_NAMES)
 
 
 @pytest.mark.parametrize(
