@@ -130,13 +130,21 @@ class MaskedColumnSerializer(serializers.Serializer):
     up = serializers.ListField(
         child=serializers.CharField(), help_text="Face-up cards, bottom first."
     )
+    copies = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=4),
+        required=False,
+        help_text="Multi-deck games only: the deck (1-4) of each face-up card, in the order "
+        "of `up`; a move names it (`3:9h#2>4`) when a column shows two copies.",
+    )
 
 
 class MaskedPositionSerializer(serializers.Serializer):
     variant = serializers.CharField()
     columns = MaskedColumnSerializer(many=True)
     foundations = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Cards home per suit: c, d, h, s."
+        child=serializers.JSONField(),
+        help_text="Cards home per suit: c, d, h, s. One deck: a count; multi-deck games: a "
+        "list of counts, one per foundation of that suit.",
     )
     score = serializers.IntegerField()
     moves = serializers.IntegerField()
