@@ -18,6 +18,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound, Unavailable
+from games import practice_pool
 from games.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
 from games.models import (
     DailyChallenge,
@@ -121,8 +122,6 @@ def start_pooled_practice_game(actor: Actor, tier: str, variant: str = "yukon") 
     refill is asked for; without Redis the request waits up to PRACTICE_POOL_WAIT_SECONDS
     for this process's refill thread to add one.
     """
-    from games import practice_pool  # it reaches the daily pipeline, which imports us
-
     if actor.user_id is None and not actor.session_key:
         raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
     if tier not in Tier.values:

@@ -27,10 +27,12 @@ def test_hard_button_deals_a_proven_hard_game_whose_hint_names_a_move(
     page.goto("/practice/")
     p = page.page
     assert "may be unwinnable" in p.locator("#random-note").inner_text()
+    page.shot("practice-tiers")
     p.get_by_role("button", name="Hard", exact=True).click()
     p.wait_for_url(re.compile(r"/practice/\d+/\?variant=yukon&game=\d+$"), timeout=15_000)
     p.locator(".tableau .card").first.wait_for()
     title = p.locator("[data-title]")
+    page.shot("practice-hard-game")
     p.wait_for_function(
         "document.querySelector('[data-title]').textContent.includes('hard')", timeout=10_000
     )
