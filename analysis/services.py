@@ -47,15 +47,17 @@ class StandingLine:
 def standing_line(game: Game) -> StandingLine:
     """The game's log with each undo taking back the move before it (the engine's rule)."""
     entries = list(game.log.order_by("ply").values_list("ply", "text"))
-    standing = play_log(game.deal.start_position(), [text for _, text in entries])
+    standing = play_log(game.start_position(), [text for _, text in entries])
     return StandingLine([entries[i][1] for i in standing], [entries[i][0] for i in standing])
 
 
 def _deal_result(game: Game) -> SolveResult | None:
+    """What the deal's stored verdict says of the game's start. A winning line of the
+    standard rules wins with take-back too (it only adds moves); a loss does not carry."""
     deal = game.deal
     if deal.verdict == Verdict.SOLVED and deal.solution:
         return SolveResult(verdict="solved", moves=list(deal.solution))
-    if deal.verdict == Verdict.UNWINNABLE:
+    if deal.verdict == Verdict.UNWINNABLE and not game.takeback:
         return SolveResult(verdict="unwinnable")
     return None
 
@@ -69,7 +71,7 @@ def review_game(game: Game) -> tuple[Review, StandingLine]:
         return cached_solve(position, seconds)
 
     review = review_line(
-        game.deal.start_position(),
+        game.start_position(),
         line.moves,
         solver,
         total_seconds=settings.ANALYSIS_TOTAL_SECONDS,
@@ -109,7 +111,10 @@ def analyse_game(game_id: int) -> str:
         analysis.save()
     logger.info(
         "game %s analysed: %s in %.2f s (%d solves)",
-        game_id, review.outcome, review.seconds, review.solves,
+        game_id,
+        review.outcome,
+        review.seconds,
+        review.solves,
     )
     return review.outcome
 

@@ -57,6 +57,7 @@ def practice(request: HttpRequest, deal: str) -> HttpResponse:
         "play.html",
         deal=int(deal),
         variant=variant,
+        takeback=request.GET.get("takeback") == "1",
         variants=VARIANT_NAMES,
         mode="practice",
     )

@@ -132,11 +132,13 @@ class Deal(models.Model):
             self.rules_version = get_variant(self.variant).rules_version
         super().save(*args, **kwargs)
 
-    def start_position(self) -> Position:
-        """The deal as dealt, under the rules its games were played by."""
-        return Position.deal(
-            self.number, get_variant(self.variant, rules_version=self.rules_version)
+    def start_position(self, *, takeback: bool = False) -> Position:
+        """The deal as dealt, under the rules its games were played by (``takeback``: with
+        the foundation take-back option)."""
+        variant = get_variant(
+            self.variant, rules_version=self.rules_version, foundation_takeback=takeback
         )
+        return Position.deal(self.number, variant)
 
 
 class DailyChallenge(models.Model):
@@ -246,6 +248,8 @@ class Game(models.Model):
     elapsed_ms = models.BigIntegerField(null=True, blank=True, help_text="Server time to finish.")
     verified_at = models.DateTimeField(null=True, blank=True)
     used_undo = models.BooleanField(default=False)
+    # The foundation take-back option (practice only): cards may come back from a foundation.
+    takeback = models.BooleanField(default=False)
     hints_used = models.PositiveIntegerField(default=0)
     # The engine's text form of the current position, face-down cards included: server only.
     position = models.TextField()
@@ -265,6 +269,11 @@ class Game(models.Model):
                 condition=(Q(mode="daily") & Q(challenge__isnull=False) & Q(player__isnull=False))
                 | (Q(mode="practice") & Q(challenge__isnull=True)),
                 name="games_game_mode_matches_challenge",
+            ),
+            # Ranked dailies keep the standard rules.
+            models.CheckConstraint(
+                condition=Q(mode="practice") | Q(takeback=False),
+                name="games_game_takeback_practice_only",
             ),
         ]
         indexes = [
@@ -315,6 +324,10 @@ class Game(models.Model):
 
     def current_position(self) -> Position:
         return Position.from_text(self.position)
+
+    def start_position(self) -> Position:
+        """The position the game started from: its deal, under its rules and options."""
+        return self.deal.start_position(takeback=self.takeback)
 
     @property
     def can_undo(self) -> bool:

@@ -124,7 +124,7 @@ def replay_frames(game: Game) -> list[dict[str, Any]]:
     A log the engine refuses (a rejected game's) shows up to the entry it refused.
     """
     entries = list(game.log.order_by("ply").values_list("text", "at_ms"))
-    position = game.deal.start_position()
+    position = game.start_position()
     frames = [_frame(position, "deal", 0)]
     try:
         for step in replay_log(position, (text for text, _ in entries)):

@@ -68,6 +68,11 @@ class StartGameSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(
         choices=list(VARIANT_NAMES), default="yukon", help_text="Practice only."
     )
+    takeback = serializers.BooleanField(
+        default=False,
+        help_text="Practice only: the top card of a foundation may come back to the tableau "
+        "(it costs the 10 points it earned). Ranked dailies keep the standard rules.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if sum(key in attrs for key in ("daily", "deal", "practice")) != 1:
@@ -79,6 +84,10 @@ class StartGameSerializer(serializers.Serializer):
         if "practice" in attrs and attrs["variant"] not in pooled:
             raise serializers.ValidationError(
                 {"variant": f"practice tiers are dealt in {', '.join(pooled)} only"}
+            )
+        if "daily" in attrs and attrs["takeback"]:
+            raise serializers.ValidationError(
+                {"takeback": "take-back is a practice option: ranked dailies keep the usual rules"}
             )
         return attrs
 
@@ -172,6 +181,9 @@ class GameSerializer(serializers.ModelSerializer):
     position = serializers.SerializerMethodField()
     can_undo = serializers.BooleanField(read_only=True)
     assisted = serializers.BooleanField(read_only=True)
+    takeback = serializers.BooleanField(
+        read_only=True, help_text="Played with the foundation take-back option (practice)."
+    )
 
     class Meta:
         model = Game
@@ -193,6 +205,7 @@ class GameSerializer(serializers.ModelSerializer):
             "hints_used",
             "assisted",
             "can_undo",
+            "takeback",
             "started_at",
             "finished_at",
             "closes_at",
@@ -303,7 +316,7 @@ class ReplaySerializer(GameSerializer):
 
     @extend_schema_field(MaskedPositionSerializer)
     def get_start(self, game: Game) -> dict[str, Any]:
-        return game.deal.start_position().masked()
+        return game.start_position().masked()
 
 
 class OwnGameSummarySerializer(serializers.ModelSerializer):
@@ -348,7 +361,14 @@ class DailyChallengeSerializer(serializers.ModelSerializer):
     class Meta:
         model = DailyChallenge
         fields = (
-            "date", "tier", "bot_win_rate", "played", "won", "closes_at", "commitment", "game"
+            "date",
+            "tier",
+            "bot_win_rate",
+            "played",
+            "won",
+            "closes_at",
+            "commitment",
+            "game",
         )
         extra_kwargs = {"commitment": {"help_text": "SHA-256 commitment to the deal (fair play)."}}
         read_only_fields = fields

@@ -100,10 +100,16 @@ class GameListView(GameAPIView):
         elif "practice" in data:
             actor = actor_of(request, create_session=True)
             tier, variant = data["practice"], data["variant"]
-            game, created = services.start_pooled_practice_game(actor, tier, variant), True
+            game = services.start_pooled_practice_game(
+                actor, tier, variant, takeback=data["takeback"]
+            )
+            created = True
         else:
             actor = actor_of(request, create_session=True)
-            game, created = services.start_practice_game(actor, data["deal"], data["variant"]), True
+            game = services.start_practice_game(
+                actor, data["deal"], data["variant"], takeback=data["takeback"]
+            )
+            created = True
         return Response(
             GameSerializer(game).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

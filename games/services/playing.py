@@ -91,8 +91,13 @@ def _ranked_game(user_id: int, challenge: DailyChallenge) -> Game | None:
     )
 
 
-def start_practice_game(actor: Actor, number: int, variant: str = "yukon") -> Game:
-    """A new practice game of deal ``number``: guests too (bound to their session)."""
+def start_practice_game(
+    actor: Actor, number: int, variant: str = "yukon", *, takeback: bool = False
+) -> Game:
+    """A new practice game of deal ``number``: guests too (bound to their session).
+
+    ``takeback``: with the foundation take-back option (practice only; docs/practice.md).
+    """
     if actor.user_id is None and not actor.session_key:
         raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
     deal, _ = Deal.objects.get_or_create(
@@ -106,7 +111,8 @@ def start_practice_game(actor: Actor, number: int, variant: str = "yukon") -> Ga
         session_key="" if actor.user_id is not None else actor.session_key,
         deal=deal,
         mode=Mode.PRACTICE,
-        position=deal.start_position().to_text(),
+        takeback=takeback,
+        position=deal.start_position(takeback=takeback).to_text(),
     )
 
 
@@ -114,7 +120,9 @@ class PoolExhausted(Unavailable):
     """No pooled deal of the tier that this player has not played: 503, try again later."""
 
 
-def start_pooled_practice_game(actor: Actor, tier: str, variant: str = "yukon") -> Game:
+def start_pooled_practice_game(
+    actor: Actor, tier: str, variant: str = "yukon", *, takeback: bool = False
+) -> Game:
     """A practice game on a deal of the practice pool (games/practice_pool.py) in ``tier``
     that the player (or the guest's session) has never played, and never a daily's deal.
 
@@ -130,7 +138,7 @@ def start_pooled_practice_game(actor: Actor, tier: str, variant: str = "yukon") 
     deadline = time.monotonic() + wait
     while True:
         seen = practice_pool.generation()
-        game, was_fresh = _deal_from_pool(actor, tier, variant)
+        game, was_fresh = _deal_from_pool(actor, tier, variant, takeback)
         if game is not None:
             if was_fresh:
                 practice_pool.request_top_up(variant)
@@ -155,7 +163,9 @@ def _owner_q(actor: Actor) -> Q:
     return Q(player__isnull=True, session_key=actor.session_key)
 
 
-def _deal_from_pool(actor: Actor, tier: str, variant: str) -> tuple[Game | None, bool]:
+def _deal_from_pool(
+    actor: Actor, tier: str, variant: str, takeback: bool
+) -> tuple[Game | None, bool]:
     """(the new game, whether its deal was one nobody had been dealt); (None, False) if none.
 
     The pooled row is locked (SKIP LOCKED: two tabs of one player take different rows)
@@ -191,7 +201,8 @@ def _deal_from_pool(actor: Actor, tier: str, variant: str) -> tuple[Game | None,
             deal=pick.deal,
             mode=Mode.PRACTICE,
             practice_tier=tier,
-            position=pick.deal.start_position().to_text(),
+            takeback=takeback,
+            position=pick.deal.start_position(takeback=takeback).to_text(),
         )
         PracticeDeal.objects.filter(pk=pick.pk).update(dealt=F("dealt") + 1)
     return game, pick.dealt == 0
@@ -228,7 +239,7 @@ def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
         if game.moves == 0:
             raise Conflict("there is no move to undo", ply=game.ply, status=game.status)
         texts = list(game.log.order_by("ply").values_list("text", flat=True))
-        position = game.deal.start_position()
+        position = game.start_position()
         standing = play_log(position, [*texts, UNDO])
         now = timezone.now()
         Move.objects.create(

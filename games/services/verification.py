@@ -48,7 +48,7 @@ def replay_game_log(game: Game, log: list[tuple[int, str, str, int]]) -> Replaye
     deal = game.deal
     if deal.algorithm_version != DEAL_ALGORITHM_VERSION:
         raise LogRejected(f"deal algorithm version {deal.algorithm_version} is not supported")
-    position = deal.start_position()
+    position = game.start_position()
     steps = replay_log(position, (text for _, text, _, _ in log))
     standing = 0
     last_at_ms = 0

@@ -42,9 +42,10 @@ def center(box: dict[str, float]) -> tuple[float, float]:
 
 
 def drag(page: Any, card: str, dest: int | str) -> None:
-    """Drag `card` (grabbing its visible top strip) onto a column or its foundation."""
+    """Drag `card` (grabbing its visible top strip) onto a column or its foundation; with
+    the take-back option the card may be a foundation's top card."""
     p = page.page
-    source = p.locator(f'.tableau [data-card="{card}"]')
+    source = p.locator(f'.tableau [data-card="{card}"], .foundations [data-card="{card}"]')
     source.wait_for()
     box = source.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + 5

@@ -5,7 +5,7 @@
 // new position. Without `onMove` the board is a read-only view (the replay page).
 
 import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvg, slotSvg, suitOf } from "./cards.js";
-import { illegalReason, locate, moveText, targetsOf } from "./rules.js";
+import { illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
 
 const DRAG_THRESHOLD = 6; // px before a press becomes a drag
 const DOUBLE_CLICK_MS = 400;
@@ -176,13 +176,18 @@ export class Board {
     for (const [card, node] of this.cardEls) {
       if (!seen.has(card)) { node.remove(); this.cardEls.delete(card); }
     }
+    // With the take-back option a foundation's top card can be picked up like a face-up card.
+    const takeback = variantOf(pos).takeback;
     for (const suit of SUITS) {
       const n = pos.foundations[suit];
       const slot = this.foundationEls[suit];
       const top = n ? "A23456789TJQK"[n - 1] + suit : null;
-      if (slot.dataset.top !== (top || "")) {
+      if (slot.dataset.top !== (top || "") || slot.dataset.takeback !== String(takeback)) {
         slot.dataset.top = top || "";
-        slot.innerHTML = top ? `<div class="card">${cardSvg(top)}</div>` : slotSvg(suit);
+        slot.dataset.takeback = String(takeback);
+        slot.innerHTML = !top ? slotSvg(suit)
+          : takeback ? `<div class="card up" data-card="${top}">${cardSvg(top)}</div>`
+          : `<div class="card">${cardSvg(top)}</div>`;
       }
       slot.setAttribute("aria-label", top
         ? `${cardLabel(top)}, ${SUIT_NAMES[suit]} foundation, ${n} home`
@@ -247,7 +252,11 @@ export class Board {
 
   pileOf(card) {
     const where = this.pos && locate(this.pos, card);
-    if (!where || where.home) return [];
+    if (where?.home) { // a foundation's top card, with the take-back option
+      const node = this.foundationEls[suitOf(card)].querySelector(`.card.up[data-card="${card}"]`);
+      return node ? [node] : [];
+    }
+    if (!where) return [];
     return this.pos.columns[where.col].up.slice(where.index).map((c) => this.cardEls.get(c));
   }
 
@@ -406,7 +415,8 @@ export class Board {
   onPointerDown(e) {
     if (this.frozen || this.press || (e.pointerType === "mouse" && e.button !== 0)) return;
     const cardNode = e.target.closest(".card.up[data-card]");
-    if (cardNode && this.columnEls.some((c) => c.contains(cardNode))) {
+    const inPlay = [...this.columnEls, ...Object.values(this.foundationEls)];
+    if (cardNode && inPlay.some((c) => c.contains(cardNode))) {
       e.preventDefault();
       cardNode.setPointerCapture(e.pointerId);
       this.press = {
@@ -454,7 +464,7 @@ export class Board {
   drop(press, dest) {
     this.clearTargets();
     const where = locate(this.pos, press.card);
-    const fromCol = where && !where.home ? where.col : null;
+    const fromCol = where && !where.home ? where.col : where?.home ? "F" : null;
     if (dest !== null && dest !== fromCol && this.tryMove(press.card, dest)) return;
     this.snapBack(press.pile);
   }
@@ -562,7 +572,8 @@ export class Board {
   }
 
   /** Keys on the foundations: ←/→ along them, ↓ back to the columns, Enter drops the
-   * picked-up card home. Returns whether the key was used. */
+   * picked-up card home (or, with take-back and nothing picked up, picks up the top card).
+   * Returns whether the key was used. */
   onFoundationKey(key, index) {
     if (key === "ArrowLeft" || key === "ArrowRight") {
       this.moveFocus("F", index + (key === "ArrowLeft" ? -1 : 1));
@@ -570,7 +581,11 @@ export class Board {
       const col = index + 3;
       this.moveFocus(col, this.pos.columns[col].up.length - 1);
     } else if (key === "Enter" || key === " " || key === "f" || key === "F") {
-      if (!this.selected) {
+      const suit = SUITS[index];
+      const n = this.pos.foundations[suit];
+      if (!this.selected && n && variantOf(this.pos).takeback && key !== "f" && key !== "F") {
+        this.select("A23456789TJQK"[n - 1] + suit); // take-back: pick up the top card
+      } else if (!this.selected) {
         this.announce("pick up a card first");
       } else if (suitOf(this.selected) !== SUITS[index]) {
         this.announce(`the ${cardName(this.selected)} goes on the ${SUIT_NAMES[suitOf(this.selected)]} foundation`);

@@ -70,9 +70,12 @@ async function startPractice() {
 }
 
 async function newPractice() {
-  const game = await api.post("/api/games/", { deal: root.dataset.deal, variant: root.dataset.variant });
+  const takeback = root.dataset.takeback === "1";
+  const game = await api.post("/api/games/", { deal: root.dataset.deal, variant: root.dataset.variant, takeback });
   const url = new URL(window.location.href);
   url.searchParams.set("variant", root.dataset.variant);
+  if (takeback) url.searchParams.set("takeback", "1");
+  else url.searchParams.delete("takeback");
   url.searchParams.set("game", game.id);
   window.history.replaceState(null, "", url);
   adopt(game);
@@ -87,6 +90,11 @@ function adopt(game) {
   state.ply = game.ply;
   state.startedAt = game.started_at ? Date.parse(game.started_at) : serverNow();
   state.finished = game.status !== "playing";
+  const takebackBox = $("[data-takeback-pick]");
+  if (takebackBox) { // a game resumed by its id keeps its own rules
+    takebackBox.checked = Boolean(game.takeback);
+    root.dataset.takeback = game.takeback ? "1" : "0";
+  }
   if (game.mode === "daily") {
     $("[data-title]").textContent = `${game.date} · ${game.tier}`;
     showCommitment(game);
@@ -365,6 +373,14 @@ const variantPick = $("[data-variant-pick]");
 if (variantPick) {
   variantPick.addEventListener("change", () => {
     root.dataset.variant = variantPick.value;
+    state.generation += 1;
+    newPractice().catch((err) => toast(err.message, { warn: true }));
+  });
+}
+const takebackPick = $("[data-takeback-pick]");
+if (takebackPick) {
+  takebackPick.addEventListener("change", () => {
+    root.dataset.takeback = takebackPick.checked ? "1" : "0";
     state.generation += 1;
     newPractice().catch((err) => toast(err.message, { warn: true }));
   });

@@ -1,4 +1,4 @@
-// The practice form: go to /practice/<n>/?variant=..., pick a random deal, or ask the
+// The practice form: go to /practice/<n>/?variant=...[&takeback=1], pick a random deal, or ask the
 // server for a proven-winnable deal of a tier (POST /api/games/ {practice, variant}).
 
 import { api, ApiError } from "./api.js";
@@ -11,8 +11,9 @@ const status = document.querySelector("[data-practice-status]");
 
 function go(deal, game) {
   const variant = form.elements.variant.value;
+  const takeback = form.elements.takeback.checked ? "&takeback=1" : "";
   const extra = game ? `&game=${encodeURIComponent(game)}` : "";
-  window.location.href = `/practice/${deal}/?variant=${encodeURIComponent(variant)}${extra}`;
+  window.location.href = `/practice/${deal}/?variant=${encodeURIComponent(variant)}${takeback}${extra}`;
 }
 
 form.addEventListener("submit", (e) => {
@@ -37,7 +38,8 @@ async function dealTier(tier) {
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const game = await api.post("/api/games/", { practice: tier, variant });
+        const takeback = form.elements.takeback.checked;
+        const game = await api.post("/api/games/", { practice: tier, variant, takeback });
         go(game.deal, game.id);
         return;
       } catch (err) {

@@ -75,7 +75,7 @@ async function load() {
   frames = buildFrames(game.start, game.log || []);
   $("[data-title]").textContent = game.mode === "daily"
     ? `Replay ${game.date} ${game.tier}`
-    : `Replay practice #${game.deal ?? ""} ${game.variant}`;
+    : `Replay practice #${game.deal ?? ""} ${game.variant}${game.takeback ? " with take-back" : ""}`;
   scrub.max = String(frames.length - 1);
   show(0);
   // A daily game's analysis shows the deal: it opens with the deal number, when the day closes.
