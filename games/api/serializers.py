@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import practice_pool
-from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
+from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 from games.models import DailyChallenge, Game, Mode, Move, Status, Tier
 from games.services import MoveResult
 
@@ -88,6 +88,10 @@ class StartGameSerializer(serializers.Serializer):
         if "daily" in attrs and attrs["takeback"]:
             raise serializers.ValidationError(
                 {"takeback": "take-back is a practice option: ranked dailies keep the usual rules"}
+            )
+        if attrs["takeback"] and get_variant(attrs["variant"]).multi_deck:
+            raise serializers.ValidationError(
+                {"takeback": "take-back is offered for one-deck variants only"}
             )
         return attrs
 

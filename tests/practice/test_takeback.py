@@ -79,6 +79,7 @@ def test_without_the_option_a_card_home_stays_home(guest_api: Api) -> None:
         ({"deal": 1, "variant": "yukon+takeback"}, "is not a valid choice"),
         ({"deal": 1, "takeback": "sometimes"}, "Must be a valid boolean"),
         ({"deal": 1, "takeback": None}, "may not be null"),
+        ({"deal": 1, "variant": "double-yukon", "takeback": True}, "one-deck variants only"),
     ],
 )
 def test_bad_takeback_requests_are_refused(api: Api, payload: Any, words: str) -> None:

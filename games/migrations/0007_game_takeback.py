@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_practice_pool'),
+        ('games', '0006_multi_deck_variants'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
