@@ -285,11 +285,14 @@ def run_study(
     return count
 
 
-def compact_study(work: WorkFile, git_commit: str = "") -> dict[str, Any]:
+def compact_study(
+    work: WorkFile, git_commit: str = "", keep: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The shipped form of a study: per variant, the verdicts of the contiguous run of
     deals from the lowest number studied, as one string (S solved, U proven unwinnable,
     ? undecided), the solved lines' lengths in deal order, and each deal's positions and
-    CPU milliseconds."""
+    CPU milliseconds. ``keep``: the variants of an earlier compact study of the same
+    budget (see ``kept_variants``), kept for those the work file does not hold."""
     ranges: dict[str, range] = {}
     for variant in VARIANT_NAMES:
         studied = {n for v, n in work.outcomes if v == variant}
@@ -299,7 +302,12 @@ def compact_study(work: WorkFile, git_commit: str = "") -> dict[str, Any]:
                 last += 1
             ranges[variant] = range(first, last + 1)
     variants: dict[str, Any] = {}
-    for variant, numbers in ranges.items():
+    for variant in VARIANT_NAMES:
+        if variant not in ranges:
+            if keep and variant in keep:
+                variants[variant] = keep[variant]
+            continue
+        numbers = ranges[variant]
         done = [work.outcomes[(variant, n)] for n in numbers]
         variants[variant] = {
             "first": numbers.start,
@@ -317,6 +325,29 @@ def compact_study(work: WorkFile, git_commit: str = "") -> dict[str, Any]:
         "memory_mb": STUDY_MEMORY_MB,
         "variants": variants,
     }
+
+
+def kept_variants(path: Path, budget_nodes: int) -> dict[str, Any]:
+    """The variants of the compact study at ``path``, to keep beside a new run's: a study
+    published one variant at a time stays one file. Raise ValueError if the file was made
+    with another budget, solver or deal algorithm (its verdicts would not compare)."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    mine = {
+        "budget_nodes": budget_nodes,
+        "solver_version": SOLVER_VERSION,
+        "deal_algorithm_version": DEAL_ALGORITHM_VERSION,
+        "memory_mb": STUDY_MEMORY_MB,
+    }
+    theirs = {key: data.get(key) for key in mine}
+    if theirs != mine:
+        raise ValueError(
+            f"{path} holds a study made with {theirs}, not {mine}: "
+            "write this one to another --output"
+        )
+    variants: dict[str, Any] = data.get("variants", {})
+    return variants
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:

@@ -114,13 +114,27 @@ def test_a_fresh_install_shows_the_published_study(client: Client) -> None:
     assert f"{share}<br>" in body and f"{yukon.solved:,} deals, {low}" in body  # and the CI
     assert f"{study.budget_nodes:,} positions per deal" in body
     assert "one in four" in body  # the quoted figures, beside the measured range
+    for row in study.rows:  # both Moosehides among them
+        assert f'data-range="{row.variant}"' in body, row.variant
 
 
 def test_the_published_study_is_whole_and_consistent() -> None:
     study = odds.load_published()
     assert study is not None
     assert study.budget_nodes > 0 and study.solver_version >= 1
-    assert {r.variant for r in study.rows} == {"yukon", "russian", "alaska", "moosehide-runs"}
+    assert {r.variant for r in study.rows} == {
+        "yukon",
+        "russian",
+        "alaska",
+        "moosehide",
+        "moosehide-runs",
+    }
+    # Moosehide as players know it is nearly always won; the runs-only reading never.
+    moosehide = {r.variant: r for r in study.rows}
+    assert moosehide["moosehide"].deals >= 1000
+    assert moosehide["moosehide"].solved_share.share > 0.95
+    assert moosehide["moosehide-runs"].solved == 0
+    assert moosehide["moosehide-runs"].unwinnable == moosehide["moosehide-runs"].deals
     for row in study.rows:
         assert row.solved + row.unwinnable + row.undecided == row.deals > 0
         assert len(row.lengths) == row.solved and len(row.cpu_ms) == row.deals
@@ -169,6 +183,21 @@ def test_publish_runs_resumes_and_writes_the_compact_study(tmp_path: Path) -> No
     # A work file of another budget is refused, not mixed in.
     with pytest.raises(CommandError, match="another budget"):
         run_odds("--publish", "--nodes", "30000", "--output", str(output), "--deals", "2")
+
+
+def test_publishing_one_variant_keeps_the_others_of_the_same_budget(tmp_path: Path) -> None:
+    output = tmp_path / "study.json"
+    args = ["--publish", "--nodes", "20000", "--output", str(output), "--deals", "2"]
+    run_odds(*args, "--variant", "russian")
+    run_odds(*args, "--variant", "moosehide", "--work", str(tmp_path / "other.jsonl"))
+    data = json.loads(output.read_text())
+    assert list(data["variants"]) == ["russian", "moosehide"]  # the engine's order
+    assert len(data["variants"]["russian"]["verdicts"]) == 2
+    # A file of another budget is not mixed in either.
+    with pytest.raises(CommandError, match="another --output"):
+        run_odds("--publish", "--nodes", "30000", "--output", str(output), "--deals", "1",
+                 "--work", str(tmp_path / "third.jsonl"))  # fmt: skip
+    assert json.loads(output.read_text()) == data
 
 
 def test_the_published_study_is_the_solvers_verdicts(tmp_path: Path) -> None:

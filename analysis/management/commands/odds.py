@@ -164,6 +164,7 @@ class Command(BaseCommand):
         work_path = Path(options["work"] or output.with_suffix(".work.jsonl"))
         try:
             work = odds.WorkFile(work_path, budget)
+            keep = odds.kept_variants(output, budget)
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         for variant in variants:
@@ -180,18 +181,18 @@ class Command(BaseCommand):
             def report(outcome: odds.Outcome, progress: Progress = progress) -> None:
                 progress.step(outcome.verdict)
                 if progress.done % 250 == 0:  # a long study shows its figures as it goes
-                    self.write_output(work, output)
+                    self.write_output(work, output, keep)
 
             odds.run_study(work, variant, numbers, jobs=options["jobs"], on_result=report)
-            self.write_output(work, output)
-        self.write_output(work, output)
+            self.write_output(work, output, keep)
+        self.write_output(work, output, keep)
         study = odds.load_published(output)
         if study is not None:
             self.stdout.write("")
             self.stdout.write(odds.format_published(study))
 
-    def write_output(self, work: odds.WorkFile, output: Path) -> None:
-        data = odds.compact_study(work, git_commit=current_commit())
+    def write_output(self, work: odds.WorkFile, output: Path, keep: dict[str, Any]) -> None:
+        data = odds.compact_study(work, git_commit=current_commit(), keep=keep)
         output.parent.mkdir(parents=True, exist_ok=True)
         partial = output.with_suffix(".tmp")
         partial.write_text(json.dumps(data, separators=(",", ":")) + "\n")
