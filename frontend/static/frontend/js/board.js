@@ -5,7 +5,7 @@
 // new position. Without `onMove` the board is a read-only view (the replay page).
 
 import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvg, slotSvg, suitOf } from "./cards.js";
-import { illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
+import { faceOf, illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
 
 const DRAG_THRESHOLD = 6; // px before a press becomes a drag
 const DOUBLE_CLICK_MS = 400;
@@ -16,14 +16,16 @@ const MIN_DOWN = 0.04;
 const SLACK = 4; // px kept free under the longest column
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-/** Card width (px) for a board of ``width`` x ``height``: seven columns across, and the
- * top row plus the longest column at its tightest strips down, so that no face-up card's
- * rank and suit are ever covered; a longer column makes every card smaller instead.
- * Never under 30 px, where ``strips`` squeezes further. */
+/** Card width (px) for a board of ``width`` x ``height``: every column across (7, or 10,
+ * 13, 16 with several decks), and the top row plus the longest column at its tightest
+ * strips down, so that no face-up card's rank and suit are ever covered; a longer column
+ * makes every card smaller instead. Never under 30 px, where ``strips`` squeezes further;
+ * a board that does not fit at 30 px scrolls sideways (a phone with 13 or 16 columns). */
 export function cardWidth(width, height, gap, columns) {
   const tallest = Math.max(...columns.map((column) =>
     1 + column.down * MIN_DOWN + Math.max(0, column.up.length - 1) * MIN_UP));
-  const byWidth = (width - 6 * gap) / 7;
+  const n = columns.length;
+  const byWidth = (width - (n - 1) * gap) / n;
   const byHeight = (height - 1.5 * gap - SLACK) / (1.4 * Math.max(4.2, 1 + tallest));
   return Math.floor(Math.max(30, Math.min(byWidth, byHeight, 112)));
 }
@@ -64,7 +66,7 @@ export class Board {
     this.pos = null;
     this.frozen = !onMove;
     this.cardEls = new Map();
-    this.backEls = [[], [], [], [], [], [], []];
+    this.backEls = [];
     this.selected = null; // a card picked up by click or keyboard
     // keyboard cursor: column and face-up index (-1: the column itself), or col "F" and
     // index 0..3 for the foundations
@@ -77,8 +79,11 @@ export class Board {
     new ResizeObserver(() => this.layout()).observe(root);
   }
 
-  build() {
+  build(columns = 7) {
     this.root.replaceChildren();
+    this.backEls = Array.from({ length: columns }, () => []);
+    this.cardEls = new Map();
+    this.root.style.setProperty("--cols", String(columns));
     // A read-only board (the replay) shows pictures; a playable one is made of buttons.
     this.role = this.onMove ? "button" : "img";
     const top = el("div", "top-row");
@@ -95,7 +100,7 @@ export class Board {
     const tableau = el("div", "tableau");
     this.columnEls = [];
     this.slotEls = [];
-    for (let k = 0; k < 7; k++) {
+    for (let k = 0; k < columns; k++) {
       const column = el("div", "column", { "data-col": String(k) });
       const slot = el("div", "slot", { "data-col-slot": String(k), role: this.role });
       if (this.onMove) slot.setAttribute("tabindex", "-1");
@@ -141,6 +146,10 @@ export class Board {
 
   /** Draw `pos`. With `animate`, cards that changed place glide from where they were. */
   render(pos, { animate = false } = {}) {
+    if (pos.columns.length !== this.columnEls.length) { // a variant with more decks
+      this.build(pos.columns.length);
+      this.focus = { col: 0, index: 0 };
+    }
     const before = animate && !reducedMotion() ? this.rects() : null;
     const focusedCard = document.activeElement?.dataset?.card;
     this.pos = pos;
@@ -155,7 +164,11 @@ export class Board {
       }
       column.up.forEach((card, i) => {
         const node = this.cardEl(card);
-        node.setAttribute("aria-label", `${cardLabel(card)}, column ${k + 1}, face up`
+        // With several decks, name the copy when the column shows another one just like it.
+        const twin = card.length > 2
+          && column.up.some((other) => other !== card && faceOf(other) === faceOf(card));
+        const copy = twin ? `, copy ${card.slice(3)}` : "";
+        node.setAttribute("aria-label", `${cardLabel(card)}${copy}, column ${k + 1}, face up`
           + (i < column.up.length - 1 ? `, ${column.up.length - 1 - i} on it` : ""));
         if (!dragged.has(node)) { // a server answer may arrive mid-drag: leave that pile be
           node.style.transform = "";
@@ -179,19 +192,26 @@ export class Board {
     // With the take-back option a foundation's top card can be picked up like a face-up card.
     const takeback = variantOf(pos).takeback;
     for (const suit of SUITS) {
-      const n = pos.foundations[suit];
+      // Several decks: one slot per suit stands for its foundations (a card dropped there
+      // goes to one that takes it); it shows the highest and lists every count.
+      const counts = [pos.foundations[suit]].flat();
+      const n = Math.max(...counts);
       const slot = this.foundationEls[suit];
       const top = n ? "A23456789TJQK"[n - 1] + suit : null;
-      if (slot.dataset.top !== (top || "") || slot.dataset.takeback !== String(takeback)) {
-        slot.dataset.top = top || "";
+      const shown = (top || "") + (counts.length > 1 ? counts.join(",") : "");
+      if (slot.dataset.top !== shown || slot.dataset.takeback !== String(takeback)) {
+        slot.dataset.top = shown;
         slot.dataset.takeback = String(takeback);
-        slot.innerHTML = !top ? slotSvg(suit)
+        slot.innerHTML = (!top ? slotSvg(suit)
           : takeback ? `<div class="card up" data-card="${top}">${cardSvg(top)}</div>`
-          : `<div class="card">${cardSvg(top)}</div>`;
+          : `<div class="card">${cardSvg(top)}</div>`)
+          + (counts.length > 1 ? `<span class="piles">${counts.join(" · ")}</span>` : "");
       }
+      const many = counts.length > 1
+        ? `, ${counts.length} foundations holding ${counts.join(", ")}` : "";
       slot.setAttribute("aria-label", top
-        ? `${cardLabel(top)}, ${SUIT_NAMES[suit]} foundation, ${n} home`
-        : `${SUIT_NAMES[suit]} foundation, empty`);
+        ? `${cardLabel(top)}, ${SUIT_NAMES[suit]} foundation${many || `, ${n} home`}`
+        : `${SUIT_NAMES[suit]} foundation${many || ", empty"}`);
     }
     const held = this.selected && locate(pos, this.selected);
     if (!held || held.home) this.selected = null;
@@ -230,7 +250,10 @@ export class Board {
     const height = this.root.clientHeight;
     if (!width || !height) return;
     const gap = Math.round(Math.min(12, Math.max(3, window.innerWidth * 0.01)));
-    const cw = cardWidth(width, height, gap, this.pos ? this.pos.columns : DEAL_SHAPE);
+    const columns = this.pos ? this.pos.columns : DEAL_SHAPE;
+    const cw = cardWidth(width, height, gap, columns);
+    // Too many columns for the width even at the smallest cards: scroll sideways.
+    this.root.classList.toggle("wide", columns.length * (cw + gap) - gap > width + 1);
     const ch = Math.round(cw * 1.4);
     this.root.style.setProperty("--gap", `${gap}px`);
     this.root.style.setProperty("--cw", `${cw}px`);
@@ -322,6 +345,12 @@ export class Board {
     }
   }
 
+  /** The column under the first foundation: the last four columns' first (the left end
+   * on a board that scrolls sideways). */
+  foundationsFrom() {
+    return this.root.classList.contains("wide") ? 0 : this.pos.columns.length - 4;
+  }
+
   // ----- moves --------------------------------------------------------------------
 
   tryMove(card, dest) {
@@ -338,7 +367,7 @@ export class Board {
     }
     this.selected = null;
     this.clearTargets();
-    const text = moveText(card, dest);
+    const text = moveText(card, dest, this.pos);
     this.announce(`${cardName(card)} to ${dest === "F" ? "its foundation" : `column ${dest + 1}`}`);
     this.onMove(text);
     return true;
@@ -543,13 +572,14 @@ export class Board {
     }
     const up = this.pos.columns[col].up;
     if (key === "ArrowLeft" || key === "ArrowRight") {
-      const step = key === "ArrowLeft" ? 6 : 1;
-      const next = (col + step) % 7;
+      const step = key === "ArrowLeft" ? -1 : 1;
+      const count = this.pos.columns.length;
+      const next = (col + step + count) % count;
       this.moveFocus(next, this.pos.columns[next].up.length - 1);
     } else if (key === "ArrowUp") {
       // Above a column's first face-up card: the foundations (the row above the columns).
       if (up.length && index > 0) this.moveFocus(col, index - 1);
-      else this.moveFocus("F", Math.max(0, Math.min(3, col - 3)));
+      else this.moveFocus("F", Math.max(0, Math.min(3, col - this.foundationsFrom())));
     } else if (key === "ArrowDown") {
       if (up.length) this.moveFocus(col, Math.min(up.length - 1, index + 1));
     } else if (key === "Enter" || key === " ") {
@@ -578,7 +608,7 @@ export class Board {
     if (key === "ArrowLeft" || key === "ArrowRight") {
       this.moveFocus("F", index + (key === "ArrowLeft" ? -1 : 1));
     } else if (key === "ArrowDown") {
-      const col = index + 3;
+      const col = index + this.foundationsFrom();
       this.moveFocus(col, this.pos.columns[col].up.length - 1);
     } else if (key === "Enter" || key === " " || key === "f" || key === "F") {
       const suit = SUITS[index];

@@ -9,7 +9,7 @@ import { Board } from "./board.js";
 import { cardName } from "./cards.js";
 import { closingNotice } from "./closing.js";
 import { shortCommitment } from "./proof.js";
-import { applyMove, legalMoves, revealCard } from "./rules.js";
+import { applyMove, fromMasked, isMultiDeck, legalMoves, parseMove, revealCard } from "./rules.js";
 import { formatTime, toast } from "./site.js";
 
 const root = document.querySelector("[data-game]");
@@ -86,7 +86,7 @@ function adopt(game) {
   state.generation += 1;
   state.queue = Promise.resolve();
   state.game = game;
-  state.pos = game.position;
+  state.pos = fromMasked(game.position);
   state.ply = game.ply;
   state.startedAt = game.started_at ? Date.parse(game.started_at) : serverNow();
   state.finished = game.status !== "playing";
@@ -205,7 +205,20 @@ async function sendMove(generation, ply, text, uncovered) {
     return;
   }
   if (uncovered !== null) {
-    state.pos = revealCard(state.pos, uncovered, result.turned);
+    let card = result.turned;
+    if (isMultiDeck(state.pos)) {
+      // The answer names the face; which copy turned is in the position (nothing else
+      // has been sent since: the queue sends one move at a time).
+      try {
+        const game = await api.get(`/api/games/${state.game.id}/`);
+        card = `${card}#${game.position.columns[uncovered].copies[0]}`;
+      } catch (err) {
+        await reload(`Could not read the turned card: ${err.message}`);
+        return;
+      }
+      if (generation !== state.generation) return;
+    }
+    state.pos = revealCard(state.pos, uncovered, card);
     announce(`turned up the ${cardName(result.turned)}`);
   }
   state.pos = { ...state.pos, score: result.score };
@@ -403,9 +416,10 @@ const VERDICT_WORDS = {
 
 export function hintText(answer) {
   if (answer.verdict === "solved" && answer.move) {
-    const [card, dest] = answer.move.split(">");
-    const where = dest === "F" ? "to its foundation" : `onto column ${dest}`;
-    return `Hint: move the ${cardName(card)} ${where} (${answer.move}).`;
+    const { card, dest, source } = parseMove(answer.move);
+    const where = dest === "F" ? "to its foundation" : `onto column ${dest + 1}`;
+    const from = source === undefined ? "" : ` of column ${source + 1}`;
+    return `Hint: move the ${cardName(card)}${from} ${where} (${answer.move}).`;
   }
   return VERDICT_WORDS[answer.verdict] || answer.verdict;
 }
@@ -413,8 +427,11 @@ export function hintText(answer) {
 function showHint(move) {
   for (const node of root.querySelectorAll(".card.hinted")) node.classList.remove("hinted");
   if (!move) return;
-  const card = move.split(">")[0].split(":").pop();
-  const node = root.querySelector(`.tableau [data-card="${card}"]`);
+  const { card, source } = parseMove(move);
+  // Several decks: the copy in the named column ("3:9h>4" names the one face up there).
+  const copy = source === undefined || card.length > 2 ? card
+    : state.pos.columns[source].up.find((c) => c.startsWith(card)) || card;
+  const node = root.querySelector(`.tableau [data-card="${copy}"]`);
   if (node) node.classList.add("hinted");
 }
 

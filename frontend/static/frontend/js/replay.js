@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
-import { applyMove, revealCard } from "./rules.js";
+import { applyMove, fromMasked, revealCard } from "./rules.js";
 import { formatTime } from "./site.js";
 
 const root = document.querySelector("[data-replay]");
@@ -72,7 +72,7 @@ async function load() {
     $("[data-board]").innerHTML = `<p class="loading">${why}</p>`;
     return;
   }
-  frames = buildFrames(game.start, game.log || []);
+  frames = buildFrames(fromMasked(game.start), game.log || []);
   $("[data-title]").textContent = game.mode === "daily"
     ? `Replay ${game.date} ${game.tier}`
     : `Replay practice #${game.deal ?? ""} ${game.variant}${game.takeback ? " with take-back" : ""}`;

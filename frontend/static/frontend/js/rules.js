@@ -21,6 +21,14 @@ export const VARIANTS = {
   "moosehide-runs": {
     title: "Moosehide (runs only)", build: "alternate", upOrDown: false, runsOnly: true,
   },
+  // Yukon with 2, 3 or 4 decks (docs/engine.md): two identical cards can both be face up,
+  // so the mirror names a card by its copy ("9h#2", see fromMasked) and a move by its
+  // source column ("3:9h#2>4").
+  "double-yukon": { title: "Double Yukon", build: "alternate", upOrDown: false, runsOnly: false, decks: 2 },
+  "triple-yukon": { title: "Triple Yukon", build: "alternate", upOrDown: false, runsOnly: false, decks: 3 },
+  "quadruple-yukon": {
+    title: "Quadruple Yukon", build: "alternate", upOrDown: false, runsOnly: false, decks: 4,
+  },
 };
 
 const BUILD_WORDS = {
@@ -33,7 +41,45 @@ export function variantOf(pos) {
   const [name, option] = String(pos.variant).split("+");
   const base = VARIANTS[name];
   if (!base) throw new Error(`unknown variant ${pos.variant}`);
-  return { ...base, name, takeback: option === "takeback" };
+  return { decks: 1, ...base, name, takeback: option === "takeback" };
+}
+
+/** Is `pos` a multi-deck game (cards named "9h#2", moves "3:9h#2>4")? */
+export function isMultiDeck(pos) {
+  return variantOf(pos).decks > 1;
+}
+
+/**
+ * The API's masked position as the mirror holds it: in a multi-deck game each face-up card
+ * becomes "face#deck" (from the column's `copies`), so that two identical cards stay two
+ * cards; one-deck positions are returned as they are.
+ */
+export function fromMasked(pos) {
+  if (!isMultiDeck(pos)) return pos;
+  return {
+    ...pos,
+    columns: pos.columns.map((c) => ({
+      down: c.down, up: c.up.map((card, i) => `${card}#${c.copies[i]}`),
+    })),
+    foundations: Object.fromEntries(SUITS.split("").map((s) => [s, [...pos.foundations[s]]])),
+  };
+}
+
+/** The face of a card ("9h#2" -> "9h"). */
+export function faceOf(card) {
+  return card.slice(0, 2);
+}
+
+/** How many cards of `suit` are home (over all its foundations). */
+export function homeCount(pos, suit) {
+  const n = pos.foundations[suit];
+  return Array.isArray(n) ? n.reduce((a, b) => a + b, 0) : n;
+}
+
+/** The foundation (index within its suit) that takes `card` now, or -1. */
+function homePile(pos, card) {
+  const n = pos.foundations[suitOf(card)];
+  return Array.isArray(n) ? n.indexOf(rankOf(card) - 1) : n === rankOf(card) - 1 ? 0 : -1;
 }
 
 export function buildRule(v) {
@@ -59,24 +105,32 @@ export function isRun(v, cards) {
   return true;
 }
 
-export function moveText(card, dest) {
-  return `${card}>${dest === "F" ? "F" : dest + 1}`;
+/** A move's text: "9h>4" in one-deck games; "3:9h#2>4" (the source column named) when
+ * `pos` is a multi-deck game. */
+export function moveText(card, dest, pos = null) {
+  const to = `>${dest === "F" ? "F" : dest + 1}`;
+  if (card.length === 2) return card + to;
+  const where = locate(pos, card);
+  return `${where.col + 1}:${card}${to}`;
 }
 
-/** "9h>4" -> {card: "9h", dest: 3}; "Ac>F" -> {card: "Ac", dest: "F"}; null if malformed. */
+/** "9h>4" -> {card: "9h", dest: 3}; "Ac>F" -> {card: "Ac", dest: "F"}; "3:9h#2>10" ->
+ * {card: "9h#2", dest: 9, source: 2}; null if malformed. */
 export function parseMove(text) {
-  const m = /^(?:[1-7]:)?([A2-9TJQK][cdhs])>([1-7F])$/.exec(String(text));
+  const m = /^(?:([1-9]|1[0-6]):)?([A2-9TJQK][cdhs](?:#[1-4])?)>([1-9]|1[0-6]|F)$/.exec(String(text));
   if (!m) return null;
-  return { card: m[1], dest: m[2] === "F" ? "F" : Number(m[2]) - 1 };
+  const move = { card: m[2], dest: m[3] === "F" ? "F" : Number(m[3]) - 1 };
+  if (m[1]) move.source = Number(m[1]) - 1;
+  return move;
 }
 
 /** Where a card lies: {col, index} for a face-up tableau card, {home: true}, or null. */
 export function locate(pos, card) {
-  for (let k = 0; k < 7; k++) {
+  for (let k = 0; k < pos.columns.length; k++) {
     const index = pos.columns[k].up.indexOf(card);
     if (index >= 0) return { col: k, index };
   }
-  if (pos.foundations[suitOf(card)] >= rankOf(card)) return { home: true };
+  if (card.length === 2 && pos.foundations[suitOf(card)] >= rankOf(card)) return { home: true };
   return null;
 }
 
@@ -88,7 +142,7 @@ function isEmpty(column) {
 }
 function foundationTop(pos, suit) {
   const n = pos.foundations[suit];
-  return n ? RANKS[n - 1] + suit : null;
+  return n && !Array.isArray(n) ? RANKS[n - 1] + suit : null;
 }
 
 /** Every legal move as text, in the engine's notation (order unspecified). */
@@ -97,30 +151,31 @@ export function legalMoves(pos) {
   const cols = pos.columns;
   const moves = [];
   const empties = [];
-  for (let k = 0; k < 7; k++) {
+  const n = cols.length;
+  for (let k = 0; k < n; k++) {
     const col = cols[k];
     if (isEmpty(col)) { empties.push(k); continue; }
     const top = topOf(col);
     if (!top) continue; // a card is turning: its identity is not known yet
-    if (pos.foundations[suitOf(top)] === rankOf(top) - 1) moves.push(moveText(top, "F"));
-    for (let j = 0; j < 7; j++) {
+    if (homePile(pos, top) >= 0) moves.push(moveText(top, "F", pos));
+    for (let j = 0; j < n; j++) {
       if (j === k) continue;
       const up = cols[j].up;
       for (let i = 0; i < up.length; i++) {
         if (fits(v, up[i], top) && (!v.runsOnly || isRun(v, up.slice(i)))) {
-          moves.push(moveText(up[i], k));
+          moves.push(moveText(up[i], k, pos));
         }
       }
     }
   }
   if (empties.length) {
-    for (let j = 0; j < 7; j++) {
+    for (let j = 0; j < n; j++) {
       const col = cols[j];
       col.up.forEach((card, i) => {
         if (rankOf(card) !== 13) return;
         if (col.down === 0 && i === 0) return; // already the bottom card: nothing to gain
         if (v.runsOnly && !isRun(v, col.up.slice(i))) return;
-        for (const k of empties) moves.push(moveText(card, k));
+        for (const k of empties) moves.push(moveText(card, k, pos));
       });
     }
   }
@@ -128,7 +183,7 @@ export function legalMoves(pos) {
     for (const suit of SUITS) {
       const card = foundationTop(pos, suit);
       if (!card) continue;
-      for (let k = 0; k < 7; k++) {
+      for (let k = 0; k < cols.length; k++) {
         const top = topOf(cols[k]);
         if (top ? fits(v, card, top) : isEmpty(cols[k]) && rankOf(card) === 13) {
           moves.push(moveText(card, k));
@@ -161,6 +216,11 @@ export function illegalReason(pos, card, dest) {
     const up = pos.columns[where.col].up;
     if (where.index !== up.length - 1) return "only the last card of a column can go home";
     const have = pos.foundations[suitOf(card)];
+    if (Array.isArray(have)) {
+      if (homePile(pos, card) >= 0) return null;
+      const below = RANKS[rankOf(card) - 2] + suitOf(card);
+      return `no ${SUIT_NAMES[suitOf(card)]} foundation has the ${cardName(below)} on top`;
+    }
     if (have !== rankOf(card) - 1) {
       const needed = RANKS[have] + suitOf(card);
       return `the ${SUIT_NAMES[suitOf(card)]} foundation needs the ${cardName(needed)} first`;
@@ -191,7 +251,8 @@ export function clonePosition(pos) {
   return {
     ...pos,
     columns: pos.columns.map((c) => ({ down: c.down, up: [...c.up] })),
-    foundations: { ...pos.foundations },
+    foundations: Object.fromEntries(Object.entries(pos.foundations)
+      .map(([s, n]) => [s, Array.isArray(n) ? [...n] : n])),
   };
 }
 
@@ -203,6 +264,11 @@ export function clonePosition(pos) {
 export function applyMove(pos, text) {
   const m = parseMove(text);
   if (!m) throw new Error(`not a move: ${text}`);
+  if (m.source !== undefined && m.card.length === 2 && isMultiDeck(pos)) {
+    // A logged move ("3:9h>4") names the copy only when its column shows two: the one there.
+    const copy = pos.columns[m.source].up.find((c) => faceOf(c) === m.card);
+    if (copy) m.card = copy;
+  }
   const reason = illegalReason(pos, m.card, m.dest);
   if (reason) throw new Error(reason);
   const next = clonePosition(pos);
@@ -216,7 +282,9 @@ export function applyMove(pos, text) {
     const src = next.columns[where.col];
     const pile = src.up.splice(where.index);
     if (m.dest === "F") {
-      next.foundations[suitOf(m.card)] += 1;
+      const piles = next.foundations[suitOf(m.card)];
+      if (Array.isArray(piles)) piles[homePile(pos, m.card)] += 1;
+      else next.foundations[suitOf(m.card)] += 1;
       next.score += 10;
     } else {
       next.columns[m.dest].up.push(...pile);
@@ -229,6 +297,13 @@ export function applyMove(pos, text) {
 
 /** Name the card the server turned up in column `col`. */
 export function revealCard(pos, col, card) {
+  if (card.length === 2 && isMultiDeck(pos)) {
+    // A face without its deck (a replay's log): a copy not on the table, for drawing only.
+    const shown = new Set(pos.columns.flatMap((c) => c.up));
+    let deck = 1;
+    while (shown.has(`${card}#${deck}`)) deck += 1;
+    card = `${card}#${deck}`;
+  }
   const next = clonePosition(pos);
   const column = next.columns[col];
   if (column.up.length === 0 && column.down > 0) {
@@ -240,21 +315,44 @@ export function revealCard(pos, col, card) {
 }
 
 export function isWon(pos) {
-  return SUITS.split("").every((s) => pos.foundations[s] === 13);
+  return SUITS.split("").every((s) => [pos.foundations[s]].flat().every((n) => n === 13));
 }
 
 /** Read the engine's text form ("yukon .4d/2c.9h8sKs/... -A-- 15 3") as a masked position. */
 export function fromText(text) {
-  const [variant, columnsText, foundText, score, moves] = text.trim().split(/\s+/);
+  const [variant, columnsText, foundText, score, moves, decksText] = text.trim().split(/\s+/);
+  const counts = [...foundText].map((ch) => (ch === "-" ? 0 : RANKS.indexOf(ch) + 1));
+  const multi = counts.length > 4;
+  // Multi-deck: each card's deck from the sixth field, or (left out) in order: the copies
+  // home first, then the columns' from column 1, bottom first (as the engine reads it).
+  const used = {};
+  if (multi) {
+    counts.forEach((n, p) => {
+      for (let r = 1; r <= n; r++) {
+        const face = RANKS[r - 1] + SUITS[p % 4];
+        used[face] = (used[face] || 0) + 1;
+      }
+    });
+  }
+  let digit = 0;
+  const deckOf = (face) => {
+    if (decksText) return decksText[digit++];
+    used[face] = (used[face] || 0) + 1;
+    return String(used[face]);
+  };
   const columns = columnsText.split("/").map((col) => {
     const [hidden, shown] = col.split(".");
+    for (let i = 0; i < hidden.length; i += 2) if (multi) deckOf(hidden.slice(i, i + 2));
     const up = [];
-    for (let i = 0; i < shown.length; i += 2) up.push(shown.slice(i, i + 2));
+    for (let i = 0; i < shown.length; i += 2) {
+      const face = shown.slice(i, i + 2);
+      up.push(multi ? `${face}#${deckOf(face)}` : face);
+    }
     return { down: hidden.length / 2, up };
   });
   const foundations = {};
   SUITS.split("").forEach((s, i) => {
-    foundations[s] = foundText[i] === "-" ? 0 : RANKS.indexOf(foundText[i]) + 1;
+    foundations[s] = multi ? counts.filter((_, p) => p % 4 === i) : counts[i];
   });
   return { variant, columns, foundations, score: Number(score), moves: Number(moves) };
 }

@@ -1,0 +1,178 @@
+"""Double, Triple and Quadruple Yukon in a real Chromium.
+
+A Double Yukon practice deal won by dragging every card of the solver's line at desktop
+size; the 13- and 16-column boards at 1280 px and on a phone (screenshots in
+test-artifacts/screenshots/); spoken labels naming the column and the copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.engine import Position, card_text
+from games.solver import solve
+from tests.factories import DESKTOP, PHONE
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def token(position: Position, card: int) -> str:
+    """The browser's name of a physical card: face and deck ("9h#2")."""
+    return f"{card_text(card)}#{card // 52 + 1}"
+
+
+def drag(page: Any, card: str, dest: int | None) -> None:
+    """Drag `card` (grabbing its visible top strip) onto a column or its foundation."""
+    p = page.page
+    source = p.locator(f'.tableau [data-card="{card}"]')
+    source.wait_for()
+    source.scroll_into_view_if_needed()
+    box = source.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 4
+    if dest is None:
+        target = p.locator(f'.foundations [data-suit="{card[1]}"]').bounding_box()
+        tx, ty = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+    else:
+        column = p.locator(f'.column[data-col="{dest}"]').bounding_box()
+        tx, ty = column["x"] + column["width"] / 2, column["y"] + 20
+    p.mouse.move(x, y)
+    p.mouse.down()
+    p.mouse.move(x + 8, y + 8, steps=2)
+    p.mouse.move(tx, ty, steps=4)
+    p.mouse.up()
+
+
+def test_a_double_yukon_practice_deal_is_won_by_dragging(browse: Any, eager_celery: None) -> None:
+    line = solve(0, variant="double-yukon", seconds=10).moves
+    assert line
+    page = browse(DESKTOP)
+    page.goto("/practice/0/?variant=double-yukon")
+    p = page.page
+    p.locator(".tableau .column").nth(9).wait_for()
+    assert p.locator(".tableau .column").count() == 10
+    board = p.locator("[data-board]").bounding_box()
+    assert board["width"] <= DESKTOP["width"]
+    assert not p.locator("[data-board].wide").count()  # ten columns fit at 1280 px
+    position = Position.deal(0, "double-yukon")
+    for number, text in enumerate(line, start=1):
+        move = position.parse_move(text)
+        card = token(position, position.move_card(move))
+        dest = position.move_dest(move)
+        drag(page, card, dest)
+        if dest is None:
+            p.locator(f'.tableau [data-card="{card}"]').wait_for(state="detached")
+        else:
+            p.locator(f'.column[data-col="{dest}"] [data-card="{card}"]').wait_for()
+        position.play(move)
+        if number % 25 == 0 or number == len(line):
+            # the server's answers have caught up: the score is the engine's
+            p.wait_for_function(
+                f"document.querySelector('[data-score]').textContent.trim() === '{position.score}'",
+                timeout=15_000,
+            )
+    assert position.is_won()
+    p.wait_for_function("document.querySelector('[data-end]').open", timeout=15_000)
+    page.shot("double-yukon-won-desktop")
+    page.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("variant", "viewport", "name"),
+    [
+        ("quadruple-yukon", DESKTOP, "quadruple-yukon-16-columns-desktop"),
+        ("quadruple-yukon", PHONE, "quadruple-yukon-16-columns-phone"),
+        ("triple-yukon", DESKTOP, "triple-yukon-13-columns-desktop"),
+    ],
+)
+def test_wide_boards_fit_or_scroll(browse: Any, variant: str, viewport: Any, name: str) -> None:
+    page = browse(viewport)
+    page.goto(f"/practice/7/?variant={variant}")
+    p = page.page
+    columns = 16 if variant == "quadruple-yukon" else 13
+    p.locator(".tableau .column").nth(columns - 1).wait_for()
+    p.locator(".tableau .card.up").first.wait_for()
+    widths = p.locator(".tableau .card.up").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)"
+    )
+    assert min(widths) >= 30  # the rank and suit stay readable
+    wide = p.locator("[data-board].wide").count() == 1
+    if viewport == DESKTOP:
+        assert not wide  # 16 columns fit at 1280 px
+        right = max(p.locator(".tableau .column").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().right)"
+        ))
+        assert right <= DESKTOP["width"]
+    else:
+        assert wide  # a phone scrolls the board sideways
+    page.shot(name)
+    page.assert_clean()
+
+
+def test_spoken_labels_name_the_column_and_the_copy(browse: Any) -> None:
+    """Deal 0 of Double Yukon shows both aces of hearts in column 2: their labels say which."""
+    page = browse(DESKTOP)
+    page.goto("/practice/0/?variant=double-yukon")
+    p = page.page
+    p.locator(".tableau .card.up").first.wait_for()
+    labels = p.locator('.column[data-col="1"] .card.up').evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    aces = [label for label in labels if label.startswith("ace of hearts")]
+    assert len(aces) == 2
+    assert {label.split(", column")[0] for label in aces} == {
+        "ace of hearts, copy 1",
+        "ace of hearts, copy 2",
+    }
+    assert all("column 2, face up" in label for label in aces)
+    single = [label for label in labels if not label.startswith("ace of hearts")]
+    assert all(", copy " not in label for label in single)
+    page.assert_clean()
+
+
+def test_keyboard_play_names_the_copy_and_wraps_over_ten_columns(browse: Any) -> None:
+    page = browse(DESKTOP)
+    page.goto("/practice/0/?variant=double-yukon")
+    p = page.page
+    p.locator(".tableau .card.up").first.wait_for()
+    p.locator("body").focus()
+    for _ in range(40):
+        p.keyboard.press("Tab")
+        if p.evaluate("document.activeElement.closest('.board') !== null"):
+            break
+
+    def focused_label() -> str:
+        return str(p.evaluate("document.activeElement.getAttribute('aria-label')"))
+
+    assert ", column 1, face up" in focused_label()
+    p.keyboard.press("ArrowLeft")  # from column 1 round to the last column
+    assert ", column 10, face up" in focused_label()
+    p.keyboard.press("ArrowRight")
+    p.keyboard.press("ArrowRight")
+    # The top card of column 2 is one of its two aces of hearts: the label says which.
+    assert focused_label() == "ace of hearts, copy 1, column 2, face up"
+    p.keyboard.press("f")
+    p.locator('.tableau [data-card="Ah#1"]').wait_for(state="detached")
+    p.wait_for_function("document.querySelector('[data-moves]').textContent === '1'")
+    p.reload()
+    p.locator(".tableau .card.up").first.wait_for()
+    assert p.locator('.tableau [data-card="Ah#1"]').count() == 0
+    assert p.locator('.tableau [data-card="Ah#2"]').count() == 1
+    assert p.locator("[data-moves]").inner_text() == "1"
+    # Resign, then step through the replay: the logged "2:Ah#1>F" and the start it left.
+    p.once("dialog", lambda dialog: dialog.accept())
+    p.locator("[data-resign]").click()
+    p.wait_for_function("document.querySelector('[data-end]').open", timeout=15_000)
+    replay = p.locator("[data-end-replay]")
+    replay.wait_for()
+    href = replay.get_attribute("href") or ""
+    assert href.startswith("/replay/"), href
+    page.goto(href)
+    p.locator('.tableau [data-card="Ah#1"]').wait_for()
+    assert p.locator(".tableau .column").count() == 10
+    assert p.locator("[data-moves]").inner_text() == "0/1"
+    p.locator("[data-forward]").click()
+    p.locator('.tableau [data-card="Ah#1"]').wait_for(state="detached")
+    assert p.locator("[data-move-text]").inner_text() == "2:Ah#1>F"
+    page.assert_clean()
