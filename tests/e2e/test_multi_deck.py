@@ -176,3 +176,20 @@ def test_keyboard_play_names_the_copy_and_wraps_over_ten_columns(browse: Any) ->
     p.locator('.tableau [data-card="Ah#1"]').wait_for(state="detached")
     assert p.locator("[data-move-text]").inner_text() == "2:Ah#1>F"
     page.assert_clean()
+
+
+def test_a_hint_names_the_column_and_marks_the_copy(browse: Any) -> None:
+    page = browse(DESKTOP)
+    page.goto("/practice/0/?variant=double-yukon")
+    p = page.page
+    p.locator(".tableau .card.up").first.wait_for()
+    p.locator("[data-hint]").click()
+    p.wait_for_function(
+        "document.querySelector('[data-coach]').textContent.startsWith('Hint:')", timeout=20_000
+    )
+    assert p.locator("[data-coach]").inner_text() == (
+        "Hint: move the ace of hearts of column 2 to its foundation (2:Ah#1>F)."
+    )
+    assert p.locator('.tableau [data-card="Ah#1"].hinted').count() == 1
+    assert p.locator(".tableau .card.hinted").count() == 1
+    page.assert_clean()
