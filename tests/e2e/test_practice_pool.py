@@ -61,7 +61,7 @@ def test_the_player_page_lists_practice_games_with_resume(browse: Any, settings:
     page.goto("/login/")
     p.get_by_label("Name", exact=True).fill("resumer")
     p.get_by_label("Password").fill("a long pass phrase 42")
-    p.get_by_role("button", name=re.compile("log in", re.I)).click()
+    p.get_by_role("button", name="Log in", exact=True).click()
     p.wait_for_url(lambda url: "/login/" not in url, timeout=10_000)
     page.goto("/practice/")
     p.get_by_role("button", name="Hard", exact=True).click()

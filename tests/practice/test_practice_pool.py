@@ -34,7 +34,7 @@ from games.models import (
     Verdict,
     utc_today,
 )
-from tests.factories import Api, make_challenges, make_user
+from tests.factories import Api, logged_in, make_challenges, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -347,9 +347,7 @@ def test_the_command_fills_and_refuses_bad_options(capsys: Any) -> None:
                      "--max-attempts", "5")
 
 
-def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(
-    settings: Any, admin_client: Client
-) -> None:
+def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(settings: Any) -> None:
     settings.METRICS_TOKEN = TOKEN
     pool_known(HARD)
     practice_pool.top_up("moosehide-runs", size=1, max_attempts=3)
@@ -366,9 +364,12 @@ def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(
     assert samples[("yukon_practice_pool_target", ())] == 3
     failures = "yukon_practice_pool_refill_failures_total"
     assert samples[(failures, (("tier", "hard"), ("variant", "moosehide-runs")))] == 1
-    page = admin_client.get("/admin/games/practicepoolstatus/").content.decode()
+    admin = logged_in(
+        User.objects.create_superuser(username="root", display_name="Root", password=None)
+    )
+    page = admin.get("/admin/games/practicepoolstatus/").content.decode()
     assert "moosehide-runs" in page and "3 random numbers" in page
-    assert admin_client.get("/admin/games/practicedeal/").status_code == 200
+    assert admin.get("/admin/games/practicedeal/").status_code == 200
 
 
 # ----- bad input --------------------------------------------------------------------------
@@ -385,6 +386,7 @@ def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(
         {"practice": "hard", "deal": 5},
         {"practice": "hard", "daily": "hard"},
         {"practice": "hard", "variant": "klondike"},
+        {"practice": "hard", "variant": "double-yukon"},  # several decks: no pool
         {"practice": "HARD"},
     ],
 )
