@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.mfa",
+    "django.contrib.humanize",  # allauth.mfa's list of passkeys ("last used 2 days ago")
     "allauth.headless",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.openid_connect",
