@@ -13,13 +13,16 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.core.internal.httpkit import is_headless_request
 from allauth.headless.adapter import DefaultHeadlessAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.forms import BaseForm
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 
 from accounts.login_backoff import fold, remember_device
 from accounts.models import USERNAME_TAKEN, User, public_name, username_taken
@@ -51,17 +54,39 @@ class AccountAdapter(DefaultAccountAdapter):
         assert isinstance(user, User)
         if not commit:
             return user
-        with transaction.atomic():
-            lock_names(username=user.username, display_name=user.display_name)
-            if username_taken(user.username):
-                raise ValidationError({"username": [USERNAME_TAKEN]})
-            user.display_name = validate_display_name(user.display_name)
-            try:
-                with transaction.atomic():
-                    user.save()
-            except IntegrityError as exc:  # a username taken a moment ago
-                raise ValidationError("That username or display name is taken.") from exc
+        try:
+            with transaction.atomic():
+                lock_names(username=user.username, display_name=user.display_name)
+                if username_taken(user.username):
+                    raise ValidationError({"username": [USERNAME_TAKEN]})
+                user.display_name = validate_display_name(user.display_name)
+                try:
+                    with transaction.atomic():
+                        user.save()
+                except IntegrityError as exc:  # a username taken a moment ago
+                    raise ValidationError("That username or display name is taken.") from exc
+        except ValidationError as exc:  # a look-alike signed up since the form's check
+            self._refuse_sign_up(request, exc)
         return user
+
+    @staticmethod
+    def _refuse_sign_up(request: HttpRequest, exc: ValidationError) -> None:
+        """The form had passed, so allauth's views would not catch this: answer 400 here
+        (the old /api/auth/signup/ catches the ValidationError itself)."""
+        if request.path.startswith("/api/"):
+            raise exc
+        errors = exc.message_dict if hasattr(exc, "error_dict") else {"display_name": exc.messages}
+        field, messages = next(iter(errors.items()))
+        if is_headless_request(request):
+            body = {
+                "status": 400,
+                "errors": [{"message": m, "code": "invalid", "param": field} for m in messages],
+            }
+            raise ImmediateHttpResponse(JsonResponse(body, status=400))
+        page = render(
+            request, "allauth/refused.html", {"messages_refused": messages}, status=400
+        )
+        raise ImmediateHttpResponse(page)
 
     def authenticate(self, request: HttpRequest, **credentials: Any) -> AbstractBaseUser | None:
         user = super().authenticate(request, **credentials)

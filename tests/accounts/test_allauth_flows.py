@@ -220,3 +220,38 @@ def test_headless_log_in_keeps_the_per_account_wait(settings: Any) -> None:
         guesser, "post", f"{AUTH}/auth/login", {"username": "nora", "password": PASSWORD}
     )
     assert status == 400 and "Too many failed log-ins" in body["errors"][0]["message"], body
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_look_alike_signing_up_through_allauth_at_the_same_moment_gets_a_400() -> None:
+    """Alice's sign-up holds the lock on her name's key while Mallory's look-alike comes
+    through the headless API: Mallory's waits, then sees Alice: 400, never a 500."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from accounts.services import display_name_lock_id
+    from accounts.skeleton import name_key
+
+    answers: list[tuple[int, Any]] = []
+
+    def mallory_signs_up() -> None:
+        answers.append(sign_up(Client(), "mallory", display_name="A1ice"))
+        connection.close()
+
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s)", [display_name_lock_id(name_key("Alice"))]
+            )
+        mallory = threading.Thread(target=mallory_signs_up)
+        mallory.start()
+        mallory.join(timeout=1.0)
+        assert mallory.is_alive(), answers  # waiting for the lock, nothing written
+        User.objects.create_user(username="alice", display_name="Alice")
+    mallory.join(timeout=10)
+    assert answers and answers[0][0] == 400, answers
+    assert answers[0][1]["errors"][0]["param"] == "display_name"
+    assert "too close" in answers[0][1]["errors"][0]["message"]
+    assert list(User.objects.values_list("username", flat=True)) == ["alice"]
