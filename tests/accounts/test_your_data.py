@@ -163,3 +163,15 @@ def test_two_deleted_players_both_show_the_name() -> None:
     )
     assert status.status_code == 400
     assert Report.objects.count() == 0
+
+
+def test_a_new_display_name_shows_on_the_boards() -> None:
+    challenge = make_challenge()
+    hal = make_player("Hal")
+    result(hal, challenge)
+    board_url = f"/api/leaderboards/daily/{challenge.date.isoformat()}/{challenge.tier}/"
+    assert [r["display_name"] for r in Client().get(board_url).json()["results"]] == ["Hal"]
+    response = post(client_for(hal), "/api/auth/display-name/", {"display_name": "Hal 9000"})
+    assert response.status_code == 200, response.content
+    day_board.process_cache.clear()  # what this process read in the last 2 s (the page above)
+    assert [r["display_name"] for r in Client().get(board_url).json()["results"]] == ["Hal 9000"]
