@@ -6,6 +6,10 @@ most cards are hidden, send Aces and low cards home at once but keep 4s and up a
 landing places, empty a column only for a King, preferably the one that uncovers the
 most), with some randomness. The share of its playouts it wins rates a deal's
 difficulty. It reads only face-up cards and the count of face-down ones.
+
+It plays the multi-deck variants too (Double, Triple, Quadruple Yukon): a card home goes
+to any foundation of its suit that takes it, "safe" looks at every foundation of the
+opposite colour, and a game may last longer in proportion to the decks.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.engine import FOUNDATION, Move, Position
+from games.engine import Move, Position
+from games.engine.position import HOME
 
 MAX_PLAYOUT_MOVES = 300
 
@@ -33,25 +38,26 @@ def _safe_home(pos: Position, card: int) -> bool:
     rank = card % 13 + 1
     if rank <= 2:
         return True
-    suit = card // 13
+    suit = card % 52 // 13
+    found = pos.found  # foundation p builds suit p % 4 (one per suit with one deck)
     if pos.variant.build == "other_suit":  # Moosehide: any other suit's card may go on it
-        return rank <= 1 + min(n for s, n in enumerate(pos.found) if s != suit)
+        return rank <= 1 + min(n for p, n in enumerate(found) if p % 4 != suit)
     red = suit in (1, 2)
-    opposite = (pos.found[0], pos.found[3]) if red else (pos.found[1], pos.found[2])
+    opposite = [n for p, n in enumerate(found) if (p % 4 in (1, 2)) != red]
     return rank <= 1 + min(opposite)
 
 
 def _move_value(pos: Position, move: Move, hidden_left: int, king_waiting: bool) -> float:
-    card, dest = move >> 3, move & 7
+    card, dest = pos.move_card(move), pos.move_dest(move)
     k = pos.col_of[card]
-    if pos.found[card // 13] > card % 13:  # a take-back (the option): only if nothing else
+    if k == HOME:  # a take-back (the option): only if nothing else
         return -60.0
     height = pos.pos_of[card]
     turns = height > 0 and height == pos.down[k]
     value = 0.0
     if turns:
         value += 80 + 6 * pos.down[k]  # dig where the most cards are hidden
-    if dest == FOUNDATION:
+    if dest is None:  # home
         rank = card % 13 + 1
         if rank == 1:
             value += 100
@@ -79,12 +85,13 @@ def play_once(pos: Position, rng: random.Random, noise: float = 25.0) -> bool:
     The bot never returns to a position it has already been in, so every game ends.
     """
     seen = {_key(pos)}
-    for _ in range(MAX_PLAYOUT_MOVES):
+    kings = pos.variant.kings
+    for _ in range(MAX_PLAYOUT_MOVES * pos.variant.decks):
         moves = pos.legal_moves()
         if not moves:
             break
         hidden_left = sum(pos.down)
-        king_waiting = any(pos.movable[king] and pos.pos_of[king] > 0 for king in (12, 25, 38, 51))
+        king_waiting = any(pos.movable[king] and pos.pos_of[king] > 0 for king in kings)
         best: tuple[float, Move] | None = None
         for move in moves:
             value = _move_value(pos, move, hidden_left, king_waiting) + rng.random() * noise
