@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
-from games.engine import EngineError
+from games.engine import VARIANT_NAMES, EngineError
 
-from . import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, VARIANT_CODES, solve
+from . import DEFAULT_MEMORY_MB, DEFAULT_SECONDS, solve
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m games.solver", description="Solve a Yukon deal or position."
     )
     parser.add_argument("deal", nargs="?", type=int, help="deal number (omit with --position)")
-    parser.add_argument("--variant", default="yukon", choices=sorted(VARIANT_CODES))
+    parser.add_argument("--variant", default="yukon", choices=sorted(VARIANT_NAMES))
     parser.add_argument(
         "--seconds", type=float, default=DEFAULT_SECONDS, help="CPU-time budget (default 10)"
     )

@@ -8,12 +8,14 @@ must get right (docs/solver.md).
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from games.engine import Position
 from games.solver import ALL_RULES, solve, verify_line
+from games.solver.__main__ import main as cli_main
 from games.solver.multideck import R_ALL, R_AUTO, R_FACES, R_ONE_EMPTY, search
 
 from .reference import reference_verdict
@@ -96,6 +98,12 @@ def test_solve_proves_and_solves_multi_deck_positions() -> None:
     games = endgames("double-yukon", 100, 5)
     lost = next(pos for pos in games if reference_verdict(pos, 20_000) == "unwinnable")
     assert solve(lost, seconds=5).verdict == "unwinnable"
+
+
+def test_the_cli_solves_a_multi_deck_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["0", "--variant", "double-yukon", "--seconds", "10"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["verdict"] == "solved" and answer["moves"][0] == "2:Ah#1>F"
 
 
 def test_budgets_give_unknown_with_the_reason() -> None:
