@@ -18,19 +18,24 @@ TOO_CLOSE = (
 
 def validate_display_name(name: str, *, exclude_user_id: int | None = None) -> str:
     """Return the cleaned name or raise ValidationError with a readable reason."""
-    name = " ".join(name.split())
-    if not 2 <= len(name) <= DISPLAY_NAME_MAX_LENGTH:
-        raise ValidationError(
-            f"A display name has 2 to {DISPLAY_NAME_MAX_LENGTH} characters."
-        )
-    if not _DISPLAY_NAME.match(name):
-        raise ValidationError(
-            "A display name uses letters, digits, spaces, '_', '.' and '-', "
-            "and starts with a letter or digit."
-        )
+    name = check_name_form(name, what="A display name", max_length=DISPLAY_NAME_MAX_LENGTH)
     error = look_alike_error(name, exclude_user_id=exclude_user_id)
     if error is not None:
         raise ValidationError(error)
+    return name
+
+
+def check_name_form(name: str, *, what: str, max_length: int) -> str:
+    """The name with runs of spaces made one, or ValidationError: the form every public
+    name takes (display names, league names)."""
+    name = " ".join(name.split())
+    if not 2 <= len(name) <= max_length:
+        raise ValidationError(f"{what} has 2 to {max_length} characters.")
+    if not _DISPLAY_NAME.match(name):
+        raise ValidationError(
+            f"{what} uses letters, digits, spaces, '_', '.' and '-', "
+            "and starts with a letter or digit."
+        )
     return name
 
 

@@ -71,6 +71,7 @@ class Tier(models.TextChoices):
 class Mode(models.TextChoices):
     DAILY = "daily"  # ranked: one attempt per player per challenge
     PRACTICE = "practice"
+    ARCHIVE = "archive"  # a closed day's challenge replayed: unranked, on the archive board
 
 
 class Status(models.TextChoices):
@@ -265,8 +266,17 @@ class Game(models.Model):
                 condition=Q(mode="daily"),
                 name="games_game_one_ranked_attempt",
             ),
+            models.UniqueConstraint(
+                fields=["player", "challenge"],
+                condition=Q(mode="archive"),
+                name="games_game_one_archive_attempt",
+            ),
             models.CheckConstraint(
-                condition=(Q(mode="daily") & Q(challenge__isnull=False) & Q(player__isnull=False))
+                condition=(
+                    Q(mode__in=["daily", "archive"])
+                    & Q(challenge__isnull=False)
+                    & Q(player__isnull=False)
+                )
                 | (Q(mode="practice") & Q(challenge__isnull=True)),
                 name="games_game_mode_matches_challenge",
             ),
@@ -316,7 +326,8 @@ class Game(models.Model):
         return self.challenge.tier if self.challenge_id and self.challenge else None
 
     def is_public(self, today: dt.date | None = None) -> bool:
-        """May everyone see this game's deal and log? Practice: always; daily: once closed."""
+        """May everyone see this game's deal and log? Practice: always; daily: once closed
+        (an archive game's day is closed before it starts)."""
         if self.mode == Mode.PRACTICE:
             return True
         assert self.challenge is not None

@@ -319,3 +319,24 @@ def _board_ranks(history: list[dict[str, Any]]) -> list[int | None]:
         1 + int(better) if ready else None
         for ready, better in zip(answers[::2], answers[1::2], strict=True)
     ]
+
+
+# ----- the home page -------------------------------------------------------------------
+
+
+def playing_now(today: dt.date | None = None) -> dict[str, int]:
+    """Daily games in play right now, per tier of today (started, not over)."""
+    today = today or utc_today()
+    found = dict(
+        Game.objects.filter(mode="daily", status=Status.PLAYING, challenge__date=today)
+        .values_list("challenge__tier")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    return {tier: found.get(tier, 0) for tier in Tier.values}
+
+
+def streak_summary(player_id: int, today: dt.date | None = None) -> dict[str, Any]:
+    today = today or utc_today()
+    streak = streak_of(_win_dates(player_id).get(player_id, []), today)
+    return {"current": streak.current, "best": streak.best, "last_win": streak.last_win}

@@ -13,19 +13,48 @@ class PageQuery(serializers.Serializer):
     page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
 
 
-class DailyQuery(PageQuery):
+class CircleQuery(PageQuery):
+    league = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        required=False,
+        help_text="Only the members of this league (you must be one).",
+    )
+    following = serializers.BooleanField(
+        required=False, default=False, help_text="Only you and the players you follow."
+    )
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        if attrs.get("league") is not None and attrs.get("following"):
+            raise serializers.ValidationError("choose league or following, not both")
+        return attrs
+
+
+class DailyQuery(CircleQuery):
     around = serializers.ChoiceField(
         choices=["me"], required=False, help_text="`me`: the rows around your own result."
     )
 
 
-class AllTimeQuery(PageQuery):
+class AllTimeQuery(CircleQuery):
     period = serializers.ChoiceField(
         choices=["all", "30d"], default="all", help_text="`all` or the last 30 days (`30d`)."
     )
 
 
+class Circle(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["league", "following"])
+    league = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_null=True, help_text="The league's name.")
+
+
 class PagingFields(serializers.Serializer):
+    circle = Circle(
+        allow_null=True,
+        required=False,
+        help_text="The board narrowed to a league or to the players you follow; ranks "
+        "count within it. null: everyone.",
+    )
     count = serializers.IntegerField(help_text="Rows on the whole board.")
     page = serializers.IntegerField(allow_null=True, help_text="null for around=me.")
     pages = serializers.IntegerField()
@@ -146,3 +175,136 @@ class PlayerPage(serializers.Serializer):
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
     games = HistoryRow(many=True)
+
+
+class PointsRow(serializers.Serializer):
+    rank = serializers.IntegerField()
+    display_name = serializers.CharField()
+    points = serializers.IntegerField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    me = serializers.BooleanField()
+
+
+class PointsTable(serializers.Serializer):
+    start = serializers.DateField()
+    end = serializers.DateField()
+    results = PointsRow(many=True)
+
+
+class TierStanding(serializers.Serializer):
+    tier = serializers.ChoiceField(choices=Tier.choices)
+    closed = serializers.BooleanField()
+    count = serializers.IntegerField()
+    results = DailyRow(many=True)
+
+
+class LeagueBoard(serializers.Serializer):
+    league = serializers.IntegerField()
+    name = serializers.CharField()
+    date = serializers.DateField()
+    today = TierStanding(many=True, help_text="Today's standings among the members, per tier.")
+    week = PointsTable(help_text="This ISO week (Monday to Sunday), points per day and tier.")
+    month = PointsTable(help_text="This calendar month.")
+    streaks = StreakRow(many=True, help_text="Every member's current and best streak.")
+    points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Points for ranks 1, 2, ...; then `played`."
+    )
+    played_points = serializers.IntegerField()
+
+
+class PlayingNow(serializers.Serializer):
+    easy = serializers.IntegerField()
+    medium = serializers.IntegerField()
+    hard = serializers.IntegerField()
+
+
+class YesterdayTier(serializers.Serializer):
+    tier = serializers.ChoiceField(choices=Tier.choices)
+    date = serializers.DateField()
+    par = serializers.IntegerField(allow_null=True)
+    count = serializers.IntegerField()
+    winners = DailyRow(many=True, help_text="The top three.")
+    board_url = serializers.CharField()
+
+
+class LeagueLeaders(serializers.Serializer):
+    league = serializers.IntegerField()
+    name = serializers.CharField()
+    url = serializers.CharField()
+    leaders = serializers.DictField(
+        child=DailyRow(allow_null=True), help_text="Tier -> the league's leader today."
+    )
+
+
+class HomeStreak(serializers.Serializer):
+    current = serializers.IntegerField()
+    best = serializers.IntegerField()
+    last_win = serializers.DateField(allow_null=True)
+
+
+class Home(serializers.Serializer):
+    date = serializers.DateField()
+    next_deal_at = serializers.DateTimeField(help_text="00:00 UTC tomorrow: the next deal.")
+    playing = PlayingNow(help_text="Daily games in play right now, per tier.")
+    streak = HomeStreak(allow_null=True, help_text="Yours (null for guests).")
+    yesterday = YesterdayTier(many=True)
+    leagues = LeagueLeaders(many=True, help_text="Your leagues' leaders today.")
+
+
+TIER_STATES = ["won", "lost", "playing", "not_played", "open"]
+
+
+class DayStates(serializers.Serializer):
+    # Plain strings (one of TIER_STATES): three enum fields would name one set three times.
+    easy = serializers.CharField(allow_null=True)
+    medium = serializers.CharField(allow_null=True)
+    hard = serializers.CharField(allow_null=True)
+
+
+class CalendarDay(serializers.Serializer):
+    date = serializers.DateField()
+    tiers = DayStates(
+        help_text="won / lost / playing (an archive game in progress) / not_played / open "
+        "(today: play the daily); null: no challenge, or a day to come."
+    )
+
+
+class Badge(serializers.Serializer):
+    tier = serializers.ChoiceField(choices=Tier.choices)
+    month = serializers.CharField(help_text="YYYY-MM")
+    name = serializers.CharField(help_text="Klondike (easy), Dawson (medium), Chilkoot (hard).")
+    title = serializers.CharField()
+
+
+class Calendar(serializers.Serializer):
+    month = serializers.CharField()
+    days = CalendarDay(many=True)
+    previous = serializers.CharField()
+    next = serializers.CharField(allow_null=True)
+    badges = Badge(many=True, help_text="Badges earned in this month.")
+
+
+class TierRecord(serializers.Serializer):
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    best_time_ms = serializers.IntegerField(allow_null=True)
+
+
+class TierRecords(serializers.Serializer):
+    easy = TierRecord()
+    medium = TierRecord()
+    hard = TierRecord()
+
+
+class ArchiveRecord(serializers.Serializer):
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+
+
+class PlayerRecord(serializers.Serializer):
+    tiers = TierRecords(help_text="Dailies per tier.")
+    archive = ArchiveRecord(help_text="Archive games (unranked).")
+    recent = CalendarDay(many=True, help_text="The last 30 days, oldest first.")
+    badges = Badge(many=True)

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from leaderboards import proof, views
+from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "leaderboards"
 
@@ -20,5 +21,16 @@ urlpatterns = [
     ),
     path("leaderboards/streaks/", views.StreakBoardView.as_view(), name="streaks"),
     path("leaderboards/alltime/", views.AllTimeBoardView.as_view(), name="alltime"),
+    path(
+        "leaderboards/leagues/<id:league_id>/", views.LeagueBoardView.as_view(), name="league"
+    ),
+    path(
+        "leaderboards/archive/<str:date>/<str:tier>/",
+        views.ArchiveBoardView.as_view(),
+        name="archive",
+    ),
+    path("calendar/<str:month>/", views.CalendarView.as_view(), name="calendar"),
+    path("leaderboards/home/", views.HomeView.as_view(), name="home"),
     path("players/<str:name>/", views.PlayerView.as_view(), name="player"),
+    path("players/<str:name>/record/", views.PlayerRecordView.as_view(), name="player-record"),
 ]

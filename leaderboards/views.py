@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -14,18 +15,27 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
+from apikit.errors import Forbidden, NotFound
+from apikit.etags import conditional_response
 from apikit.schema import ERROR
-from games.models import Tier, utc_today
-from leaderboards import day_board, records
+from games.models import DailyChallenge, Tier, utc_today
+from leaderboards import archive, circles, day_board, records
 from leaderboards.serializers import (
     AllTimeBoard,
     AllTimeQuery,
+    Calendar,
+    CircleQuery,
     DailyBoard,
     DailyQuery,
+    Home,
+    LeagueBoard,
     PageQuery,
     PlayerPage,
+    PlayerRecord,
     StreakBoard,
 )
+from social import services as social
 
 # The serializers describe the answers in the schema (and tests check answers against
 # them); the views build the same shapes as plain dicts, which is several ms faster a page.
@@ -51,6 +61,66 @@ def _cacheable(response: Response, request: Request, max_age: int) -> Response:
         patch_cache_control(response, public=True, max_age=max_age)
     patch_vary_headers(response, ["Cookie"])
     return response
+
+
+def shaped_row(row: day_board.Row, viewer_id: int | None) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "display_name": row.display_name,
+        "won": row.won,
+        "status": row.status,
+        "score": row.score,
+        "elapsed_ms": row.elapsed_ms,
+        "moves": row.moves,
+        "finished_at": row.finished_at,
+        "game_id": row.game_id,
+        "replay_url": f"/replay/{row.game_id}/",
+        "me": row.player_id == viewer_id,
+    }
+
+
+def conditional(request: Request, data: Any, max_age: int) -> Response:
+    """The answer with an ETag of its content (a poll that holds it gets an empty 304),
+    cacheable as the boards are."""
+    return _cacheable(conditional_response(request, data), request, max_age)
+
+
+@dataclass(frozen=True)
+class CircleChoice:
+    kind: str
+    player_ids: list[int]
+    league_id: int | None = None
+    name: str | None = None
+
+    def shape(self) -> dict[str, Any]:
+        return {"kind": self.kind, "league": self.league_id, "name": self.name}
+
+    def names(self) -> set[str]:
+        return set(
+            User.objects.filter(pk__in=self.player_ids).values_list("display_name", flat=True)
+        )
+
+
+def circle_of(request: Request, query: dict[str, Any]) -> CircleChoice | None:
+    """The circle a board is narrowed to (``league=<id>``, ``following=true``), or None.
+    A league answers only to its members (404 otherwise: social.services)."""
+    league_id = query.get("league")
+    following = query.get("following")
+    if league_id is None and not following:
+        return None
+    if not request.user.is_authenticated:
+        raise Forbidden("log in to see a board of your leagues or of the players you follow")
+    if league_id is not None:
+        league = social.league_of_member(request.user.pk, league_id)
+        return CircleChoice("league", social.member_ids(league), league.pk, league.name)
+    return CircleChoice("following", [request.user.pk, *social.followed_ids(request.user.pk)])
+
+
+def circle_params(query: dict[str, Any]) -> dict[str, str]:
+    """The query parameters that keep a circle in the board's next/previous links."""
+    if query.get("league") is not None:
+        return {"league": str(query["league"])}
+    return {"following": "true"} if query.get("following") else {}
 
 
 def _links(request: Request, page: int | None, pages: int, **extra: str) -> dict[str, str | None]:
@@ -89,10 +159,7 @@ class DailyBoardView(LeaderboardView):
         parameters=[
             OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
             OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
-            PAGE,
-            OpenApiParameter(
-                "around", str, enum=["me"], description="`me`: the rows around your result."
-            ),
+            DailyQuery,
         ],
         responses={200: DailyBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
         tags=["leaderboards"],
@@ -106,30 +173,26 @@ class DailyBoardView(LeaderboardView):
         today = utc_today()
         challenge = day_board.find_challenge(day, tier, today=today)
         viewer_id = self.viewer_id(request)
-        board = day_board.daily_board(
-            challenge,
-            page=query["page"],
-            viewer_id=viewer_id,
-            around_me=query.get("around") == "me",
-        )
+        circle = circle_of(request, query)
+        if circle is None:
+            board = day_board.daily_board(
+                challenge,
+                page=query["page"],
+                viewer_id=viewer_id,
+                around_me=query.get("around") == "me",
+            )
+        else:
+            board = circles.circle_board(
+                challenge, circles.unbanned(circle.player_ids), page=query["page"],
+                viewer_id=viewer_id,
+            )
 
         def shaped(row: day_board.Row) -> dict[str, Any]:
-            return {
-                "rank": row.rank,
-                "display_name": row.display_name,
-                "won": row.won,
-                "status": row.status,
-                "score": row.score,
-                "elapsed_ms": row.elapsed_ms,
-                "moves": row.moves,
-                "finished_at": row.finished_at,
-                "game_id": row.game_id,
-                "replay_url": f"/replay/{row.game_id}/",
-                "me": row.player_id == viewer_id,
-            }
+            return shaped_row(row, viewer_id)
 
         data = {
             "board": "daily",
+            "circle": circle.shape() if circle else None,
             "date": challenge.date,
             "tier": challenge.tier,
             "closed": challenge.is_closed(today),
@@ -138,53 +201,81 @@ class DailyBoardView(LeaderboardView):
             "page": board.page,
             "pages": board.pages,
             "page_size": day_board.PAGE_SIZE,
-            **_links(request, board.page, board.pages),
+            **_links(request, board.page, board.pages, **circle_params(query)),
             "offset": board.offset,
             "served_from": board.source,
             "me": shaped(board.me) if board.me else None,
             "results": [shaped(row) for row in board.rows],
         }
         max_age = CLOSED_MAX_AGE if challenge.is_closed(today) else OPEN_MAX_AGE
-        return _cacheable(Response(data), request, max_age)
+        return conditional(request, data, max_age)
 
 
 def _board_page(
-    request: Request, rows: list[dict[str, Any]], page: int, **extra: Any
+    request: Request,
+    rows: list[dict[str, Any]],
+    page: int,
+    circle: CircleChoice | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
+    if circle is not None:
+        rows = _narrowed(rows, circle.names())
     shown = records.paginate(rows, page)
     name = LeaderboardView().viewer_name(request)
     pages = max(1, -(-len(rows) // records.PAGE_SIZE))
     return {
         **extra,
+        "circle": circle.shape() if circle else None,
         "count": len(rows),
         "page": page,
         "pages": pages,
         "page_size": records.PAGE_SIZE,
-        **_links(request, page, pages, **{k: v for k, v in extra.items() if k == "period"}),
+        **_links(
+            request,
+            page,
+            pages,
+            **{k: v for k, v in extra.items() if k == "period"},
+            **circle_params({"league": circle.league_id} if circle and circle.league_id else {
+                "following": circle is not None}),
+        ),
         "results": [{**row, "me": row["display_name"] == name} for row in shown],
     }
+
+
+def _narrowed(rows: list[dict[str, Any]], names: set[str]) -> list[dict[str, Any]]:
+    """The rows of a circle's players, ranked again among them by the board's own key
+    (rank ties in the full board are ties here too: the order is the same)."""
+    kept = [dict(row) for row in rows if row["display_name"] in names]
+    previous_rank = None
+    rank = 0
+    for index, row in enumerate(kept):
+        if row["rank"] != previous_rank:
+            rank = index + 1
+        previous_rank = row["rank"]
+        row["rank"] = rank
+    return kept
 
 
 class StreakBoardView(LeaderboardView):
     @extend_schema(
         summary="Longest current streaks of consecutive UTC days with a won daily",
-        parameters=[PAGE],
+        parameters=[CircleQuery],
         responses={200: StreakBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
         tags=["leaderboards"],
     )
     def get(self, request: Request) -> Response:
-        query = _query(PageQuery, request)
-        data = _board_page(request, records.streak_board(), query["page"], board="streaks")
-        return _cacheable(Response(data), request, STATS_MAX_AGE)
+        query = _query(CircleQuery, request)
+        circle = circle_of(request, query)
+        data = _board_page(
+            request, records.streak_board(), query["page"], circle, board="streaks"
+        )
+        return conditional(request, data, STATS_MAX_AGE)
 
 
 class AllTimeBoardView(LeaderboardView):
     @extend_schema(
         summary="Wins, win rate, average score and best times: all time or the last 30 days",
-        parameters=[
-            PAGE,
-            OpenApiParameter("period", str, enum=["all", "30d"], description="Default: all."),
-        ],
+        parameters=[AllTimeQuery],
         responses={200: AllTimeBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
         tags=["leaderboards"],
     )
@@ -192,8 +283,9 @@ class AllTimeBoardView(LeaderboardView):
         query = _query(AllTimeQuery, request)
         period = query["period"]
         rows = records.alltime_board(period)
-        data = _board_page(request, rows, query["page"], board="alltime", period=period)
-        return _cacheable(Response(data), request, STATS_MAX_AGE)
+        circle = circle_of(request, query)
+        data = _board_page(request, rows, query["page"], circle, board="alltime", period=period)
+        return conditional(request, data, STATS_MAX_AGE)
 
 
 class PlayerView(LeaderboardView):
@@ -210,3 +302,215 @@ class PlayerView(LeaderboardView):
         query = _query(PageQuery, request)
         data = records.player_profile(name, page=query["page"], viewer_id=self.viewer_id(request))
         return _cacheable(Response(data), request, STATS_MAX_AGE)
+
+
+LEAGUE_NOT_FOUND = OpenApiResponse(
+    ERROR, description="No such league, or you are not a member of it (now)."
+)
+
+
+class LeagueBoardView(LeaderboardView):
+    @extend_schema(
+        summary="A league's boards: today per tier, this week's and month's points, streaks",
+        parameters=[OpenApiParameter("league_id", int, OpenApiParameter.PATH)],
+        responses={
+            200: LeagueBoard,
+            403: OpenApiResponse(ERROR, description="Not logged in."),
+            404: LEAGUE_NOT_FOUND,
+        },
+        tags=["leagues"],
+    )
+    def get(self, request: Request, league_id: int) -> Response:
+        if not request.user.is_authenticated:
+            raise Forbidden("log in to see your leagues")
+        league = social.league_of_member(request.user.pk, league_id)
+        ids = circles.unbanned(social.member_ids(league))
+        viewer_id = request.user.pk
+        today = utc_today()
+        standings = circles.today_standings(ids, viewer_id=viewer_id, day=today)
+        name = request.user.display_name
+
+        def table(start: dt.date, end: dt.date) -> dict[str, Any]:
+            rows = circles.points_table(ids, start, end)
+            return {
+                "start": start,
+                "end": end,
+                "results": [{**row, "me": row["display_name"] == name} for row in rows],
+            }
+
+        data = {
+            "league": league.pk,
+            "name": league.name,
+            "date": today,
+            "today": [
+                {
+                    "tier": tier,
+                    "closed": entry["challenge"].is_closed(today),
+                    "count": entry["board"].count,
+                    "results": [shaped_row(row, viewer_id) for row in entry["board"].rows],
+                }
+                for tier, entry in standings.items()
+            ],
+            "week": table(*circles.week_of(today)),
+            "month": table(*circles.month_of(today)),
+            "streaks": [
+                {**row, "me": row["display_name"] == name}
+                for row in circles.circle_streaks(ids, today)
+            ],
+            "points": list(circles.POINTS),
+            "played_points": circles.PLAYED_POINTS,
+        }
+        return conditional(request, data, OPEN_MAX_AGE)
+
+
+class HomeView(LeaderboardView):
+    @extend_schema(
+        summary="The home page's data: playing now, your streak, yesterday's winners and par, "
+        "your leagues' leaders",
+        responses={200: Home},
+        tags=["leaderboards"],
+    )
+    def get(self, request: Request) -> Response:
+        today = utc_today()
+        viewer_id = self.viewer_id(request)
+        yesterday = today - dt.timedelta(days=1)
+        data = {
+            "date": today,
+            "next_deal_at": dt.datetime.combine(
+                today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC
+            ),
+            "playing": records.playing_now(today),
+            "streak": records.streak_summary(viewer_id, today) if viewer_id else None,
+            "yesterday": [
+                _yesterday(challenge, viewer_id, today)
+                for challenge in DailyChallenge.of_day(yesterday)
+            ],
+            "leagues": _league_leaders(viewer_id, today) if viewer_id else [],
+        }
+        return conditional(request, data, OPEN_MAX_AGE)
+
+
+def _yesterday(challenge: DailyChallenge, viewer_id: int | None, today: dt.date) -> dict[str, Any]:
+    board = day_board.daily_board(challenge, viewer_id=None)
+    return {
+        "tier": challenge.tier,
+        "date": challenge.date,
+        "par": day_board.par(challenge, today),
+        "count": board.count,
+        "winners": [shaped_row(row, viewer_id) for row in board.rows[:3]],
+        "board_url": f"/leaderboards/daily/?date={challenge.date}&tier={challenge.tier}",
+    }
+
+
+def _league_leaders(viewer_id: int, today: dt.date) -> list[dict[str, Any]]:
+    out = []
+    for league in social.leagues_of(viewer_id):
+        ids = circles.unbanned(social.member_ids(league))
+        standings = circles.today_standings(ids, viewer_id=viewer_id, day=today)
+        out.append(
+            {
+                "league": league.pk,
+                "name": league.name,
+                "url": f"/leagues/{league.pk}/",
+                "leaders": {
+                    tier: shaped_row(entry["board"].rows[0], viewer_id)
+                    if entry["board"].rows
+                    else None
+                    for tier, entry in standings.items()
+                },
+            }
+        )
+    return out
+
+
+class ArchiveBoardView(LeaderboardView):
+    @extend_schema(
+        summary="A closed day's archive board: its unranked replays, ranked by the same rules",
+        parameters=[
+            OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
+            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
+            PAGE,
+        ],
+        responses={
+            200: DailyBoard,
+            400: BAD_REQUEST,
+            404: OpenApiResponse(
+                ERROR, description="Unknown tier, no challenge that day, a day not closed yet."
+            ),
+        },
+        tags=["leaderboards"],
+    )
+    def get(self, request: Request, date: str, tier: str) -> Response:
+        try:
+            day = dt.date.fromisoformat(date)
+        except ValueError as exc:
+            raise ValidationError({"date": f"{date!r} is not a date (YYYY-MM-DD)"}) from exc
+        query = _query(PageQuery, request)
+        today = utc_today()
+        if day >= today:
+            raise NotFound(f"{day.isoformat()} is not in the archive yet: it joins once closed")
+        challenge = day_board.find_challenge(day, tier, today=today)
+        viewer_id = self.viewer_id(request)
+        board = archive.archive_board(challenge, page=query["page"], viewer_id=viewer_id)
+        data = {
+            "board": "archive",
+            "circle": None,
+            "date": challenge.date,
+            "tier": challenge.tier,
+            "closed": True,
+            "par": day_board.par(challenge, today),
+            "count": board.count,
+            "page": board.page,
+            "pages": board.pages,
+            "page_size": day_board.PAGE_SIZE,
+            **_links(request, board.page, board.pages),
+            "offset": board.offset,
+            "served_from": board.source,
+            "me": shaped_row(board.me, viewer_id) if board.me else None,
+            "results": [shaped_row(row, viewer_id) for row in board.rows],
+        }
+        return conditional(request, data, OPEN_MAX_AGE)
+
+
+class CalendarView(LeaderboardView):
+    @extend_schema(
+        summary="Your month: per day and tier won, lost, not played; the month's badges",
+        parameters=[
+            OpenApiParameter("month", str, OpenApiParameter.PATH, description="YYYY-MM"),
+        ],
+        responses={
+            200: Calendar,
+            400: OpenApiResponse(ERROR, description="Not a month."),
+            403: OpenApiResponse(ERROR, description="Not logged in."),
+            404: OpenApiResponse(ERROR, description="A month that has not started."),
+        },
+        tags=["leaderboards"],
+    )
+    def get(self, request: Request, month: str) -> Response:
+        if not request.user.is_authenticated:
+            raise Forbidden("log in to see your calendar")
+        try:
+            year, number = archive.parse_month(month)
+        except ValueError as exc:
+            raise ValidationError({"month": str(exc)}) from exc
+        data = archive.month_calendar(request.user.pk, year, number)
+        # max-age 0: the page shows a game just started or finished when it comes back.
+        return conditional(request, data, 0)
+
+
+class PlayerRecordView(LeaderboardView):
+    @extend_schema(
+        summary="A player's record: per tier played, won, win rate, best time; the archive; "
+        "the last 30 days; monthly badges",
+        parameters=[
+            OpenApiParameter("name", str, OpenApiParameter.PATH, description="Display name."),
+        ],
+        responses={200: PlayerRecord, 404: NOT_FOUND},
+        tags=["leaderboards"],
+    )
+    def get(self, request: Request, name: str) -> Response:
+        user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+        if user is None:
+            raise NotFound(f"no player named {name!r}")
+        data = archive.player_record(user.pk)
+        return conditional(request, data, STATS_MAX_AGE)

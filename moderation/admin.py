@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from moderation import admin_games, services  # noqa: F401  (admin_games registers its pages)
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import AuditLog, Ban, DayVoid, Flag, Player, Report
+from social.models import League, LeagueReport
 
 
 def _game_link(game_id: int) -> str:
@@ -98,6 +99,60 @@ class ReportAdmin(ModerationPermissions, ReadOnlyAdmin):
     @admin.display(description="game")
     def game_link(self, report: Report) -> str:
         return _game_link(report.game_id)
+
+
+def _league_of_report(perform: Any) -> Any:
+    def on_league(actor: Any, pk: int, reason: str) -> Any:
+        league_id = LeagueReport.objects.values_list("league_id", flat=True).get(pk=pk)
+        return perform(actor, league_id, reason)
+
+    return on_league
+
+
+LEAGUE_ACTIONS = (
+    ("rename_leagues", "Rename to the neutral 'League <id>'", services.rename_league),
+    ("close_leagues", "Close the leagues", services.close_league),
+)
+
+
+@admin.register(LeagueReport)
+class LeagueReportAdmin(ModerationPermissions, ReadOnlyAdmin):
+    """Reported league names: the queue beside the games' reports."""
+
+    list_display = ("id", "league", "reported_name", "reporter", "status", "reason", "created_at")
+    list_filter = ("status", "created_at")
+    search_fields = ("reported_name", "league__name", "reporter__display_name", "reason")
+    list_select_related = ("reporter", "league")
+    readonly_fields = (
+        "league", "reported_name", "reporter", "reason", "status", "created_at", "handled_by",
+        "handled_at", "resolution",
+    )
+    fields = readonly_fields
+    actions = [
+        reason_action(
+            "dismiss_league_reports", "Dismiss the reports", services.dismiss_league_report,
+            "moderate_games",
+        ),
+        *(
+            reason_action(f"{name}_reported", description, _league_of_report(perform),
+                          "moderate_games")
+            for name, description, perform in LEAGUE_ACTIONS
+        ),
+    ]
+
+
+@admin.register(League)
+class LeagueModerationAdmin(ModerationPermissions, ReadOnlyAdmin):
+    list_display = ("id", "name", "owner", "created_at", "closed_at")
+    list_filter = ("closed_at",)
+    search_fields = ("name", "owner__display_name")
+    list_select_related = ("owner",)
+    fields = ("name", "owner", "created_at", "closed_at", "closed_reason")
+    readonly_fields = fields
+    actions = [
+        reason_action(name, description, perform, "moderate_games")
+        for name, description, perform in LEAGUE_ACTIONS
+    ]
 
 
 class BanInline(admin.TabularInline):

@@ -190,6 +190,8 @@ class AuditAction(models.TextChoices):
     RESTORE_RESULTS = "restore_results", "Restored the results a ban took"
     VOID_DAY = "void_day", "Voided a day's board"
     DISMISS_REPORT = "dismiss_report", "Dismissed a report"
+    RENAME_LEAGUE = "rename_league", "Renamed a league"
+    CLOSE_LEAGUE = "close_league", "Closed a league"
 
 
 class AuditLogQuerySet(models.QuerySet["AuditLog"]):

@@ -31,6 +31,8 @@ from moderation.models import (
     Report,
     ReportStatus,
 )
+from social import services as social
+from social.models import LeagueReport, LeagueReportStatus
 
 MAX_REASON = 2000
 
@@ -339,3 +341,46 @@ def record_address(game: Game) -> None:
         return
     GameAddress.objects.get_or_create(game=game, defaults={"address": address})
 
+
+
+# ----- leagues (a reported name) -----------------------------------------------------------
+
+
+def rename_league(actor: Any, league_id: int, reason: str, name: str | None = None) -> Any:
+    """Rename a league: to ``name`` (checked like any league name), or by default to the
+    neutral "League <id>". Its open name reports are settled."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        league, old = social.set_league_name(league_id, name or f"League {league_id}")
+        social.settle_league_reports(
+            league_id, actor, LeagueReportStatus.ACTIONED, f"renamed: {reason}"
+        )
+        _audit(actor, AuditAction.RENAME_LEAGUE, league, f"{old!r} -> {league.name!r}: {reason}")
+    return league
+
+
+def close_league(actor: Any, league_id: int, reason: str) -> Any:
+    """Close a league: hidden from its members, its link joins nobody. Audited once."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        league = social.close_league(league_id, reason)
+        social.settle_league_reports(
+            league_id, actor, LeagueReportStatus.ACTIONED, f"closed: {reason}"
+        )
+        _audit(actor, AuditAction.CLOSE_LEAGUE, league, reason)
+    return league
+
+
+def dismiss_league_report(actor: Any, report_id: int, reason: str) -> LeagueReport:
+    reason = _reason(reason)
+    with transaction.atomic():
+        report = LeagueReport.objects.select_for_update().get(pk=report_id)
+        if report.status != LeagueReportStatus.OPEN:
+            return report
+        report.status = LeagueReportStatus.DISMISSED
+        report.handled_by = actor
+        report.handled_at = timezone.now()
+        report.resolution = reason
+        report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
+        _audit(actor, AuditAction.DISMISS_REPORT, report, reason)
+    return report

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "accounts",
     "games",
+    "social",
     "leaderboards",
     "moderation",
     "analysis",
@@ -191,6 +192,11 @@ SESSION_ENGINE = env.str(
 # A board page's rows, once checked against PostgreSQL, are kept this long by each web
 # process for reads of the same page with the same Redis members (leaderboards/day_board.py).
 LEADERBOARD_ROWS_SECONDS = env.float("LEADERBOARD_ROWS_SECONDS", default=2.0)
+
+# Leagues and follows (social/, docs/leaderboards.md "Leagues"): limits per player and league.
+LEAGUES_PER_PLAYER = env.int("LEAGUES_PER_PLAYER", default=20)
+LEAGUE_MAX_MEMBERS = env.int("LEAGUE_MAX_MEMBERS", default=1000)
+FOLLOWS_PER_PLAYER = env.int("FOLLOWS_PER_PLAYER", default=500)
 
 # Celery: without Redis, tasks run in-process so `make run` needs no broker.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -457,6 +463,7 @@ SPECTACULAR_SETTINGS = {
         "MoveStatusEnum": "games.api.serializers.MOVE_STATUSES",
         "VerificationEnum": "games.models.Verification",
         "ModeEnum": "games.models.Mode",
+        "ReportStatusEnum": "social.models.LeagueReportStatus",  # game and league reports
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -25,6 +25,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),
     path("api/", include("moderation.urls")),
+    path("api/", include("social.urls")),
     path("api/", include("analysis.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -260,11 +260,11 @@ class GameSerializer(serializers.ModelSerializer):
         serializers.DateTimeField(
             allow_null=True,
             help_text="A daily game: when its day closes (00:00 UTC); after it the game can "
-            "no longer change. Null for practice.",
+            "no longer change. Null for practice and archive games.",
         )
     )
     def get_closes_at(self, game: Game) -> str | None:
-        if game.challenge is None:
+        if game.challenge is None or game.mode != Mode.DAILY:
             return None
         return serializers.DateTimeField().to_representation(game.challenge.closes_at)
 

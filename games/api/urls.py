@@ -3,7 +3,7 @@
 from django.urls import path
 
 from accounts import api as auth_api
-from games.api import proof, views
+from games.api import archive, proof, views
 from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "api"
@@ -11,6 +11,7 @@ app_name = "api"
 urlpatterns = [
     path("daily/", views.DailyView.as_view(), name="daily"),
     path("daily/<str:date>/", proof.DailyDayView.as_view(), name="daily-day"),
+    path("archive/<str:date>/<str:tier>/", archive.ArchiveGameView.as_view(), name="archive"),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<id:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<id:game_id>/moves/", views.MoveView.as_view(), name="moves"),

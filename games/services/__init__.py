@@ -1,7 +1,7 @@
 """Every change to a game lives here, one module per concern; this package is their door.
 
-- ``playing``: start a daily or a practice game (by number, or from the practice pool),
-  undo, count a hint, resign;
+- ``playing``: start a daily, an archive or a practice game (by number, or from the
+  practice pool), undo, count a hint, resign;
 - ``moves``: the move itself, the hot path (hand-written SQL on a prepared cursor);
 - ``closing``: the close of day (a daily left in play ends unfinished);
 - ``reads``: who may look at a game and at its log;
@@ -27,6 +27,7 @@ from games.services.playing import (
     claim_guest_games,
     record_hint,
     resign_game,
+    start_archive_game,
     start_daily_game,
     start_pooled_practice_game,
     start_practice_game,
@@ -54,6 +55,7 @@ __all__ = [
     "recent_practice_games",
     "record_hint",
     "resign_game",
+    "start_archive_game",
     "start_daily_game",
     "start_pooled_practice_game",
     "start_practice_game",

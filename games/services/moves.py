@@ -26,7 +26,7 @@ from games.engine import (
     parse_move,
 )
 from games.errors import IllegalMove
-from games.models import DailyChallenge, Game, Move, Status
+from games.models import DailyChallenge, Game, Mode, Move, Status
 from games.services.closing import refuse_closed_day
 from games.services.common import Actor, ms_between, queue_verification
 
@@ -164,7 +164,7 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     """
     now = timezone.now()
     game = _game_for_move(actor, game_id)
-    if game.challenge is not None and now >= game.challenge.closes_at:
+    if game.mode == Mode.DAILY and game.challenge is not None and now >= game.challenge.closes_at:
         raise refuse_closed_day(game_id)
     check_turn(game, ply)
     position = Position.from_text(game.position)

@@ -76,6 +76,61 @@ def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -
     return game, True
 
 
+def start_archive_game(
+    actor: Actor, date: dt.date, tier: str, *, today: dt.date | None = None
+) -> tuple[Game, bool]:
+    """The player's attempt at a closed day's challenge from the archive: (game, created).
+
+    Unranked: it never enters a daily board or a streak (``counts_q`` counts dailies
+    only), and it is verified like any game for the archive board and the player's
+    record. Only a day that has closed: an open day's deal must stay secret, so today's
+    challenge is refused here whatever the player has played. One attempt per player,
+    day and tier, like the daily.
+    """
+    if actor.user_id is None:
+        raise LoginRequired("log in to play the archive: your results go on your record")
+    if tier not in Tier.values:
+        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+    today = today or utc_today()
+    if date >= today:
+        raise NotFound(
+            f"{date.isoformat()} is not in the archive yet: a day joins it once it has closed"
+        )
+    with transaction.atomic():
+        _refuse_if_banned(actor.user_id)
+        challenge = (
+            DailyChallenge.objects.select_related("deal").filter(date=date, tier=tier).first()
+        )
+        if challenge is None:
+            raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
+        existing = _archive_game(actor.user_id, challenge)
+        if existing is not None:
+            return existing, False
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(
+                    player_id=actor.user_id,
+                    deal=challenge.deal,
+                    challenge=challenge,
+                    mode=Mode.ARCHIVE,
+                    position=challenge.deal.start_position().to_text(),
+                )
+        except IntegrityError:
+            existing = _archive_game(actor.user_id, challenge)
+            if existing is None:
+                raise
+            return existing, False
+    return game, True
+
+
+def _archive_game(user_id: int, challenge: DailyChallenge) -> Game | None:
+    return (
+        Game.objects.select_related("deal", "challenge")
+        .filter(player_id=user_id, challenge=challenge, mode=Mode.ARCHIVE)
+        .first()
+    )
+
+
 def _refuse_if_banned(user_id: int) -> None:
     """Lock the player's row (until the caller's transaction ends) and refuse a ban."""
     player = get_user_model().objects.select_for_update().filter(pk=user_id).first()

@@ -19,18 +19,25 @@ def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
     if game is None:
         raise NotFound("no such game")
-    if actor.owns(game) or actor.is_staff or (game.mode == Mode.DAILY and game.is_public(today)):
+    if actor.owns(game) or actor.is_staff or _public_to_all(game, today):
         if game.status == Status.PLAYING and day_closed(game, today):
             game = abandon_game(game.pk) or game
         return game
     raise NotFound("no such game")
 
 
+def _public_to_all(game: Game, today: dt.date | None) -> bool:
+    """A daily once its day has closed; an archive game (of a closed day) once it is over."""
+    if game.mode == Mode.DAILY:
+        return game.is_public(today)
+    return game.mode == Mode.ARCHIVE and game.is_over
+
+
 def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
     """A game whose log the actor may see: own finished, or any daily once its day closed
     and the game is over."""
     game = get_game_for(actor, game_id, today=today)
-    if game.mode == Mode.DAILY and game.is_public(today) and game.is_over:
+    if _public_to_all(game, today) and game.is_over:
         return game
     if game.is_over and (actor.owns(game) or actor.is_staff):
         return game

@@ -1,0 +1,343 @@
+"""Every change to leagues and follows, and the look-ups that authorise a reader.
+
+``league_of_member`` is the one door to a league's contents: a player who is not a
+member now (never joined, left, removed, or the league closed) gets NotFound, the same
+answer as for a league that does not exist, so nothing of a private league shows. Each
+read checks membership afresh: a removed member loses access with the next request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.skeleton import name_key
+from accounts.validators import check_name_form
+from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
+from social.models import (
+    LEAGUE_NAME_MAX_LENGTH,
+    Follow,
+    League,
+    LeagueReport,
+    LeagueReportStatus,
+    Membership,
+)
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+NO_LEAGUE = "no such league (or you are not a member)"
+NO_INVITE = "this invite link is not valid: ask the league's owner for the current one"
+MAX_REASON = 2000
+
+
+class LimitReached(ServiceError):
+    """A per-player or per-league limit: 409 with the limit in the answer."""
+
+    http_status = 409
+
+
+class TooManyReports(ServiceError):
+    http_status = 429
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def clean_league_name(name: Any, *, exclude_id: int | None = None) -> str:
+    """The name as stored, or ServiceError (400) saying why not: the form of a display
+    name, and not confusable with another open league's name."""
+    if not isinstance(name, str):
+        raise ServiceError("a league name is text", field="name")
+    try:
+        name = check_name_form(name, what="A league name", max_length=LEAGUE_NAME_MAX_LENGTH)
+    except ValidationError as exc:
+        raise ServiceError(" ".join(exc.messages), field="name") from exc
+    others = League.objects.filter(closed_at__isnull=True, name_key=name_key(name))
+    if exclude_id is not None:
+        others = others.exclude(pk=exclude_id)
+    if others.exists():
+        raise ServiceError(
+            "That league name is taken or too close to another league's; pick another.",
+            field="name",
+        )
+    return name
+
+
+def active_members(league: League | int) -> Any:
+    league_id = league if isinstance(league, int) else league.pk
+    return Membership.objects.filter(league_id=league_id, removed_at__isnull=True)
+
+
+def member_ids(league: League | int) -> list[int]:
+    return list(active_members(league).values_list("player_id", flat=True))
+
+
+def leagues_of(user_id: int) -> list[League]:
+    """The open leagues the player is a member of, with their member counts."""
+    return list(
+        League.objects.filter(
+            closed_at__isnull=True,
+            memberships__player_id=user_id,
+            memberships__removed_at__isnull=True,
+        )
+        .annotate(
+            member_count=Count("memberships", filter=Q(memberships__removed_at__isnull=True))
+        )
+        .select_related("owner")
+        .order_by("name", "pk")
+    )
+
+
+def league_of_member(user_id: int | None, league_id: int) -> League:
+    """The open league ``league_id`` if ``user_id`` is a member now; else NotFound."""
+    if user_id is None:
+        raise NotFound(NO_LEAGUE)
+    league = (
+        League.objects.select_related("owner")
+        .filter(
+            pk=league_id,
+            closed_at__isnull=True,
+            memberships__player_id=user_id,
+            memberships__removed_at__isnull=True,
+        )
+        .first()
+    )
+    if league is None:
+        raise NotFound(NO_LEAGUE)
+    return league
+
+
+def _league_by_token(token: str, *, lock: bool = False) -> League:
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        raise NotFound(NO_INVITE)
+    found = League.objects.filter(invite_token=token, closed_at__isnull=True)
+    if lock:
+        found = found.select_for_update()
+    league = found.select_related("owner").first()
+    if league is None:
+        raise NotFound(NO_INVITE)
+    return league
+
+
+def invite_preview(token: str) -> tuple[League, int]:
+    """What an invite shows before joining: the league and its member count."""
+    league = _league_by_token(token)
+    return league, active_members(league).count()
+
+
+def _lock_player(user_id: int) -> None:
+    """Serialise one player's joins and creations: the per-player limit holds under races."""
+    User.objects.select_for_update().filter(pk=user_id).first()
+
+
+def _check_player_limit(user_id: int) -> None:
+    limit = settings.LEAGUES_PER_PLAYER
+    count = Membership.objects.filter(
+        player_id=user_id, removed_at__isnull=True, league__closed_at__isnull=True
+    ).count()
+    if count >= limit:
+        raise LimitReached(
+            f"you are in {count} leagues, the most a player may be in ({limit}): "
+            "leave one first",
+            limit=limit,
+        )
+
+
+def create_league(user: Any, name: Any) -> League:
+    name = clean_league_name(name)
+    with transaction.atomic():
+        _lock_player(user.pk)
+        _check_player_limit(user.pk)
+        league = League.objects.create(
+            name=name, name_key=name_key(name), owner=user, invite_token=new_invite_token()
+        )
+        Membership.objects.create(league=league, player=user)
+    return league
+
+
+def join_league(user: Any, token: str) -> tuple[League, bool]:
+    """Join with an invite token: (league, joined now). Already a member: no change."""
+    with transaction.atomic():
+        _lock_player(user.pk)
+        league = _league_by_token(token, lock=True)  # serialises joins: the member limit
+        membership = Membership.objects.filter(league=league, player=user).first()
+        if membership is not None and membership.removed_at is None:
+            return league, False
+        if membership is not None:
+            raise Forbidden("the league's owner removed you from this league")
+        _check_player_limit(user.pk)
+        limit = settings.LEAGUE_MAX_MEMBERS
+        if active_members(league).count() >= limit:
+            raise LimitReached(f"this league is full: it has {limit} members", limit=limit)
+        Membership.objects.create(league=league, player=user)
+    return league, True
+
+
+def leave_league(user: Any, league_id: int) -> League:
+    """Leave a league. An owner who leaves hands it to the longest-standing member; the
+    last member to leave closes it."""
+    with transaction.atomic():
+        league = league_of_member(user.pk, league_id)
+        league = League.objects.select_for_update().get(pk=league.pk)
+        Membership.objects.filter(league=league, player=user).delete()
+        if league.owner_id == user.pk:
+            heir = active_members(league).order_by("joined_at", "pk").first()
+            if heir is None:
+                league.closed_at = timezone.now()
+                league.closed_reason = "its last member left"
+                league.save(update_fields=["closed_at", "closed_reason"])
+            else:
+                league.owner_id = heir.player_id
+                league.save(update_fields=["owner"])
+    return league
+
+
+def _owned_league(user: Any, league_id: int) -> League:
+    league = league_of_member(user.pk, league_id)
+    if league.owner_id != user.pk:
+        raise Forbidden("only the league's owner may do this")
+    return league
+
+
+def remove_member(owner: Any, league_id: int, display_name: str) -> None:
+    """The owner removes a member: their access ends with this commit, and the invite
+    link does not let them back."""
+    with transaction.atomic():
+        league = _owned_league(owner, league_id)
+        membership = (
+            active_members(league)
+            .select_for_update()
+            .filter(player__display_name__iexact=display_name.strip())
+            .first()
+        )
+        if membership is None:
+            raise NotFound(f"{display_name!r} is not a member of this league")
+        if membership.player_id == owner.pk:
+            raise Conflict("the owner cannot remove themselves: leave the league instead")
+        membership.removed_at = timezone.now()
+        membership.save(update_fields=["removed_at"])
+
+
+def replace_invite(owner: Any, league_id: int) -> League:
+    """A new invite link; the old one joins nobody from now on."""
+    with transaction.atomic():
+        league = _owned_league(owner, league_id)
+        league.invite_token = new_invite_token()
+        league.save(update_fields=["invite_token"])
+    return league
+
+
+def report_league(reporter: Any, league: League, reason: Any) -> tuple[LeagueReport, bool]:
+    """A member (or invitee) reports the league's name: (report, created)."""
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise ServiceError("say what is wrong with the name: a reason is required")
+    existing = LeagueReport.objects.filter(league=league, reporter=reporter).first()
+    if existing is not None:
+        return existing, False
+    limit = settings.MODERATION_REPORTS_PER_HOUR
+    since = timezone.now() - dt.timedelta(hours=1)
+    if LeagueReport.objects.filter(reporter=reporter, created_at__gte=since).count() >= limit:
+        raise TooManyReports(f"you have sent {limit} reports in the last hour; try again later")
+    try:
+        with transaction.atomic():
+            report = LeagueReport.objects.create(
+                league=league,
+                reporter=reporter,
+                reported_name=league.name,
+                reason=reason[:MAX_REASON],
+            )
+    except IntegrityError:  # a double click: the first one stands
+        return LeagueReport.objects.get(league=league, reporter=reporter), False
+    return report, True
+
+
+# ----- moderation's side (moderation.services audits these) -------------------------------
+
+
+def set_league_name(league_id: int, name: Any) -> tuple[League, str]:
+    """Rename a league (a moderator): (league, old name)."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league_id)
+        new_name = clean_league_name(name, exclude_id=league.pk)
+        old = league.name
+        league.name = new_name
+        league.name_key = name_key(new_name)
+        league.save(update_fields=["name", "name_key"])
+    return league, old
+
+
+def close_league(league_id: int, reason: str) -> League:
+    """Close a league (a moderator): nobody sees it any more, its link joins nobody."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league_id)
+        if league.closed_at is None:
+            league.closed_at = timezone.now()
+            league.closed_reason = reason
+            league.save(update_fields=["closed_at", "closed_reason"])
+    return league
+
+
+def settle_league_reports(league_id: int, actor: Any, status: str, why: str) -> int:
+    return LeagueReport.objects.filter(
+        league_id=league_id, status=LeagueReportStatus.OPEN
+    ).update(status=status, handled_by=actor, handled_at=timezone.now(), resolution=why)
+
+
+# ----- follows ---------------------------------------------------------------------------
+
+
+def _player_named(name: Any) -> User:
+    if not isinstance(name, str) or not name.strip():
+        raise ServiceError("name a player to follow", field="display_name")
+    user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+    if user is None:
+        raise NotFound(f"no player named {name.strip()!r}")
+    return user
+
+
+def follow(user: Any, name: Any) -> tuple[User, bool]:
+    """Follow a player by display name: (player, followed now)."""
+    target = _player_named(name)
+    if target.pk == user.pk:
+        raise ServiceError("you cannot follow yourself", field="display_name")
+    with transaction.atomic():
+        _lock_player(user.pk)
+        if Follow.objects.filter(follower=user, followed=target).exists():
+            return target, False
+        limit = settings.FOLLOWS_PER_PLAYER
+        if Follow.objects.filter(follower=user).count() >= limit:
+            raise LimitReached(
+                f"you follow {limit} players, the most allowed: unfollow someone first",
+                limit=limit,
+            )
+        Follow.objects.create(follower=user, followed=target)
+    return target, True
+
+
+def unfollow(user: Any, name: str) -> None:
+    target = _player_named(name)
+    deleted, _ = Follow.objects.filter(follower=user, followed=target).delete()
+    if not deleted:
+        raise NotFound(f"you do not follow {target.display_name}")
+
+
+def followed_ids(user_id: int) -> list[int]:
+    return list(Follow.objects.filter(follower_id=user_id).values_list("followed_id", flat=True))
+
+
+def followed_names(user_id: int) -> list[str]:
+    return list(
+        Follow.objects.filter(follower_id=user_id, followed__is_banned=False)
+        .order_by("followed__display_name")
+        .values_list("followed__display_name", flat=True)
+    )
