@@ -99,6 +99,37 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def leagues(request: HttpRequest) -> HttpResponse:
+    """Your leagues, a new one, and the players you follow (the data: /api/leagues/)."""
+    return _page(request, "leagues.html")
+
+
+@ensure_csrf_cookie
+def league(request: HttpRequest, league_id: int) -> HttpResponse:
+    """A league's page; whether you may see it is the API's answer (members only)."""
+    return _page(request, "league.html", league_id=league_id, tiers=Tier.values)
+
+
+@ensure_csrf_cookie
+def league_join(request: HttpRequest, token: str) -> HttpResponse:
+    return _page(request, "league_join.html", token=token)
+
+
+@ensure_csrf_cookie
+def archive(request: HttpRequest) -> HttpResponse:
+    """The monthly calendar of closed days to play again (the data: /api/calendar/)."""
+    today = timezone.now().date()
+    month = request.GET.get("month", "")
+    try:
+        first = date.fromisoformat(f"{month}-01")
+    except ValueError:
+        first = today.replace(day=1)
+    if first > today:
+        first = today.replace(day=1)
+    return _page(request, "archive.html", month=first.strftime("%Y-%m"), tiers=Tier.values)
+
+
+@ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
     return _page(request, "account.html", action="signup")
 

@@ -22,6 +22,12 @@ PAGES = [
     ("/how-to-play/", "diagrams.js"),
     ("/strategy/", "site.js"),
     ("/faq/", "site.js"),
+    ("/leagues/", "leagues.js"),
+    ("/leagues/12/", "leagues.js"),
+    ("/leagues/join/not-a-real-token-at-all/", "leagues.js"),
+    ("/archive/", "archive.js"),
+    ("/archive/?month=2025-13", "archive.js"),
+    ("/archive/?month=2999-01", "archive.js"),
 ]
 
 
@@ -35,7 +41,14 @@ def test_page_renders(client: Client, path: str, module: str) -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "path", ["/practice/18446744073709551616/", "/practice/-1/", "/leaderboards/weekly/"]
+    "path",
+    [
+        "/practice/18446744073709551616/",
+        "/practice/-1/",
+        "/leaderboards/weekly/",
+        "/leagues/0/",
+        "/leagues/abc/",
+    ],
 )
 def test_bad_page_addresses_are_404(client: Client, path: str) -> None:
     assert client.get(path).status_code == 404

@@ -10,13 +10,13 @@ import { cardName } from "./cards.js";
 import { closingNotice } from "./closing.js";
 import { shortCommitment } from "./proof.js";
 import { applyMove, fromMasked, isMultiDeck, legalMoves, parseMove, revealCard } from "./rules.js";
+import { shareText } from "./share.js";
 import { formatTime, toast } from "./site.js";
 
 const root = document.querySelector("[data-game]");
 const $ = (sel) => root.querySelector(sel);
 const announceEl = $("[data-announce]");
 
-const RESULT_WORDS = { won: "won", stuck: "no moves left", resigned: "resigned", abandoned: "not finished" };
 const TITLES = { won: "You won!", stuck: "No moves left", resigned: "Resigned", abandoned: "Day closed" };
 
 const state = {
@@ -98,6 +98,8 @@ function adopt(game) {
   if (game.mode === "daily") {
     $("[data-title]").textContent = `${game.date} · ${game.tier}`;
     showCommitment(game);
+  } else if (game.mode === "archive") {
+    $("[data-title]").textContent = `${game.date} · ${game.tier} · archive`;
   } else if (game.tier) { // dealt from the practice pool: proven winnable, rated
     const rate = game.bot_win_rate == null ? "" : ` · bot wins ${Math.round(game.bot_win_rate * 100)}%`;
     $("[data-title]").textContent = `Practice #${game.deal} · ${game.tier}${rate}`;
@@ -279,12 +281,28 @@ setInterval(() => { if (!state.finished) updateHud(); }, 1000);
 
 // ----- the end -------------------------------------------------------------------
 
-export function shareText(game, seconds) {
-  const result = RESULT_WORDS[game.status] || game.status;
-  const where = game.mode === "daily"
-    ? `${game.date} ${game.tier}`
-    : `practice ${game.variant} #${game.deal}`;
-  return `Yukon Daily ${where}: ${result}, ${game.score}, ${formatTime(seconds)}`;
+/** The share text, with par (once public), streak and the emoji line (share.js). */
+async function fillShare(game, seconds) {
+  const field = $("[data-share]");
+  field.value = shareText(game, { seconds });
+  const ranked = game.mode === "daily" || game.mode === "archive";
+  const [replay, board, home] = await Promise.all([
+    api.get(`/api/games/${game.id}/replay/`).catch(() => null),
+    ranked ? api.get(boardApi(game)).catch(() => null) : null,
+    game.mode === "daily" ? api.get("/api/leaderboards/home/").catch(() => null) : null,
+  ]);
+  field.value = shareText(game, {
+    seconds,
+    par: board?.par ?? null,
+    streak: home?.streak?.current || null,
+    moves: replay ? replay.log.map((entry) => entry.move) : null,
+    origin: window.location.origin,
+  });
+}
+
+function boardApi(game) {
+  const kind = game.mode === "archive" ? "archive" : "daily";
+  return `/api/leaderboards/${kind}/${game.date}/${game.tier}/`;
 }
 
 function showEnd() {
@@ -293,10 +311,11 @@ function showEnd() {
   $("[data-end-title]").textContent = TITLES[g.status] || "Game over";
   const seconds = elapsedSeconds();
   $("[data-end-line]").textContent = `Score ${g.score} in ${g.moves} moves, ${formatTime(seconds)}.`;
-  $("[data-share]").value = shareText(g, seconds);
+  fillShare(g, seconds);
   $("[data-end-replay]").href = `/replay/${g.id}/`;
-  if (g.mode === "daily") {
-    $("[data-end-board]").href = `/leaderboards/daily/?date=${g.date}&tier=${g.tier}`;
+  if (g.mode === "daily" || g.mode === "archive") {
+    const archive = g.mode === "archive" ? "&archive=1" : "";
+    $("[data-end-board]").href = `/leaderboards/daily/?date=${g.date}&tier=${g.tier}${archive}`;
     showRank(g, 0);
   } else {
     $("[data-end-rank]").textContent = "Practice games are not ranked.";
@@ -323,6 +342,13 @@ async function showRank(game, attempt) {
     return;
   }
   try {
+    if (game.mode === "archive") {
+      const board = await api.get(boardApi(game));
+      rankEl.textContent = board.me
+        ? `Unranked archive game: #${board.me.rank} on ${game.date}'s ${game.tier} archive board.`
+        : "Verified: on your record and the day's archive board.";
+      return;
+    }
     const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
     rankEl.textContent = board.me
       ? `You are #${board.me.rank} on today's ${game.tier} board.` : "Verified: you are on today's board.";

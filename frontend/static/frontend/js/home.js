@@ -1,12 +1,16 @@
 // Today's page: the three tiers with their counts, and a button to start or resume each.
 
-import { api } from "./api.js";
+import { api, serverNow } from "./api.js";
+import { poll } from "./poll.js";
 import { escapeHtml, formatTime, toast } from "./site.js";
 import { shortCommitment } from "./proof.js";
 
 const box = document.querySelector("[data-daily]");
 const openedBox = document.querySelector("[data-opened]");
 const loggedIn = Boolean(document.querySelector("[data-logout]"));
+
+const playingNow = {};
+let nextDealAt = 0;
 
 const BLURB = {
   easy: "A gentle deal: most players who try it win.",
@@ -32,7 +36,7 @@ function tierCard(challenge) {
   return `<article class="tier" aria-label="${escapeHtml(tier)} challenge">
     <h2>${escapeHtml(tier)}</h2>
     <p>${BLURB[tier] || ""}</p>
-    <p class="counts">${played} played · ${won} won</p>
+    <p class="counts">${played} played · ${won} won · <span data-playing="${escapeHtml(tier)}">${playingNow[tier] ?? 0}</span> playing now</p>
     ${commitmentLine(challenge.commitment)}
     ${action}
   </article>`;
@@ -101,4 +105,64 @@ box.addEventListener("click", async (e) => {
   }
 });
 
+// ----- the home figures (/api/leaderboards/home/, polled) --------------------------
+
+const rowLink = (row) => `<a href="/players/${encodeURIComponent(row.display_name)}/">${escapeHtml(row.display_name)}</a>`;
+
+function showYesterday(entries) {
+  const boxY = document.querySelector("[data-yesterday]");
+  if (!entries.length) return;
+  boxY.innerHTML = `<h2>Yesterday's winners</h2><div class="tiers">${entries.map((t) => `<article class="tier small">
+    <h3>${escapeHtml(t.tier)}</h3>
+    <p class="muted">Par ${t.par == null ? "–" : escapeHtml(t.par)} moves · ${escapeHtml(t.count)} results</p>
+    ${t.winners.length ? `<ol class="winners">${t.winners.map((w) => `<li>${rowLink(w)} ${escapeHtml(w.moves)} moves,
+      ${w.elapsed_ms == null ? "" : formatTime(w.elapsed_ms / 1000)} <a href="${escapeHtml(w.replay_url)}" aria-label="replay of ${escapeHtml(w.display_name)}'s game">replay</a></li>`).join("")}</ol>`
+      : `<p class="muted">Nobody finished it.</p>`}
+    <a href="${escapeHtml(t.board_url)}">the whole board</a></article>`).join("")}</div>`;
+  boxY.hidden = false;
+}
+
+function showLeagues(leagues) {
+  const boxL = document.querySelector("[data-home-leagues]");
+  if (!leagues.length) {
+    boxL.hidden = true;
+    return;
+  }
+  boxL.innerHTML = `<h2>Your leagues today</h2><ul class="plain">${leagues.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.name)}</a>:
+    ${Object.entries(l.leaders).map(([tier, row]) => `${escapeHtml(tier)} ${row ? rowLink(row) : "<span class=muted>nobody yet</span>"}`).join(" · ")}</li>`).join("")}</ul>`;
+  boxL.hidden = false;
+}
+
+function showHome(data) {
+  nextDealAt = Date.parse(data.next_deal_at);
+  Object.assign(playingNow, data.playing);
+  for (const [tier, count] of Object.entries(data.playing)) {
+    const el = document.querySelector(`[data-playing="${tier}"]`);
+    if (el) el.textContent = count;
+  }
+  const streak = document.querySelector("[data-streak]");
+  if (data.streak) {
+    const { current, best } = data.streak;
+    streak.textContent = `Your streak: ${current} day${current === 1 ? "" : "s"} (best ${best})`;
+    streak.hidden = false;
+  }
+  showYesterday(data.yesterday);
+  showLeagues(data.leagues);
+}
+
+function tick() {
+  const el = document.querySelector("[data-countdown]");
+  if (!el || !nextDealAt) return;
+  const left = Math.max(0, Math.round((nextDealAt - serverNow()) / 1000));
+  const two = (n) => String(n).padStart(2, "0");
+  el.textContent = `${two(Math.floor(left / 3600))}:${two(Math.floor((left % 3600) / 60))}:${two(left % 60)}`;
+  el.setAttribute("datetime", `PT${left}S`);
+  if (left === 0) {
+    nextDealAt = 0;
+    setTimeout(() => window.location.reload(), 2000); // the new day's deals
+  }
+}
+
 load();
+poll("/api/leaderboards/home/", showHome, { every: 30000 });
+setInterval(tick, 1000);

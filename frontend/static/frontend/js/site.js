@@ -41,7 +41,7 @@ export function escapeHtml(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const logout = document.querySelector("[data-logout]");
+const logout = typeof document === "undefined" ? null : document.querySelector("[data-logout]");
 if (logout) {
   logout.addEventListener("click", async () => {
     try {

@@ -1,0 +1,239 @@
+// Leagues and follows: the list and forms (/leagues/), a league's page (/leagues/<id>/)
+// and an invite (/leagues/join/<token>/). Data: /api/leagues/, /api/follows/,
+// /api/leaderboards/leagues/<id>/ (polled: a new result shows without a reload).
+
+import { api, request } from "./api.js";
+import { escapeHtml, formatTime, toast } from "./site.js";
+import { poll, pollEvery } from "./poll.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const playerLink = (name) => `<a href="/players/${encodeURIComponent(name)}/">${escapeHtml(name)}</a>`;
+const num = (value) => `<td class=num>${escapeHtml(value)}</td>`;
+
+// ----- /leagues/ -----------------------------------------------------------------
+
+async function showLeagues(box) {
+  try {
+    const leagues = await api.get("/api/leagues/");
+    box.innerHTML = leagues.length
+      ? `<ul class="plain">${leagues.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.name)}</a>
+          <span class="muted">· ${escapeHtml(l.member_count)} member${l.member_count === 1 ? "" : "s"}${l.is_owner ? " · yours" : ""}</span></li>`).join("")}</ul>`
+      : `<p class="muted">You are in no league yet: make one and send its link to your friends.</p>`;
+  } catch (err) {
+    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+  }
+}
+
+async function showFollows(box) {
+  try {
+    const { following } = await api.get("/api/follows/");
+    box.innerHTML = following.length
+      ? `<ul class="plain">${following.map((name) => `<li>${playerLink(name)}
+          <button type="button" class="linkish" data-unfollow="${escapeHtml(name)}">unfollow</button></li>`).join("")}</ul>`
+      : `<p class="muted">You follow nobody yet.</p>`;
+  } catch (err) {
+    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+  }
+}
+
+function leaguesPage(root) {
+  const list = $("[data-league-list]", root);
+  const follows = $("[data-follow-list]", root);
+  if (!list) return;
+  showLeagues(list);
+  showFollows(follows);
+  $("[data-create-league]", root).addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const error = $("[data-create-error]", root);
+    error.textContent = "";
+    try {
+      const league = await api.post("/api/leagues/", { name: e.target.name.value });
+      window.location.href = league.url;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  $("[data-follow]", root).addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const error = $("[data-follow-error]", root);
+    error.textContent = "";
+    try {
+      await api.post("/api/follows/", { display_name: e.target.display_name.value });
+      e.target.reset();
+      showFollows(follows);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  follows.addEventListener("click", async (e) => {
+    const button = e.target.closest("[data-unfollow]");
+    if (!button) return;
+    try {
+      await request("DELETE", `/api/follows/${encodeURIComponent(button.dataset.unfollow)}/`);
+      showFollows(follows);
+    } catch (err) {
+      toast(err.message, { warn: true });
+    }
+  });
+}
+
+// ----- /leagues/<id>/ -------------------------------------------------------------
+
+function dayTable(rows) {
+  if (!rows.length) return `<p class="muted">No verified result yet.</p>`;
+  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th><th class=num>Score</th>
+    <th class=num>Moves</th><th class=num>Time</th></tr></thead><tbody>${rows.map((r) => `<tr${r.me ? " class=me" : ""}>
+    ${num(r.rank)}<td>${playerLink(r.display_name)}</td>${num(r.score)}${num(r.moves)}
+    <td class=num>${r.elapsed_ms == null ? "" : formatTime(r.elapsed_ms / 1000)}</td></tr>`).join("")}</tbody></table>`;
+}
+
+function pointsTable(table) {
+  if (!table.results.length) return `<p class="muted">No results from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} yet.</p>`;
+  return `<table class="ranks"><caption class="muted">${escapeHtml(table.start)} to ${escapeHtml(table.end)}</caption>
+    <thead><tr><th class=num>#</th><th>Player</th><th class=num>Points</th><th class=num>Wins</th><th class=num>Played</th></tr></thead>
+    <tbody>${table.results.map((r) => `<tr${r.me ? " class=me" : ""}>${num(r.rank)}<td>${playerLink(r.display_name)}</td>
+    ${num(r.points)}${num(r.wins)}${num(r.played)}</tr>`).join("")}</tbody></table>`;
+}
+
+function streakTable(rows) {
+  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th><th class=num>Streak</th><th class=num>Best</th></tr></thead>
+    <tbody>${rows.map((r) => `<tr${r.me ? " class=me" : ""}>${num(r.rank)}<td>${playerLink(r.display_name)}</td>
+    ${num(r.current_streak)}${num(r.best_streak)}</tr>`).join("")}</tbody></table>`;
+}
+
+function drawBoard(root, data) {
+  $("[data-today]", root).innerHTML = data.today.length
+    ? data.today.map((t) => `<section class="tier-board" data-tier-board="${escapeHtml(t.tier)}">
+        <h3>${escapeHtml(t.tier)}</h3>${dayTable(t.results)}</section>`).join("")
+    : `<p class="muted">Today's deals are not ready yet.</p>`;
+  $("[data-week]", root).innerHTML = pointsTable(data.week);
+  $("[data-month]", root).innerHTML = pointsTable(data.month);
+  $("[data-points-rule]", root).textContent = `Points per day and tier, by rank among the members: ${data.points.join(", ")}, then ${data.played_points} for any other result.`;
+  $("[data-streaks]", root).innerHTML = streakTable(data.streaks);
+}
+
+function drawMembers(root, league) {
+  $("[data-league-name]", root).textContent = league.name;
+  document.title = `${league.name} · Yukon Daily`;
+  $("[data-invite]", root).value = new URL(league.invite_url, window.location.origin).href;
+  $("[data-replace-invite]", root).hidden = !league.is_owner;
+  $("[data-members]", root).innerHTML = `<ul class="plain">${league.members.map((m) => `<li>${playerLink(m.display_name)}
+    ${m.owner ? `<span class="muted">· owner</span>` : ""}
+    ${league.is_owner && !m.owner ? `<button type="button" class="linkish" data-remove="${escapeHtml(m.display_name)}">remove</button>` : ""}</li>`).join("")}</ul>`;
+}
+
+function leaguePage(root) {
+  const id = root.dataset.league;
+  const status = $("[data-league-status]", root);
+  const body = $("[data-league-body]", root);
+  let stop = () => {};
+  const lost = (message) => {
+    stop();
+    body.hidden = true;
+    status.textContent = message;
+  };
+  const refreshMembers = () => api.get(`/api/leagues/${id}/`).then((league) => drawMembers(root, league));
+  refreshMembers().then(() => {
+    status.textContent = "";
+    body.hidden = false;
+    const onError = (code, error) => {
+      if (code === 404 || code === 403) lost(error?.detail || "This league is not yours to see.");
+    };
+    // Both kept fresh while the page is open: the boards, and who is in the league.
+    const stops = [
+      poll(`/api/leaderboards/leagues/${id}/`, (data) => drawBoard(root, data), { every: pollEvery(root), onError }),
+      poll(`/api/leagues/${id}/`, (league) => drawMembers(root, league), { every: pollEvery(root), onError }),
+    ];
+    stop = () => stops.forEach((halt) => halt());
+  }).catch((err) => lost(err.message));
+
+  $("[data-copy-invite]", root).addEventListener("click", async () => {
+    const link = $("[data-invite]", root).value;
+    try {
+      await navigator.clipboard.writeText(link);
+      toast("Invite link copied.");
+    } catch {
+      toast(link, { ms: 8000 });
+    }
+  });
+  $("[data-replace-invite]", root).addEventListener("click", async () => {
+    if (!window.confirm("Replace the link? The old one will join nobody.")) return;
+    try {
+      drawMembers(root, await api.post(`/api/leagues/${id}/invite/`));
+      toast("A new invite link is ready.");
+    } catch (err) {
+      toast(err.message, { warn: true });
+    }
+  });
+  $("[data-members]", root).addEventListener("click", async (e) => {
+    const button = e.target.closest("[data-remove]");
+    if (!button || !window.confirm(`Remove ${button.dataset.remove} from the league?`)) return;
+    try {
+      await request("DELETE", `/api/leagues/${id}/members/${encodeURIComponent(button.dataset.remove)}/`);
+      refreshMembers();
+    } catch (err) {
+      toast(err.message, { warn: true });
+    }
+  });
+  $("[data-leave]", root).addEventListener("click", async () => {
+    if (!window.confirm("Leave this league?")) return;
+    try {
+      await api.post(`/api/leagues/${id}/leave/`);
+      window.location.href = "/leagues/";
+    } catch (err) {
+      toast(err.message, { warn: true });
+    }
+  });
+  $("[data-report]", root).addEventListener("click", async () => {
+    const reason = window.prompt("What is wrong with this league's name?");
+    if (!reason) return;
+    try {
+      await api.post(`/api/leagues/${id}/report/`, { reason });
+      toast("Thank you: a moderator will look at it.");
+    } catch (err) {
+      toast(err.message, { warn: true });
+    }
+  });
+}
+
+// ----- /leagues/join/<token>/ -----------------------------------------------------
+
+async function joinPage(root) {
+  const token = root.dataset.join;
+  const box = $("[data-join-body]", root);
+  const loggedIn = Boolean(document.querySelector("[data-logout]"));
+  let invite;
+  try {
+    invite = await api.get(`/api/leagues/join/${encodeURIComponent(token)}/`);
+  } catch (err) {
+    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+    return;
+  }
+  const here = encodeURIComponent(window.location.pathname);
+  let action;
+  if (invite.is_member) action = `<a class="button" href="/leagues/${invite.id}/">Open the league</a>`;
+  else if (loggedIn) action = `<button type="button" class="button" data-join-now>Join ${escapeHtml(invite.name)}</button>`;
+  else action = `<a class="button" href="/login/?next=${here}">Log in to join</a>`;
+  box.innerHTML = `<p><strong>${escapeHtml(invite.name)}</strong>, run by ${escapeHtml(invite.owner)},
+    has ${escapeHtml(invite.member_count)} member${invite.member_count === 1 ? "" : "s"}.</p>${action}`;
+  const button = $("[data-join-now]", box);
+  if (button) {
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const league = await api.post(`/api/leagues/join/${encodeURIComponent(token)}/`);
+        window.location.href = league.url;
+      } catch (err) {
+        toast(err.message, { warn: true });
+        button.disabled = false;
+      }
+    });
+  }
+}
+
+const listRoot = document.querySelector("[data-leagues]");
+if (listRoot) leaguesPage(listRoot);
+const leagueRoot = document.querySelector("[data-league]");
+if (leagueRoot) leaguePage(leagueRoot);
+const joinRoot = document.querySelector("[data-join]");
+if (joinRoot) joinPage(joinRoot);

@@ -1,0 +1,132 @@
+"""Playing together in a real Chromium: a league made in one browser and joined from a
+second one through its invite link; both play today's daily and the league's board,
+left open, shows both without a reload; an archive day played from the calendar; the
+home page's countdown and streak. Screenshots at 360 and 1280 px (test-artifacts/)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_play import WIN, drag, parse, sign_up, wait_landed
+from tests.factories import DESKTOP, PHONE
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Today's daily played through the page's own API calls (its session and CSRF cookie),
+# along the known winning line: the drag-and-drop client is tested in test_play.py.
+PLAY_DAILY = """async ([tier, moves]) => {
+  const csrf = decodeURIComponent(document.cookie.match(/(?:^|;\\s*)csrftoken=([^;]+)/)[1]);
+  const post = async (url, data) => {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin", body: JSON.stringify(data),
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json"},
+    });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const game = await post("/api/games/", {daily: tier});
+  for (let ply = 0; ply < moves.length; ply += 1) {
+    await post(`/api/games/${game.id}/moves/`, {ply, move: moves[ply]});
+  }
+  return game.id;
+}"""
+
+
+@pytest.fixture(autouse=True)
+def _only_the_fixture_days(settings: Any) -> None:
+    """Only the days this test makes exist: the home page must not prepare others."""
+    settings.DAILY_PREPARE_ON_REQUEST = False
+
+
+@pytest.fixture
+def yesterday_easy(daily_deal0: Any) -> Any:
+    from games.models import DailyChallenge
+
+    return DailyChallenge.objects.create(
+        date=daily_deal0.date - dt.timedelta(days=1), tier="easy", deal=daily_deal0.deal
+    )
+
+
+def league_rows(page: Any) -> list[str]:
+    board = page.page.locator('[data-tier-board="easy"] tbody tr td:nth-child(2)')
+    return [text.strip() for text in board.all_inner_texts()]
+
+
+def test_league_invite_both_play_board_updates_archive_and_home(
+    browse: Any, daily_deal0: Any, yesterday_easy: Any, eager_celery: None
+) -> None:
+    owner = browse(DESKTOP)
+    sign_up(owner, "owlet")
+    owner.goto("/leagues/")
+    owner.page.get_by_label("New league name").fill("Night Owls")
+    owner.page.get_by_role("button", name="Create league").click()
+    owner.page.wait_for_url(re.compile(r".*/leagues/\d+/$"))
+    owner.page.locator("[data-league-name]", has_text="Night Owls").wait_for()
+    invite = owner.page.locator("[data-invite]").input_value()
+    assert re.fullmatch(r"http://[^/]+/leagues/join/[A-Za-z0-9_-]{32}/", invite), invite
+    league_url = owner.page.url
+
+    friend = browse(PHONE)  # a second browser context: its own cookies
+    sign_up(friend, "robin")
+    friend.page.goto(invite)
+    friend.page.get_by_role("button", name="Join Night Owls").click()
+    friend.page.wait_for_url(league_url)
+    friend.page.locator("[data-members] li", has_text="Owlet").wait_for()
+    friend.page.locator("[data-members] li", has_text="Robin").wait_for()
+
+    # The owner's league page stays open while both play; it polls, nobody reloads it.
+    owner.page.locator("[data-members] li", has_text="Robin").wait_for(timeout=15_000)
+    assert league_rows(owner) == []
+    for page in (friend, owner):
+        page.page.evaluate(PLAY_DAILY, ["easy", WIN["moves"]])
+    owner.page.wait_for_function(
+        "document.querySelectorAll('[data-tier-board=\"easy\"] tbody tr').length === 2",
+        timeout=20_000,
+    )
+    assert sorted(league_rows(owner)) == ["Owlet", "Robin"]
+    assert owner.page.locator("[data-week] tbody tr").count() == 2
+    owner.shot("league-desktop")
+    friend.page.reload()
+    friend.page.locator('[data-tier-board="easy"] tbody tr').nth(1).wait_for()
+    friend.shot("league-phone")
+
+    # The archive: yesterday's easy deal from the calendar, unranked.
+    day = yesterday_easy.date.isoformat()
+    owner.goto(f"/archive/?month={day[:7]}")  # yesterday may lie in last month
+    cell = owner.page.locator(f'[data-play="{day}"][data-tier="easy"]')
+    assert "not played" in cell.get_attribute("aria-label")
+    owner.shot("archive-desktop")
+    cell.click()
+    owner.page.wait_for_url(re.compile(r".*/play/\d+/$"))
+    owner.page.locator("[data-title]", has_text=f"{day} · easy · archive").wait_for()
+    for move in WIN["moves"][:3]:
+        card, dest = parse(move)
+        drag(owner, card, dest)
+        wait_landed(owner, card, dest)
+    owner.goto(f"/archive/?month={day[:7]}")
+    owner.page.locator(f'[data-play="{day}"][data-tier="easy"].playing').wait_for()
+
+    friend.goto(f"/archive/?month={day[:7]}")
+    friend.page.locator(f'[data-play="{day}"][data-tier="easy"]').wait_for()
+    friend.shot("archive-phone")
+
+    # Home: the countdown runs, the streak (one won daily today) shows.
+    for page, name in ((owner, "home-desktop"), (friend, "home-phone")):
+        page.goto("/")
+        countdown = page.page.locator("[data-countdown]")
+        page.page.wait_for_function(
+            "/^\\d\\d:\\d\\d:\\d\\d$/.test(document.querySelector('[data-countdown]').textContent)"
+        )
+        first = countdown.inner_text()
+        page.page.wait_for_function(
+            f"document.querySelector('[data-countdown]').textContent !== '{first}'"
+        )
+        page.page.locator("[data-streak]", has_text="Your streak: 1 day").wait_for()
+        page.page.locator("[data-home-leagues]", has_text="Night Owls").wait_for()
+        page.shot(name)
+    for page in (owner, friend):
+        page.assert_clean()
