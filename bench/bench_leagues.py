@@ -23,16 +23,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_leaderboards as base  # noqa: E402  (sets Django up)
-from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+import bench_leaderboards as base  # sets Django up before the imports below
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from django.test.utils import setup_test_environment
 
-from accounts.models import User  # noqa: E402
-from leaderboards import day_board, store  # noqa: E402
-from social.models import Follow, League, Membership  # noqa: E402
-from social.services import new_invite_token  # noqa: E402
+from accounts.models import User
+from leaderboards import day_board, store
+from social.models import Follow, League, Membership
+from social.services import new_invite_token
 
 
 def make_league(members: list[User]) -> League:

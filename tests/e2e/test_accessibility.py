@@ -42,6 +42,8 @@ class SiteData:
     name: str
     daily_game: int
     practice_game: int
+    league: int
+    invite: str
 
 
 # A sample address for each route with parameters: URL name -> its kwargs, from SiteData.
@@ -52,6 +54,8 @@ SAMPLES: dict[str, Callable[[SiteData], dict[str, Any]]] = {
     "frontend:replay": lambda d: {"game_id": d.practice_game},
     "frontend:leaderboard": lambda d: {"board": "daily"},
     "frontend:player": lambda d: {"name": d.name},
+    "frontend:league": lambda d: {"league_id": d.league},
+    "frontend:league-join": lambda d: {"token": d.invite},
     # allauth's pages (docs/accounts.md): the emailed links, with a key that is not one
     "account_confirm_email": lambda d: {"key": "no-such-key"},
     "account_reset_password_from_key": lambda d: {"uidb36": "1", "key": "no-such-key"},
@@ -107,7 +111,15 @@ def site(daily_deal0: Any) -> SiteData:
     status, practice = api.post("/api/games/", {"deal": "7", "variant": "yukon"})
     assert status == 201, practice
     assert api.post(f"/api/games/{practice['id']}/resign/")[0] == 200
-    return SiteData(name=player.display_name, daily_game=daily["id"], practice_game=practice["id"])
+    status, league = api.post("/api/leagues/", {"name": "Axe Club"})
+    assert status == 201, league
+    return SiteData(
+        name=player.display_name,
+        daily_game=daily["id"],
+        practice_game=practice["id"],
+        league=league["id"],
+        invite=league["invite_url"].rstrip("/").rsplit("/", 1)[1],
+    )
 
 
 def log_in(context: Any, live_server: Any, name: str) -> None:

@@ -23,7 +23,9 @@ PLAY_DAILY = """async ([tier, moves]) => {
   const post = async (url, data) => {
     const response = await fetch(url, {
       method: "POST", credentials: "same-origin", body: JSON.stringify(data),
-      headers: {"Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json"},
+      headers: {
+        "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json",
+      },
     });
     if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
     return response.json();
