@@ -7,9 +7,9 @@ board counts (``day_board.counted_games``, ``ranking.counts_q``) with the same o
 is small (a league holds at most ``LEAGUE_MAX_MEMBERS``), so PostgreSQL ranks it in one
 query (the members' games by the player index); no Redis set of its own that could drift.
 The circle's players are first narrowed to those not banned, with their names
-(``unbanned``, one query by primary key), so the ranking query needs no join to the
-user table (``ranking.counts_q(unbanned_ids=...)``): the same rules, 4 times faster on
-a day of 100,000 results (bench/bench_leagues.py).
+(``social.services.unbanned_members``, one query), so the ranking query needs no join
+to the user table (``ranking.counts_q(unbanned_ids=...)``): the same rules, without
+PostgreSQL scanning every player of a big day to check 1,000 of them.
 
 Weekly and monthly tables add points per day and tier from each member's rank among
 the league that day (``POINTS``, docs/leaderboards.md "Leagues").
@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import F, Window
 from django.db.models.functions import Rank
 
-from accounts.models import User
 from games.models import DailyChallenge, Game, Status, Tier, utc_today
 from leaderboards import day_board, ranking, records
 
@@ -40,15 +38,6 @@ def points_for(rank: int) -> int:
     return POINTS[rank - 1] if rank <= len(POINTS) else PLAYED_POINTS
 
 
-def unbanned(player_ids: Iterable[int]) -> dict[int, str]:
-    """The circle's players who are not banned, with their display names."""
-    return dict(
-        User.objects.filter(pk__in=list(player_ids), is_banned=False).values_list(
-            "pk", "display_name"
-        )
-    )
-
-
 _GAME_FIELDS = tuple(f for f in day_board._ROW_FIELDS if f != "player__display_name")
 
 
@@ -59,7 +48,7 @@ def circle_board(
     page: int = 1,
     viewer_id: int | None = None,
 ) -> day_board.Board:
-    """A page of ``challenge``'s board among ``players`` (``unbanned``): ranks 1.. within
+    """A page of ``challenge``'s board among ``players`` (not banned): ranks 1.. within
     the circle, by the board's rules over the board's own rows."""
     games = Game.objects.filter(
         ranking.counts_q(challenge.closes_at, unbanned_ids=list(players)),

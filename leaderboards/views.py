@@ -88,7 +88,7 @@ def conditional(request: Request, data: Any, max_age: int) -> Response:
 @dataclass(frozen=True)
 class CircleChoice:
     kind: str
-    player_ids: list[int]
+    players: dict[int, str]  # not banned: id -> display name
     league_id: int | None = None
     name: str | None = None
 
@@ -96,9 +96,7 @@ class CircleChoice:
         return {"kind": self.kind, "league": self.league_id, "name": self.name}
 
     def names(self) -> set[str]:
-        return set(
-            User.objects.filter(pk__in=self.player_ids).values_list("display_name", flat=True)
-        )
+        return set(self.players.values())
 
 
 def circle_of(request: Request, query: dict[str, Any]) -> CircleChoice | None:
@@ -112,8 +110,8 @@ def circle_of(request: Request, query: dict[str, Any]) -> CircleChoice | None:
         raise Forbidden("log in to see a board of your leagues or of the players you follow")
     if league_id is not None:
         league = social.league_of_member(request.user.pk, league_id)
-        return CircleChoice("league", social.member_ids(league), league.pk, league.name)
-    return CircleChoice("following", [request.user.pk, *social.followed_ids(request.user.pk)])
+        return CircleChoice("league", social.unbanned_members(league), league.pk, league.name)
+    return CircleChoice("following", social.unbanned_following(request.user.pk))
 
 
 def circle_params(query: dict[str, Any]) -> dict[str, str]:
@@ -183,8 +181,7 @@ class DailyBoardView(LeaderboardView):
             )
         else:
             board = circles.circle_board(
-                challenge, circles.unbanned(circle.player_ids), page=query["page"],
-                viewer_id=viewer_id,
+                challenge, circle.players, page=query["page"], viewer_id=viewer_id
             )
 
         def shaped(row: day_board.Row) -> dict[str, Any]:
@@ -324,7 +321,7 @@ class LeagueBoardView(LeaderboardView):
         if not request.user.is_authenticated:
             raise Forbidden("log in to see your leagues")
         league = social.league_of_member(request.user.pk, league_id)
-        ids = circles.unbanned(social.member_ids(league))
+        ids = social.unbanned_members(league)
         viewer_id = request.user.pk
         today = utc_today()
         standings = circles.today_standings(ids, viewer_id=viewer_id, day=today)
@@ -405,8 +402,9 @@ def _yesterday(challenge: DailyChallenge, viewer_id: int | None, today: dt.date)
 def _league_leaders(viewer_id: int, today: dt.date) -> list[dict[str, Any]]:
     out = []
     for league in social.leagues_of(viewer_id):
-        ids = circles.unbanned(social.member_ids(league))
-        standings = circles.today_standings(ids, viewer_id=viewer_id, day=today)
+        standings = circles.today_standings(
+            social.unbanned_members(league), viewer_id=viewer_id, day=today
+        )
         out.append(
             {
                 "league": league.pk,

@@ -272,7 +272,7 @@ class JoinView(BaseAPIView):
     def get(self, request: Request, token: str) -> Response:
         league, count = services.invite_preview(token)
         user_id = _me(request) if request.user.is_authenticated else None
-        is_member = user_id is not None and user_id in services.member_ids(league)
+        is_member = services.is_member(league, user_id)
         return Response(
             {
                 "id": league.pk,

@@ -77,8 +77,31 @@ def active_members(league: League | int) -> Any:
     return Membership.objects.filter(league_id=league_id, removed_at__isnull=True)
 
 
-def member_ids(league: League | int) -> list[int]:
-    return list(active_members(league).values_list("player_id", flat=True))
+def is_member(league: League | int, user_id: int | None) -> bool:
+    return user_id is not None and active_members(league).filter(player_id=user_id).exists()
+
+
+def unbanned_members(league: League | int) -> dict[int, str]:
+    """The league's current members who are not banned, with their display names: the
+    circle its boards rank (one query)."""
+    league_id = league if isinstance(league, int) else league.pk
+    return dict(
+        User.objects.filter(
+            memberships__league_id=league_id,
+            memberships__removed_at__isnull=True,
+            is_banned=False,
+        ).values_list("pk", "display_name")
+    )
+
+
+def unbanned_following(user_id: int) -> dict[int, str]:
+    """The player and those they follow, not banned, with their display names (one query)."""
+    followed = Follow.objects.filter(follower_id=user_id).values("followed_id")
+    return dict(
+        User.objects.filter(Q(pk=user_id) | Q(pk__in=followed), is_banned=False).values_list(
+            "pk", "display_name"
+        )
+    )
 
 
 def leagues_of(user_id: int) -> list[League]:
@@ -329,10 +352,6 @@ def unfollow(user: Any, name: str) -> None:
     deleted, _ = Follow.objects.filter(follower=user, followed=target).delete()
     if not deleted:
         raise NotFound(f"you do not follow {target.display_name}")
-
-
-def followed_ids(user_id: int) -> list[int]:
-    return list(Follow.objects.filter(follower_id=user_id).values_list("followed_id", flat=True))
 
 
 def followed_names(user_id: int) -> list[str]:
