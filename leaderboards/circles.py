@@ -97,27 +97,36 @@ def _period_ranks(players: dict[int, str], start: dt.date, end: dt.date) -> list
         .annotate(
             rank=Window(Rank(), partition_by=[F("challenge_id")], order_by=ranking.rank_order())
         )
-        .values("player_id", "status", "rank")
+        .values("player_id", "status", "rank", "challenge__date")
     )
 
 
-def points_table(players: dict[int, str], start: dt.date, end: dt.date) -> list[dict[str, Any]]:
-    """Members' points from ``start`` to ``end``: most points first, then wins; equal on
-    both share a rank. Members who played nothing in the period are left out."""
-    totals: dict[int, dict[str, Any]] = {}
-    for g in _period_ranks(players, start, end):
-        row = totals.setdefault(
-            g["player_id"],
-            {"display_name": players[g["player_id"]], "points": 0, "played": 0, "wins": 0},
+def points_tables(
+    players: dict[int, str], periods: list[tuple[dt.date, dt.date]]
+) -> list[list[dict[str, Any]]]:
+    """Members' points in each period (start, end inclusive), from one query over them all:
+    most points first, then wins; equal on both share a rank. Members who played nothing
+    in a period are left out of its table."""
+    ranked = _period_ranks(players, min(p[0] for p in periods), max(p[1] for p in periods))
+    tables = []
+    for start, end in periods:
+        totals: dict[int, dict[str, Any]] = {}
+        for g in ranked:
+            if not start <= g["challenge__date"] <= end:
+                continue
+            row = totals.setdefault(
+                g["player_id"],
+                {"display_name": players[g["player_id"]], "points": 0, "played": 0, "wins": 0},
+            )
+            row["points"] += points_for(g["rank"])
+            row["played"] += 1
+            row["wins"] += g["status"] == Status.WON
+        rows = sorted(
+            totals.values(), key=lambda r: (-r["points"], -r["wins"], r["display_name"].lower())
         )
-        row["points"] += points_for(g["rank"])
-        row["played"] += 1
-        row["wins"] += g["status"] == Status.WON
-    rows = sorted(
-        totals.values(), key=lambda r: (-r["points"], -r["wins"], r["display_name"].lower())
-    )
-    records.competition_ranks(rows, lambda r: (r["points"], r["wins"]))
-    return rows
+        records.competition_ranks(rows, lambda r: (r["points"], r["wins"]))
+        tables.append(rows)
+    return tables
 
 
 def week_of(day: dt.date) -> tuple[dt.date, dt.date]:

@@ -327,13 +327,17 @@ class LeagueBoardView(LeaderboardView):
         standings = circles.today_standings(ids, viewer_id=viewer_id, day=today)
         name = request.user.display_name
 
-        def table(start: dt.date, end: dt.date) -> dict[str, Any]:
-            rows = circles.points_table(ids, start, end)
-            return {
+        periods = [circles.week_of(today), circles.month_of(today)]
+        week, month = (
+            {
                 "start": start,
                 "end": end,
                 "results": [{**row, "me": row["display_name"] == name} for row in rows],
             }
+            for (start, end), rows in zip(
+                periods, circles.points_tables(ids, periods), strict=True
+            )
+        )
 
         data = {
             "league": league.pk,
@@ -348,8 +352,8 @@ class LeagueBoardView(LeaderboardView):
                 }
                 for tier, entry in standings.items()
             ],
-            "week": table(*circles.week_of(today)),
-            "month": table(*circles.month_of(today)),
+            "week": week,
+            "month": month,
             "streaks": [
                 {**row, "me": row["display_name"] == name}
                 for row in circles.circle_streaks(ids, today)

@@ -378,3 +378,20 @@ def test_league_boards_drop_banned_players_and_disqualified_results(
     assert {r["display_name"] for r in body["streaks"]} == {"Ann", "Eve"}
     path = f"/api/leaderboards/daily/{challenge.date}/{challenge.tier}/?league={league['id']}"
     assert [r["display_name"] for r in api(ann).get(path)[1]["results"]] == ["Ann"]
+
+
+def test_week_and_month_each_count_their_own_days(ann: User) -> None:
+    from leaderboards.circles import month_of, week_of
+
+    league = create(ann)
+    today = dt.date.today()
+    days = {week_of(today)[0], month_of(today)[0], today}
+    for day in days:
+        result(ann, make_challenge(day), finished_at=dt.datetime.combine(day, dt.time(9), dt.UTC))
+    status, body = api(ann).get(f"/api/leaderboards/leagues/{league['id']}/")
+    assert status == 200, body
+    for key, (start, end) in (("week", week_of(today)), ("month", month_of(today))):
+        inside = sum(1 for day in days if start <= day <= end)
+        assert body[key]["start"] == start.isoformat() and body[key]["end"] == end.isoformat()
+        assert body[key]["results"][0]["points"] == 10 * inside, (key, body[key])
+        assert body[key]["results"][0]["played"] == inside
