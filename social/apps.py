@@ -1,3 +1,8 @@
+"""Leagues and follows. Wiring: ``accounts.signals.personal_data`` -> the player's leagues,
+follows and league reports, for the download of their data."""
+
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -5,3 +10,12 @@ class SocialConfig(AppConfig):
     name = "social"
     verbose_name = "Leagues and follows"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from accounts.signals import personal_data
+        from social.personal_data import player_social
+
+        def social_of(sender: Any, user: Any, **kwargs: Any) -> dict[str, Any]:
+            return player_social(user)
+
+        personal_data.connect(social_of, dispatch_uid="social.personal_data", weak=False)

@@ -395,3 +395,18 @@ def test_week_and_month_each_count_their_own_days(ann: User) -> None:
         assert body[key]["start"] == start.isoformat() and body[key]["end"] == end.isoformat()
         assert body[key]["results"][0]["points"] == 10 * inside, (key, body[key])
         assert body[key]["results"][0]["played"] == inside
+
+
+def test_the_players_data_download_lists_leagues_follows_and_reports(
+    ann: User, bob: User
+) -> None:
+    league = create(ann, "Export Club")
+    join(bob, token_of(league))
+    api(bob).post("/api/follows/", {"display_name": "Ann"})
+    api(bob).post(f"/api/leagues/{league['id']}/report/", {"reason": "odd name"})
+    response = logged_in(bob).get("/api/auth/export/")
+    assert response.status_code == 200, response.content
+    data = response.json()
+    assert [(x["name"], x["owner"]) for x in data["leagues"]] == [("Export Club", False)]
+    assert [f["display_name"] for f in data["following"]] == ["Ann"]
+    assert [r["reason"] for r in data["league_reports_made"]] == ["odd name"]
