@@ -19,6 +19,7 @@ COPY moderation moderation
 COPY analysis analysis
 COPY frontend frontend
 COPY apikit apikit
+COPY social social
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 # ---- run ---------------------------------------------------------------------------------
