@@ -68,7 +68,10 @@ def practice_index(request: HttpRequest) -> HttpResponse:
     # Without a worker, the practice pool's first refill starts as the page opens, so a
     # tier button usually finds a deal ready (games/practice_pool.py).
     practice_pool.warm_up("yukon")
-    return _page(request, "practice.html", variants=VARIANT_NAMES, tiers=Tier.values)
+    return _page(
+        request, "practice.html", variants=VARIANT_NAMES, tiers=Tier.values,
+        pooled=" ".join(practice_pool.pool_variants()),
+    )
 
 
 @ensure_csrf_cookie

@@ -32,6 +32,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, Position
+from games.engine.variants import RETIRED_RULES
 from games.models import DailyChallenge, Deal, PracticeDeal, PracticePoolStatus, Tier
 
 log = logging.getLogger(__name__)
@@ -46,8 +47,14 @@ def _one_deck(variant: str) -> bool:
 
 
 def pool_variants() -> tuple[str, ...]:
-    """The engine's variants whose deal is one deck: each has a practice pool."""
-    return tuple(name for name in VARIANT_NAMES if _one_deck(name))
+    """The engine's current one-deck variants: each has a practice pool.
+
+    A variant that only keeps a retired rule for old games (``moosehide-runs``: no deal of
+    5,000 is winnable, docs/odds.md) has none: its refills could never find a deal, and a
+    tier of it would answer 503 for ever. Its numbered deals stay playable.
+    """
+    retired = set(RETIRED_RULES.values())
+    return tuple(name for name in VARIANT_NAMES if _one_deck(name) and name not in retired)
 
 
 def random_numbers() -> Iterator[int]:

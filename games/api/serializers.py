@@ -63,7 +63,7 @@ class StartGameSerializer(serializers.Serializer):
         choices=Tier.choices,
         required=False,
         help_text="Start a practice game on a proven-winnable deal of this tier that you "
-        "have not played (the practice pool; single-deck variants).",
+        "have not played (the practice pool: yukon, russian, alaska, moosehide).",
     )
     variant = serializers.ChoiceField(
         choices=list(VARIANT_NAMES), default="yukon", help_text="Practice only."

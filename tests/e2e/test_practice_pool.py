@@ -28,7 +28,14 @@ def test_hard_button_deals_a_proven_hard_game_whose_hint_names_a_move(
     p = page.page
     assert "may be unwinnable" in p.locator("#random-note").inner_text()
     page.shot("practice-tiers")
-    p.get_by_role("button", name="Hard", exact=True).click()
+    hard = p.get_by_role("button", name="Hard", exact=True)
+    for no_pool in ("double-yukon", "moosehide-runs"):  # the API would answer 400
+        p.locator("select[name=variant]").select_option(no_pool)
+        assert hard.is_disabled()
+        assert "dealt in one-deck variants" in p.locator("[data-practice-status]").inner_text()
+    p.locator("select[name=variant]").select_option("yukon")
+    assert hard.is_enabled()
+    hard.click()
     p.wait_for_url(re.compile(r"/practice/\d+/\?variant=yukon&game=\d+$"), timeout=15_000)
     p.locator(".tableau .card").first.wait_for()
     title = p.locator("[data-title]")

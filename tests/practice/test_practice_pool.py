@@ -124,12 +124,22 @@ def test_random_numbers_come_from_the_whole_range() -> None:
     assert max(drawn) > 2**60  # not a small-range or seeded generator
 
 
-def test_every_single_deck_variant_of_the_engine_has_a_pool() -> None:
+def test_every_current_single_deck_variant_of_the_engine_has_a_pool() -> None:
     from games.engine import VARIANT_NAMES
 
     one_deck = [v for v in VARIANT_NAMES if sum(map(len, Position.deal(7, v).cols)) == 52]
-    assert practice_pool.pool_variants() == tuple(one_deck)
-    assert "yukon" in one_deck
+    assert practice_pool.pool_variants() == tuple(v for v in one_deck if v != "moosehide-runs")
+    assert {"yukon", "moosehide"} <= set(one_deck)
+
+
+def test_a_retired_rule_that_is_never_won_has_no_tiers(api: Api) -> None:
+    """moosehide-runs (Moosehide's old rule, no deal of 5,000 winnable) would 503 for ever."""
+    status, body = api.post("/api/games/", {"practice": "easy", "variant": "moosehide-runs"})
+    assert status == 400 and "practice tiers are dealt in" in str(body), body
+    assert "moosehide-runs" not in str(body).split("dealt in")[1]
+    assert "skipped" in tasks.top_up_practice_pool("moosehide-runs")  # the beat's refill
+    status, _ = api.post("/api/games/", {"deal": 5, "variant": "moosehide-runs"})
+    assert status == 201
 
 
 # ----- dealing ----------------------------------------------------------------------------
@@ -342,9 +352,11 @@ def test_the_command_fills_and_refuses_bad_options(capsys: Any) -> None:
         call_command("fill_practice_pool", "--variant", "freecell")
     with pytest.raises(CommandError, match="--size must be 0 or more"):
         call_command("fill_practice_pool", "--size", "-1")
-    with pytest.raises(CommandError, match="still short"):
-        call_command("fill_practice_pool", "--variant", "moosehide-runs", "--size", "1",
-                     "--max-attempts", "5")
+    with pytest.raises(CommandError, match="no practice pool for moosehide-runs"):
+        call_command("fill_practice_pool", "--variant", "moosehide-runs")
+    with pytest.raises(CommandError, match="still short"):  # one number fills one tier at most
+        call_command("fill_practice_pool", "--variant", "yukon", "--size", "1",
+                     "--max-attempts", "1")
 
 
 def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(settings: Any) -> None:

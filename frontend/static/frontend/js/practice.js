@@ -58,3 +58,14 @@ async function dealTier(tier) {
 tierButtons.forEach((button) => {
   button.addEventListener("click", () => dealTier(button.dataset.tier));
 });
+
+// Proven deals of a tier exist for the variants with a practice pool (data-pooled) only.
+const pooled = form.elements.variant.dataset.pooled.split(" ");
+function syncTiers() {
+  const hasPool = pooled.includes(form.elements.variant.value);
+  tierButtons.forEach((b) => { b.disabled = !hasPool; });
+  status.textContent = hasPool ? "" : "Proven deals of a tier are dealt in one-deck variants "
+    + "with today's rules; pick a deal number for this one.";
+}
+form.elements.variant.addEventListener("change", syncTiers);
+syncTiers();
