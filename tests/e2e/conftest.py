@@ -80,8 +80,8 @@ def browse(chromium: Any, live_server: Any) -> Iterator[Any]:
     """A factory of pages (desktop size unless told) on the live server."""
     contexts: list[Any] = []
 
-    def new_page(viewport: dict[str, int] | None = None) -> Page:
-        context = chromium.new_context(viewport=viewport or DESKTOP)
+    def new_page(viewport: dict[str, int] | None = None, **options: Any) -> Page:
+        context = chromium.new_context(viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(5_000)
         contexts.append(context)
         return Page(context.new_page(), live_server.url)

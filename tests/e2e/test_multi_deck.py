@@ -193,3 +193,69 @@ def test_a_hint_names_the_column_and_marks_the_copy(browse: Any) -> None:
     assert p.locator('.tableau [data-card="Ah#1"].hinted').count() == 1
     assert p.locator(".tableau .card.hinted").count() == 1
     page.assert_clean()
+
+
+def touch_drag(page: Any, card: str, dest: int) -> None:
+    """Drag ``card`` onto column ``dest`` with one finger (Chromium's touch input, not a mouse)."""
+    p = page.page
+    source = p.locator(f'.tableau [data-card="{card}"]')
+    source.scroll_into_view_if_needed()
+    box = source.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + 4
+    column = p.locator(f'.column[data-col="{dest}"]').bounding_box()
+    tx, ty = column["x"] + column["width"] / 2, column["y"] + 20
+    assert 0 < tx < PHONE["width"], "the drop column is on screen"
+    cdp = p.context.new_cdp_session(p)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 7):
+        point = {"x": x + (tx - x) * step / 6, "y": y + (ty - y) * step / 6}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_phone_plays_the_16_column_board_by_touch(browse: Any) -> None:
+    """On a 360-px touch screen the wide board scrolls with a sideways swipe, a tap picks a
+    card up and a tap on a column off the first screen puts it down, and a finger drags."""
+    page = browse(PHONE, has_touch=True, is_mobile=True)
+    page.goto("/practice/1/?variant=quadruple-yukon")
+    p = page.page
+    p.locator(".tableau .column").nth(15).wait_for()
+    board = p.locator("[data-board]")
+    assert p.locator("[data-board].wide").count() == 1
+    position = Position.deal(1, "quadruple-yukon")
+    far = position.parse_move("15:4c>2")  # from column 15, well off the first screen
+    far_card = token(position, position.move_card(far))
+    assert p.locator(f'.tableau [data-card="{far_card}"]').bounding_box()["x"] > PHONE["width"]
+
+    # a sideways swipe on the board's background (below the columns' cards) scrolls it
+    tableau = p.locator(".tableau").bounding_box()
+    cdp = p.context.new_cdp_session(p)
+    x, y = 300, tableau["y"] + tableau["height"] - 12
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        point = {"x": x - 25 * step, "y": y}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert board.evaluate("b => b.scrollLeft") > 100
+    assert board.evaluate("b => b.scrollLeft") > 100
+
+    # tap the card, swipe back (Playwright's tap scrolls to the column), tap the column
+    p.locator(f'.tableau [data-card="{far_card}"]').tap(position={"x": 10, "y": 4})  # its strip
+    p.locator(f'.tableau [data-card="{far_card}"][aria-pressed="true"]').wait_for()
+    column = position.move_dest(far)  # data-col counts from 0
+    p.locator(f'.column[data-col="{column}"]').tap(position={"x": 10, "y": 10})
+    p.locator(f'.column[data-col="{column}"] [data-card="{far_card}"]').wait_for()
+    position.play(far)
+
+    near = position.parse_move("7:Td>1")
+    near_card = token(position, position.move_card(near))
+    column = position.move_dest(near)
+    touch_drag(page, near_card, column)
+    p.locator(f'.column[data-col="{column}"] [data-card="{near_card}"]').wait_for()
+    position.play(near)
+    p.wait_for_function(
+        f"document.querySelector('[data-score]').textContent.trim() === '{position.score}'",
+        timeout=10_000,
+    )
+    page.shot("quadruple-yukon-phone-touch")
+    page.assert_clean()
