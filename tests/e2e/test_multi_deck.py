@@ -250,6 +250,7 @@ def test_a_phone_plays_the_16_column_board_by_touch(browse: Any) -> None:
     near = position.parse_move("7:Td>1")
     near_card = token(position, position.move_card(near))
     column = position.move_dest(near)
+    assert column is not None
     touch_drag(page, near_card, column)
     p.locator(f'.column[data-col="{column}"] [data-card="{near_card}"]').wait_for()
     position.play(near)
