@@ -6,7 +6,7 @@ Every page sets the CSRF cookie, because the ES modules send it back in the
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -17,7 +17,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games import practice_pool
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
-from games.models import Tier
+from games.models import Tier, is_weekly_day, tiers_of
 
 BOARDS = ("daily", "streaks", "alltime")
 
@@ -37,7 +37,14 @@ def _page(request: HttpRequest, template: str, **context: object) -> HttpRespons
 
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return _page(request, "home.html", today=timezone.now().date().isoformat())
+    today = timezone.now().astimezone(UTC).date()
+    return _page(
+        request,
+        "home.html",
+        today=today.isoformat(),
+        tiers=tiers_of(today),
+        weekly=is_weekly_day(today),
+    )
 
 
 @ensure_csrf_cookie
@@ -88,10 +95,11 @@ def leaderboard(request: HttpRequest, board: str = "daily") -> HttpResponse:
         day = date.fromisoformat(day).isoformat()
     except ValueError:
         day = timezone.now().date().isoformat()
+    tiers = tiers_of(date.fromisoformat(day))  # the weekly board on Sundays
     tier = request.GET.get("tier", "easy")
-    if tier not in Tier.values:
+    if tier not in tiers:
         tier = Tier.EASY.value
-    return _page(request, "leaderboard.html", board=board, day=day, tier=tier, tiers=Tier.values)
+    return _page(request, "leaderboard.html", board=board, day=day, tier=tier, tiers=tiers)
 
 
 @ensure_csrf_cookie

@@ -28,7 +28,22 @@ from django.db.models import Count, Q
 from games import services
 from games.deals import solve_deal
 from games.engine import get_variant
-from games.models import DailyChallenge, Deal, Game, Mode, Status, Tier, Verdict, utc_today
+from games.models import (
+    WEEKLY,
+    DailyChallenge,
+    Deal,
+    Game,
+    Mode,
+    Status,
+    Tier,
+    Verdict,
+    is_weekly_day,
+    tier_order,
+    tiers_of,
+    utc_today,
+    variant_of_tier,
+    weekly_refusal,
+)
 from games.strategy_bot import rate_deal
 
 log = logging.getLogger(__name__)
@@ -47,12 +62,20 @@ class Band:
         return self.low <= rate < self.high
 
 
+# The weekly band, from the bot's win rates on proven Double Yukon deals (docs/daily.md).
+WEEKLY_BAND_LOW = 0.02
+WEEKLY_BAND_HIGH = 0.60
+
+
 # Chosen from the bot's win rates on 80 consecutive deals (docs/daily.md): each band
 # holds about a fifth of all deals, and the gaps between them keep the tiers apart.
 BANDS: dict[str, Band] = {
     Tier.EASY: Band(0.60, 1.01),
     Tier.MEDIUM: Band(0.20, 0.45),
     Tier.HARD: Band(0.02, 0.12),
+    # The weekly challenge (Double Yukon, Sundays): any proven deal the bot does not find
+    # easy (docs/daily.md, "The weekly challenge").
+    WEEKLY: Band(WEEKLY_BAND_LOW, WEEKLY_BAND_HIGH),
 }
 
 
@@ -65,6 +88,14 @@ def candidate_number(secret: str, date: dt.date, tier: str, attempt: int) -> int
     message = f"{date.isoformat()}:{tier}:{attempt}".encode()
     digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def solve_budget(variant: str) -> tuple[float, int]:
+    """(safety cap in CPU seconds, node budget) for proving a candidate of ``variant``:
+    the multi-deck search (pure Python) gets its own, smaller budget (docs/daily.md)."""
+    if get_variant(variant).multi_deck:
+        return settings.WEEKLY_SOLVE_SECONDS, settings.WEEKLY_SOLVE_NODES
+    return settings.DAILY_SOLVE_SECONDS, settings.DAILY_SOLVE_NODES
 
 
 def proven_winnable(
@@ -80,7 +111,8 @@ def proven_winnable(
     deal, created = Deal.objects.get_or_create(
         number=number, variant=variant, rules_version=rules
     )
-    solved = solve_deal(deal.pk, settings.DAILY_SOLVE_SECONDS, settings.DAILY_SOLVE_NODES)
+    seconds, nodes = solve_budget(variant)
+    solved = solve_deal(deal.pk, seconds, nodes)
     if solved is not None and solved.verdict == Verdict.SOLVED:
         return solved
     if created and not keep_unproven:
@@ -89,8 +121,9 @@ def proven_winnable(
 
 
 def tier_of(rate: float) -> str | None:
-    """The tier whose band holds the bot's win rate ``rate``, or None (a gap between bands)."""
-    return next((str(tier) for tier, band in BANDS.items() if rate in band), None)
+    """The daily tier whose band holds the bot's win rate ``rate``, or None (a gap between
+    bands). The weekly band is the weekly's alone: it never names a practice tier."""
+    return next((str(tier) for tier in Tier.values if rate in BANDS[tier]), None)
 
 
 def rate(deal: Deal) -> float:
@@ -103,14 +136,21 @@ def rate(deal: Deal) -> float:
 
 
 def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
-    """The challenge of ``date`` in ``tier``: the existing one, or a newly published one."""
+    """The challenge of ``date`` in ``tier``: the existing one, or a newly published one.
+
+    The weekly tier exists on Sundays only: asked for another day, DailyPreparationError.
+    """
+    if tier == WEEKLY and not is_weekly_day(date):
+        raise DailyPreparationError(weekly_refusal(date))
     existing = DailyChallenge.objects.filter(date=date, tier=tier).first()
     if existing is not None:
         return existing
     band = BANDS[tier]
-    for attempt in range(settings.DAILY_MAX_ATTEMPTS):
+    variant = variant_of_tier(tier)
+    attempts = settings.WEEKLY_MAX_ATTEMPTS if tier == WEEKLY else settings.DAILY_MAX_ATTEMPTS
+    for attempt in range(attempts):
         number = candidate_number(settings.DAILY_SECRET, date, tier, attempt)
-        deal = proven_winnable(number)
+        deal = proven_winnable(number, variant)
         if deal is None:
             log.info("daily %s %s: candidate %d skipped (not proven winnable)", date, tier, attempt)
             continue
@@ -127,9 +167,7 @@ def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
                 )
         except IntegrityError:  # another worker published first: theirs stands
             return DailyChallenge.objects.get(date=date, tier=tier)
-    raise DailyPreparationError(
-        f"no candidate for {date} {tier} in {settings.DAILY_MAX_ATTEMPTS} attempts"
-    )
+    raise DailyPreparationError(f"no candidate for {date} {tier} in {attempts} attempts")
 
 
 PREPARE_TOMORROW_FROM = dt.time(22, 0)
@@ -145,7 +183,8 @@ def dates_due(now: dt.datetime) -> list[dt.date]:
 
 
 def is_ready(date: dt.date) -> bool:
-    return DailyChallenge.objects.filter(date=date).count() == len(Tier.values)
+    """Every tier of ``date`` is published (the weekly too, on a Sunday)."""
+    return DailyChallenge.objects.filter(date=date).count() == len(tiers_of(date))
 
 
 @dataclass(frozen=True)
@@ -163,7 +202,7 @@ def todays_challenges(user: Any) -> DailyOverview:
     won = Count("games", filter=Q(games__status=Status.WON))
     challenges = sorted(
         DailyChallenge.objects.filter(date=today).annotate(played=Count("games"), won=won),
-        key=lambda challenge: Tier.values.index(challenge.tier),
+        key=lambda challenge: tier_order(challenge.tier),
     )
     own_games: dict[int, Game] = {}
     if user.is_authenticated and challenges:
@@ -199,8 +238,9 @@ def prepare_today_on_request(today: dt.date) -> None:
 
 
 def prepare_daily(date: dt.date) -> dict[str, int]:
-    """Make sure ``date`` has one challenge per tier; return {tier: challenge id}."""
+    """Make sure ``date`` has one challenge per tier (and on a Sunday the weekly one);
+    return {tier: challenge id}."""
     started = time.perf_counter()
-    ids = {tier: prepare_tier(date, tier).pk for tier in Tier.values}
+    ids = {tier: prepare_tier(date, tier).pk for tier in tiers_of(date)}
     log.info("daily %s ready in %.1f s", date, time.perf_counter() - started)
     return ids

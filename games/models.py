@@ -63,9 +63,55 @@ class Verdict(models.TextChoices):
 
 
 class Tier(models.TextChoices):
+    """The three daily tiers: every day has one challenge in each."""
+
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+
+
+class ChallengeTier(models.TextChoices):
+    """A challenge's tier: a daily tier, or the weekly challenge, which exists on Sundays
+    (UTC) only and is dealt in Double Yukon (docs/daily.md, "The weekly challenge")."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    WEEKLY = "weekly"
+
+
+WEEKLY = ChallengeTier.WEEKLY.value
+WEEKLY_VARIANT = "double-yukon"
+DAILY_VARIANT = "yukon"
+SUNDAY = 6  # date.weekday()
+
+
+def is_weekly_day(date: dt.date) -> bool:
+    """The weekly challenge's day: Sunday (UTC)."""
+    return date.weekday() == SUNDAY
+
+
+def tiers_of(date: dt.date) -> list[str]:
+    """The tiers ``date`` has, in order: the three dailies, and on Sundays the weekly."""
+    return [*Tier.values, WEEKLY] if is_weekly_day(date) else list(Tier.values)
+
+
+def variant_of_tier(tier: str) -> str:
+    """The variant a tier's challenges are dealt in."""
+    return WEEKLY_VARIANT if tier == WEEKLY else DAILY_VARIANT
+
+
+def tier_order(tier: str) -> int:
+    """Sort key: easy, medium, hard, weekly."""
+    return ChallengeTier.values.index(tier)
+
+
+def weekly_refusal(date: dt.date) -> str:
+    """Why ``date`` (not a Sunday) has no weekly challenge: the text of the 404s."""
+    return (
+        f"there is no weekly challenge on {date.isoformat()} ({date.strftime('%A')}): "
+        "the weekly challenge is played on Sundays (UTC) only"
+    )
 
 
 class Mode(models.TextChoices):
@@ -146,7 +192,7 @@ class DailyChallenge(models.Model):
     """The deal everyone plays on ``date`` in one tier; its number stays secret until then."""
 
     date = models.DateField()
-    tier = models.CharField(max_length=8, choices=Tier.choices)
+    tier = models.CharField(max_length=8, choices=ChallengeTier.choices)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="challenges")
     bot_win_rate = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -173,6 +219,12 @@ class DailyChallenge(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Every challenge is committed to as it is published, however it is created; what
         the commitment covers never changes afterwards."""
+        if self._state.adding and self.tier == WEEKLY:
+            day = self.date if isinstance(self.date, dt.date) else dt.date.fromisoformat(self.date)
+            if not is_weekly_day(day):
+                raise ValueError(weekly_refusal(day))
+            if self.deal.variant != WEEKLY_VARIANT:
+                raise ValueError(f"the weekly challenge is dealt in {WEEKLY_VARIANT}")
         if self._state.adding and not self.commitment:
             self.seal()
         refuse_sealed_change(self, self.SEALED_FIELDS, kwargs.get("update_fields"))
@@ -200,9 +252,10 @@ class DailyChallenge(models.Model):
 
     @classmethod
     def of_day(cls, date: dt.date) -> list[DailyChallenge]:
-        """The day's challenges with their deals, in tier order (easy, medium, hard)."""
+        """The day's challenges with their deals, in tier order (easy, medium, hard, and on
+        Sundays weekly)."""
         found = cls.objects.filter(date=date).select_related("deal")
-        return sorted(found, key=lambda challenge: Tier.values.index(challenge.tier))
+        return sorted(found, key=lambda challenge: tier_order(challenge.tier))
 
     def is_closed(self, today: dt.date | None = None) -> bool:
         """The day is over (UTC): the deal number and every replay become public."""

@@ -7,8 +7,8 @@ commitment already published must keep checking.
 
     yukon-daily-commitment-v1
     <date YYYY-MM-DD>
-    <tier: easy|medium|hard>
-    <variant: yukon>
+    <tier: easy|medium|hard|weekly>
+    <variant: yukon; double-yukon for the weekly>
     <deal algorithm version: 1>
     <deal number, decimal>
     <salt, lowercase hex>
@@ -30,7 +30,7 @@ FORMAT = "yukon-daily-commitment-v1"
 SALT_BYTES = 16  # 128 bits
 SALT_HEX = re.compile(r"[0-9a-f]{32,128}")
 DIGEST_HEX = re.compile(r"[0-9a-f]{64}")
-NAME = re.compile(r"[a-z+]{1,16}")
+NAME = re.compile(r"[a-z][a-z+-]{0,15}")  # easy, weekly, yukon, double-yukon
 
 
 def new_salt() -> str:

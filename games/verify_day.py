@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commitment", help="the commitment you recorded during the day")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per request")
     parser.add_argument("date", help="the day, YYYY-MM-DD (UTC)")
-    parser.add_argument("tier", choices=["easy", "medium", "hard"])
+    parser.add_argument("tier", choices=["easy", "medium", "hard", "weekly"])
     args = parser.parse_args(argv)
     try:
         dt.date.fromisoformat(args.date)

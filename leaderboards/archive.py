@@ -47,8 +47,9 @@ def archive_board(
 
 
 def _record_q() -> Q:
-    """A day's result on a player's record: a counted daily or a counted archive game."""
-    return ranking.counts_q() | archive_counts_q()
+    """A day's result on a player's record: a counted daily or a counted archive game, of
+    the three daily tiers (the weekly challenge has its own board and streak)."""
+    return (ranking.counts_q() | archive_counts_q()) & ranking.daily_tiers_q()
 
 
 def day_states(player_id: int, start: dt.date, end: dt.date) -> dict[tuple[dt.date, str], str]:

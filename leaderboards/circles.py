@@ -24,7 +24,7 @@ from typing import Any
 from django.db.models import F, Window
 from django.db.models.functions import Rank
 
-from games.models import DailyChallenge, Game, Status, Tier, utc_today
+from games.models import DailyChallenge, Game, Status, tiers_of, utc_today
 from leaderboards import day_board, ranking, records
 
 # Points for a day's result in one tier, by rank among the circle: 1st 10, 2nd 7,
@@ -146,7 +146,11 @@ def circle_streaks(players: dict[int, str], today: dt.date) -> list[dict[str, An
     member listed, longest current streak first."""
     dates: dict[int, list[dt.date]] = defaultdict(list)
     for pid, date in (
-        Game.objects.filter(ranking.counts_q(unbanned_ids=list(players)), status=Status.WON)
+        Game.objects.filter(
+            ranking.counts_q(unbanned_ids=list(players)),
+            ranking.daily_tiers_q(),
+            status=Status.WON,
+        )
         .values_list("player_id", "challenge__date")
         .distinct()
     ):
@@ -176,4 +180,4 @@ def today_standings(
     for challenge in DailyChallenge.of_day(day):
         board = circle_board(challenge, players, viewer_id=viewer_id)
         out[challenge.tier] = {"challenge": challenge, "board": board}
-    return {tier: out[tier] for tier in Tier.values if tier in out}
+    return {tier: out[tier] for tier in tiers_of(day) if tier in out}

@@ -29,7 +29,16 @@ from django.utils import timezone
 
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
-from games.models import DailyChallenge, Game, Status, Tier, utc_today
+from games.models import (
+    WEEKLY,
+    ChallengeTier,
+    DailyChallenge,
+    Game,
+    Status,
+    is_weekly_day,
+    utc_today,
+    weekly_refusal,
+)
 from leaderboards import ranking, store
 
 logger = logging.getLogger(__name__)
@@ -122,8 +131,10 @@ process_cache = ExpiringProcessCache()
 
 def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) -> DailyChallenge:
     """The day's challenge in one tier, with its deal (for ``par``)."""
-    if tier not in Tier.values:
-        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+    if tier not in ChallengeTier.values:
+        raise NotFound(f"unknown tier {tier[:20]!r}: choose easy, medium, hard or weekly")
+    if tier == WEEKLY and not is_weekly_day(date):
+        raise NotFound(weekly_refusal(date))
     if date > (today or utc_today()):
         raise NotFound(f"{date.isoformat()} is in the future: its board does not exist yet")
     challenge: DailyChallenge | None = process_cache.get((date, tier))

@@ -26,7 +26,16 @@ from apikit.throttles import DailyGamesThrottle
 from apikit.views import BaseAPIView
 from games import services as game_services
 from games.api.proof import CLOSED_MAX_AGE, parse_day, public_challenges
-from games.models import DailyChallenge, Game, Mode, Move, Status, Tier, Verification, utc_today
+from games.models import (
+    ChallengeTier,
+    DailyChallenge,
+    Game,
+    Mode,
+    Move,
+    Status,
+    Verification,
+    utc_today,
+)
 from games.proof import FORMAT as COMMITMENT_FORMAT
 from leaderboards import ranking
 
@@ -183,7 +192,7 @@ class DailyGamesView(BaseAPIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
-            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
+            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
         ],
         responses={
             (200, JSON_LINES): OpenApiResponse(GAME_LINE, description="JSON lines, streamed."),
@@ -201,8 +210,8 @@ class DailyGamesView(BaseAPIView):
     def get(self, request: Request, date: str, tier: str) -> StreamingHttpResponse:
         today = utc_today()
         day = parse_day(date)
-        if tier not in Tier.values:
-            raise NotFound(f"unknown tier {tier[:20]!r}: choose easy, medium or hard")
+        if tier not in ChallengeTier.values:
+            raise NotFound(f"unknown tier {tier[:20]!r}: choose easy, medium, hard or weekly")
         found = [c for c in public_challenges(day, today) if c.tier == tier]
         if not found:
             raise NotFound(f"there was no {tier} challenge on {day.isoformat()}")

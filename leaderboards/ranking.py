@@ -30,6 +30,8 @@ from django.db.models import Case, F, IntegerField, OrderBy, Q, Value, When
 from django.db.models.functions import Coalesce, Least, TruncDate
 from django.db.models.lookups import LessThanOrEqual
 
+from games.models import Tier
+
 SCORE_BITS = 10
 TIME_BITS = 28
 MOVES_BITS = 14
@@ -124,6 +126,13 @@ def finished_before_the_close() -> LessThanOrEqual:
     challenge's date, i.e. before the next day's 00:00 UTC. A result written after the
     close (behind the services' back, or by an older version) never counts."""
     return LessThanOrEqual(TruncDate("finished_at", tzinfo=dt.UTC), F("challenge__date"))
+
+
+def daily_tiers_q() -> Q:
+    """The three daily tiers' games, not the weekly's: what streaks, the all-time and
+    30-day boards, the player pages' totals and the calendar count (docs/leaderboards.md,
+    "The weekly challenge")."""
+    return Q(challenge__tier__in=Tier.values)
 
 
 def counts_q(

@@ -22,7 +22,7 @@ from django.db.models import Avg, Count, Max, Min, Q
 from accounts.models import User
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
-from games.models import Game, Status, Tier, utc_today
+from games.models import WEEKLY, Game, Status, Tier, tiers_of, utc_today
 from leaderboards import ranking, store
 
 logger = logging.getLogger(__name__)
@@ -35,7 +35,9 @@ PERIODS = ("all", "30d")
 
 
 def counted() -> Any:
-    return Game.objects.filter(ranking.counts_q())
+    """The daily tiers' counted games: the weekly challenge has its own board and streak,
+    and stays out of the daily streak, the all-time boards and the player's totals."""
+    return Game.objects.filter(ranking.counts_q(), ranking.daily_tiers_q())
 
 
 def _cached(name: str, compute: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -108,6 +110,36 @@ def streak_of(dates: list[dt.date], today: dt.date) -> Streak:
         best = max(best, run)
     current = run if today - days[-1] <= dt.timedelta(days=1) else 0
     return Streak(current, best, days[-1])
+
+
+def weekly_streak_of(dates: list[dt.date], today: dt.date) -> Streak:
+    """Runs of consecutive Sundays with the weekly challenge won. A run is still current
+    when its last Sunday is at most a week ago (this Sunday's may not be played yet)."""
+    if not dates:
+        return Streak(0, 0, None)
+    days = sorted(set(dates))
+    best = run = 1
+    for before, after in itertools.pairwise(days):
+        run = run + 1 if after - before == dt.timedelta(days=7) else 1
+        best = max(best, run)
+    current = run if today - days[-1] <= dt.timedelta(days=7) else 0
+    return Streak(current, best, days[-1])
+
+
+def weekly_win_dates(player_id: int) -> list[dt.date]:
+    """The Sundays on which the player won the weekly challenge (counted like any board)."""
+    return list(
+        Game.objects.filter(
+            ranking.counts_q(), player_id=player_id, challenge__tier=WEEKLY, status=Status.WON
+        )
+        .values_list("challenge__date", flat=True)
+        .distinct()
+    )
+
+
+def weekly_streak(player_id: int, today: dt.date) -> dict[str, Any]:
+    streak = weekly_streak_of(weekly_win_dates(player_id), today)
+    return {"current": streak.current, "best": streak.best, "last_win": streak.last_win}
 
 
 def _win_dates(player_id: int | None = None) -> dict[int, list[dt.date]]:
@@ -261,6 +293,7 @@ def player_profile(
         "current_streak": streak.current,
         "best_streak": streak.best,
         "last_win": streak.last_win.isoformat() if streak.last_win else None,
+        "weekly_streak": weekly_streak(user.pk, today),
         "played": played,
         "wins": totals["wins"] or 0,
         "win_rate": round(totals["wins"] / played, 4) if played else 0.0,
@@ -325,7 +358,8 @@ def _board_ranks(history: list[dict[str, Any]]) -> list[int | None]:
 
 
 def playing_now(today: dt.date | None = None) -> dict[str, int]:
-    """Daily games in play right now, per tier of today (started, not over)."""
+    """Daily games in play right now, per tier of today (started, not over; the weekly
+    on Sundays)."""
     today = today or utc_today()
     found = dict(
         Game.objects.filter(mode="daily", status=Status.PLAYING, challenge__date=today)
@@ -333,10 +367,15 @@ def playing_now(today: dt.date | None = None) -> dict[str, int]:
         .annotate(n=Count("id"))
         .order_by()
     )
-    return {tier: found.get(tier, 0) for tier in Tier.values}
+    return {tier: found.get(tier, 0) for tier in tiers_of(today)}
 
 
 def streak_summary(player_id: int, today: dt.date | None = None) -> dict[str, Any]:
     today = today or utc_today()
     streak = streak_of(_win_dates(player_id).get(player_id, []), today)
-    return {"current": streak.current, "best": streak.best, "last_win": streak.last_win}
+    return {
+        "current": streak.current,
+        "best": streak.best,
+        "last_win": streak.last_win,
+        "weekly": weekly_streak(player_id, today),
+    }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import Status, Tier
+from games.models import ChallengeTier, Status, Tier
 
 MAX_PAGE = 1_000_000  # beyond any board; a bigger number is a 400, a page past the end a 404
 
@@ -80,7 +80,7 @@ class DailyRow(serializers.Serializer):
 class DailyBoard(PagingFields):
     board = serializers.CharField(default="daily")
     date = serializers.DateField()
-    tier = serializers.ChoiceField(choices=Tier.choices)
+    tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     closed = serializers.BooleanField(help_text="The day is over: no more results come.")
     par = serializers.IntegerField(
         allow_null=True,
@@ -160,12 +160,19 @@ class HistoryRow(serializers.Serializer):
     )
 
 
+class WeeklyStreak(serializers.Serializer):
+    current = serializers.IntegerField(help_text="Consecutive Sundays with the weekly won.")
+    best = serializers.IntegerField()
+    last_win = serializers.DateField(allow_null=True)
+
+
 class PlayerPage(serializers.Serializer):
     display_name = serializers.CharField()
     joined = serializers.DateField()
     current_streak = serializers.IntegerField()
     best_streak = serializers.IntegerField()
     last_win = serializers.DateField(allow_null=True)
+    weekly_streak = WeeklyStreak(help_text="The weekly challenge's own streak (Sundays).")
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField()
@@ -193,7 +200,7 @@ class PointsTable(serializers.Serializer):
 
 
 class TierStanding(serializers.Serializer):
-    tier = serializers.ChoiceField(choices=Tier.choices)
+    tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     closed = serializers.BooleanField()
     count = serializers.IntegerField()
     results = DailyRow(many=True)
@@ -217,10 +224,11 @@ class PlayingNow(serializers.Serializer):
     easy = serializers.IntegerField()
     medium = serializers.IntegerField()
     hard = serializers.IntegerField()
+    weekly = serializers.IntegerField(required=False, help_text="Sundays (UTC) only.")
 
 
 class YesterdayTier(serializers.Serializer):
-    tier = serializers.ChoiceField(choices=Tier.choices)
+    tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     date = serializers.DateField()
     par = serializers.IntegerField(allow_null=True)
     count = serializers.IntegerField()
@@ -238,9 +246,10 @@ class LeagueLeaders(serializers.Serializer):
 
 
 class HomeStreak(serializers.Serializer):
-    current = serializers.IntegerField()
+    current = serializers.IntegerField(help_text="Consecutive UTC days with a daily won.")
     best = serializers.IntegerField()
     last_win = serializers.DateField(allow_null=True)
+    weekly = WeeklyStreak(help_text="The weekly challenge's own streak (Sundays).")
 
 
 class Home(serializers.Serializer):

@@ -19,7 +19,7 @@ from accounts.models import User
 from apikit.errors import Forbidden, NotFound
 from apikit.etags import conditional_response
 from apikit.schema import ERROR
-from games.models import DailyChallenge, Tier, utc_today
+from games.models import ChallengeTier, DailyChallenge, utc_today
 from leaderboards import archive, circles, day_board, records
 from leaderboards.serializers import (
     AllTimeBoard,
@@ -156,7 +156,7 @@ class DailyBoardView(LeaderboardView):
         summary="A day's board in one tier: ranked results, 50 a page, or around yours",
         parameters=[
             OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
-            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
+            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
             DailyQuery,
         ],
         responses={200: DailyBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
@@ -430,7 +430,7 @@ class ArchiveBoardView(LeaderboardView):
         summary="A closed day's archive board: its unranked replays, ranked by the same rules",
         parameters=[
             OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
-            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
+            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
             PAGE,
         ],
         responses={

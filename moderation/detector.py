@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import FOUNDATION, EngineError, Position
+from games.engine import EngineError, Position
 from games.solver import SolverError, solve
 
 # A move as the player sees it, whatever the column numbers: the card moved and what it
@@ -113,9 +113,22 @@ class Step:
 # ----- the log replayed ------------------------------------------------------------------
 
 
+HOME_DEST = -1
+
+
+def decode(position: Position, move: int) -> tuple[int, int]:
+    """(card, dest) of a move, in the position's variant: one deck ``card << 3 | dest``
+    (dest 7 home), several decks ``card << 5 | dest`` (dest 31 home; the weekly's Double
+    Yukon). dest comes back as HOME_DEST for a move home (a column of Double Yukon may
+    be number 7, the one-deck FOUNDATION)."""
+    variant = position.variant
+    card, dest = move >> variant.shift, move & ((1 << variant.shift) - 1)
+    return card, HOME_DEST if dest == variant.home else dest
+
+
 def signature(position: Position, move: int) -> Signature:
-    card, dest = move >> 3, move & 7
-    if dest == FOUNDATION:
+    card, dest = decode(position, move)
+    if dest == HOME_DEST:
         return card, HOME_SIG
     target = position.cols[dest]
     return card, target[-1] if target else EMPTY_SIG
@@ -135,7 +148,7 @@ def steps_of(game: PlayedGame) -> list[Step]:
             break
         if not position.is_legal(move):
             break
-        card, dest = move >> 3, move & 7
+        card, dest = decode(position, move)
         sig = signature(position, move)
         source = position.cols[position.col_of[card]]
         pile = len(source) - position.pos_of[card]
@@ -143,7 +156,7 @@ def steps_of(game: PlayedGame) -> list[Step]:
         hidden = sum(position.down)
         now_turned = position.push(move)
         options_after = len(position.legal_moves())
-        home = dest == FOUNDATION
+        home = dest == HOME_DEST
         steps.append(
             Step(
                 signature=sig,

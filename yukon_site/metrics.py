@@ -169,7 +169,15 @@ class ScrapeCollector:
     def _database(self) -> Iterator[Metric]:
         from django.db.models import Count, Min
 
-        from games.models import DailyChallenge, Game, Status, Tier, Verification, utc_today
+        from games.models import (
+            DailyChallenge,
+            Game,
+            Status,
+            Tier,
+            Verification,
+            tiers_of,
+            utc_today,
+        )
         from leaderboards.models import StaleBoard
 
         today = utc_today()
@@ -182,7 +190,7 @@ class ScrapeCollector:
         )
         dailies = GaugeMetricFamily(
             "yukon_daily_challenges_ready",
-            f"Daily challenges published for the day (of {len(Tier.values)} tiers).",
+            "Challenges published for the day (of yukon_daily_tiers_due).",
             labels=["day"],
         )
         dailies.add_metric(["today"], ready.get(today, 0))
@@ -191,6 +199,14 @@ class ScrapeCollector:
         yield GaugeMetricFamily(
             "yukon_daily_tiers", "Tiers each day must have.", value=len(Tier.values)
         )
+        due = GaugeMetricFamily(
+            "yukon_daily_tiers_due",
+            "Challenges the day must have: its tiers, and on Sundays the weekly challenge.",
+            labels=["day"],
+        )
+        due.add_metric(["today"], len(tiers_of(today)))
+        due.add_metric(["tomorrow"], len(tiers_of(tomorrow)))
+        yield due
         pending = Game.objects.filter(verification=Verification.PENDING).exclude(
             status=Status.PLAYING
         ).aggregate(n=Count("id"), oldest=Min("finished_at"))

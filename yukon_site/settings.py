@@ -259,6 +259,11 @@ DAILY_SOLVE_NODES = env.int("DAILY_SOLVE_NODES", default=4_000_000)
 DAILY_SOLVE_SECONDS = env.float("DAILY_SOLVE_SECONDS", default=20.0)
 DAILY_BOT_PLAYOUTS = env.int("DAILY_BOT_PLAYOUTS", default=200)
 DAILY_MAX_ATTEMPTS = env.int("DAILY_MAX_ATTEMPTS", default=60)
+# The weekly challenge (Sundays, Double Yukon): the multi-deck search is pure Python, about
+# 20,000 positions per CPU second, so it gets its own node budget (docs/daily.md).
+WEEKLY_SOLVE_NODES = env.int("WEEKLY_SOLVE_NODES", default=150_000)
+WEEKLY_SOLVE_SECONDS = env.float("WEEKLY_SOLVE_SECONDS", default=60.0)
+WEEKLY_MAX_ATTEMPTS = env.int("WEEKLY_MAX_ATTEMPTS", default=30)
 # Without Redis there is no beat: GET /api/daily/ prepares a missing today in-process.
 DAILY_PREPARE_ON_REQUEST = env.bool("DAILY_PREPARE_ON_REQUEST", default=not REDIS_URL)
 
@@ -459,6 +464,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "ENUM_NAME_OVERRIDES": {
         "TierEnum": "games.models.Tier",
+        "ChallengeTierEnum": "games.models.ChallengeTier",
         "GameStatusEnum": "games.models.Status",
         "MoveStatusEnum": "games.api.serializers.MOVE_STATUSES",
         "VerificationEnum": "games.models.Verification",

@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from games import practice_pool
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
-from games.models import DailyChallenge, Game, Mode, Move, Status, Tier
+from games.models import ChallengeTier, DailyChallenge, Game, Mode, Move, Status, Tier
 from games.services import MoveResult
 
 MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
@@ -56,7 +56,10 @@ class DealNumberField(serializers.Field):
 
 class StartGameSerializer(serializers.Serializer):
     daily = serializers.ChoiceField(
-        choices=Tier.choices, required=False, help_text="Start (or resume) today's ranked game."
+        choices=ChallengeTier.choices,
+        required=False,
+        help_text="Start (or resume) today's ranked game in this tier; weekly on Sundays "
+        "(UTC) only (404 on any other day).",
     )
     deal = DealNumberField(required=False, help_text="Start a practice game of this deal.")
     practice = serializers.ChoiceField(
@@ -77,7 +80,7 @@ class StartGameSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if sum(key in attrs for key in ("daily", "deal", "practice")) != 1:
             raise serializers.ValidationError(
-                'send either {"daily": "easy|medium|hard"}, {"deal": N, "variant": "yukon"} '
+                'send either {"daily": "easy|medium|hard|weekly"}, {"deal": N, "variant": "yukon"} '
                 'or {"practice": "easy|medium|hard", "variant": "yukon"}'
             )
         pooled = practice_pool.pool_variants()
@@ -221,9 +224,10 @@ class GameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(
         serializers.ChoiceField(
-            choices=Tier.choices,
+            choices=ChallengeTier.choices,
             allow_null=True,
-            help_text="A daily's tier, or the tier of a practice game dealt from the pool.",
+            help_text="A daily's tier (weekly: the Sunday challenge), or the tier of a "
+            "practice game dealt from the pool.",
         )
     )
     def get_tier(self, game: Game) -> str | None:
@@ -357,6 +361,11 @@ class PracticeGameSummarySerializer(serializers.ModelSerializer):
 class DailyChallengeSerializer(serializers.ModelSerializer):
     """Today's challenge in one tier: never its deal number before the day closes."""
 
+    variant = serializers.CharField(
+        source="deal.variant",
+        read_only=True,
+        help_text="The variant it is dealt in: yukon, double-yukon for the weekly.",
+    )
     played = serializers.IntegerField(read_only=True)
     won = serializers.IntegerField(read_only=True)
     closes_at = serializers.DateTimeField(read_only=True)
@@ -367,6 +376,7 @@ class DailyChallengeSerializer(serializers.ModelSerializer):
         fields = (
             "date",
             "tier",
+            "variant",
             "bot_win_rate",
             "played",
             "won",
@@ -388,7 +398,7 @@ class ChallengeProofSerializer(serializers.Serializer):
     """A day's commitment, and once the day has closed what it committed to (fair play)."""
 
     date = serializers.DateField()
-    tier = serializers.ChoiceField(choices=Tier.choices)
+    tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     variant = serializers.CharField(source="deal.variant")
     algorithm_version = serializers.IntegerField(source="deal.algorithm_version")
     commitment = serializers.CharField(help_text="Lowercase hex SHA-256 (docs/fair-play.md).")

@@ -21,6 +21,8 @@ from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound, Unavaila
 from games import practice_pool
 from games.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
 from games.models import (
+    WEEKLY,
+    ChallengeTier,
     DailyChallenge,
     Deal,
     Game,
@@ -29,11 +31,15 @@ from games.models import (
     PracticeDeal,
     Status,
     Tier,
+    is_weekly_day,
     utc_today,
+    weekly_refusal,
 )
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between
 from games.services.moves import check_turn
+
+TIER_NAMES = "easy, medium, hard or (on Sundays) weekly"
 
 
 def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -> tuple[Game, bool]:
@@ -48,9 +54,11 @@ def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -
         raise LoginRequired("log in to play the daily challenge; practice games are open to all")
     with transaction.atomic():
         _refuse_if_banned(actor.user_id)
-        if tier not in Tier.values:
-            raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+        if tier not in ChallengeTier.values:
+            raise NotFound(f"unknown tier {tier!r}: choose {TIER_NAMES}")
         today = today or utc_today()
+        if tier == WEEKLY and not is_weekly_day(today):
+            raise NotFound(weekly_refusal(today))
         challenge = (
             DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
         )
@@ -89,8 +97,10 @@ def start_archive_game(
     """
     if actor.user_id is None:
         raise LoginRequired("log in to play the archive: your results go on your record")
-    if tier not in Tier.values:
-        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+    if tier not in ChallengeTier.values:
+        raise NotFound(f"unknown tier {tier!r}: choose {TIER_NAMES}")
+    if tier == WEEKLY and not is_weekly_day(date):
+        raise NotFound(weekly_refusal(date))
     today = today or utc_today()
     if date >= today:
         raise NotFound(

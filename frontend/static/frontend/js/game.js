@@ -96,7 +96,8 @@ function adopt(game) {
     root.dataset.takeback = game.takeback ? "1" : "0";
   }
   if (game.mode === "daily") {
-    $("[data-title]").textContent = `${game.date} · ${game.tier}`;
+    const weekly = game.tier === "weekly" ? ` · ${game.variant.replace("-", " ")}` : "";
+    $("[data-title]").textContent = `${game.date} · ${game.tier}${weekly}`;
     showCommitment(game);
   } else if (game.mode === "archive") {
     $("[data-title]").textContent = `${game.date} · ${game.tier} · archive`;
@@ -294,7 +295,7 @@ async function fillShare(game, seconds) {
   field.value = shareText(game, {
     seconds,
     par: board?.par ?? null,
-    streak: home?.streak?.current || null,
+    streak: (game.tier === "weekly" ? home?.streak?.weekly?.current : home?.streak?.current) || null,
     moves: replay ? replay.log.map((entry) => entry.move) : null,
     origin: window.location.origin,
   });

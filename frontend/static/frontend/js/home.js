@@ -16,10 +16,14 @@ const BLURB = {
   easy: "A gentle deal: most players who try it win.",
   medium: "Some digging needed; plan your Kings.",
   hard: "Proven winnable, but only just.",
+  weekly: "Sundays only: Double Yukon, two decks and ten columns, proven winnable. Its own board and streak.",
 };
 
+// Practice links keep the variant (the weekly is Double Yukon).
+const practiceUrl = (deal, variant) => `/practice/${encodeURIComponent(deal)}/${variant && variant !== "yukon" ? `?variant=${encodeURIComponent(variant)}` : ""}`;
+
 function tierCard(challenge) {
-  const { tier, played, won, game } = challenge;
+  const { tier, played, won, game, variant } = challenge;
   let action;
   if (game) {
     const done = game.status !== "playing";
@@ -34,7 +38,7 @@ function tierCard(challenge) {
     action = `<a class="button" href="/signup/?next=/">Sign up to play</a>`;
   }
   return `<article class="tier" aria-label="${escapeHtml(tier)} challenge">
-    <h2>${escapeHtml(tier)}</h2>
+    <h2>${escapeHtml(tier)}${variant && variant !== "yukon" ? ` <span class="muted">· ${escapeHtml(variant.replace("-", " "))}</span>` : ""}</h2>
     <p>${BLURB[tier] || ""}</p>
     <p class="counts">${played} played · ${won} won · <span data-playing="${escapeHtml(tier)}">${playingNow[tier] ?? 0}</span> playing now</p>
     ${commitmentLine(challenge.commitment)}
@@ -52,7 +56,7 @@ function commitmentLine(commitment) {
 }
 
 function openedRow(entry) {
-  return `<li><strong>${escapeHtml(entry.tier)}</strong>: deal <a href="/practice/${escapeHtml(entry.deal)}/">${escapeHtml(entry.deal)}</a>,
+  return `<li><strong>${escapeHtml(entry.tier)}</strong>: deal <a href="${escapeHtml(practiceUrl(entry.deal, entry.variant))}">${escapeHtml(entry.deal)}</a>,
     salt <code>${escapeHtml(entry.salt)}</code>, commitment <code title="${escapeHtml(entry.commitment)}">${escapeHtml(shortCommitment(entry.commitment))}</code>
     · <a href="${escapeHtml(entry.games_url)}">every ranked game</a></li>`;
 }
@@ -143,7 +147,10 @@ function showHome(data) {
   const streak = document.querySelector("[data-streak]");
   if (data.streak) {
     const { current, best } = data.streak;
-    streak.textContent = `Your streak: ${current} day${current === 1 ? "" : "s"} (best ${best})`;
+    const weekly = data.streak.weekly;
+    const sundays = weekly && (weekly.current || weekly.best)
+      ? ` · weekly: ${weekly.current} Sunday${weekly.current === 1 ? "" : "s"} (best ${weekly.best})` : "";
+    streak.textContent = `Your streak: ${current} day${current === 1 ? "" : "s"} (best ${best})${sundays}`;
     streak.hidden = false;
   }
   showYesterday(data.yesterday);

@@ -42,7 +42,7 @@ export function shareText(game, { seconds, par = null, streak = null, moves = nu
     ? `${game.date} ${game.tier}${game.mode === "archive" ? " (archive)" : ""}`
     : `practice ${game.variant} #${game.deal}`;
   const parts = [`${game.moves} moves${par ? ` (par ${par})` : ""}`, formatTime(seconds)];
-  if (streak && game.mode === "daily") parts.push(`streak ${streak}`);
+  if (streak && game.mode === "daily") parts.push(game.tier === "weekly" ? `weekly streak ${streak}` : `streak ${streak}`);
   const lines = [`Yukon Daily ${where}: ${result}, ${game.score}, ${formatTime(seconds)}`, parts.join(" · ")];
   if (moves) lines.push(emojiLine(moves, game.status));
   if (ranked) {
