@@ -40,6 +40,7 @@ from games.proof import Opening
 from games.solver import solve
 from games.verify_day import check_opening, replay_game
 from leaderboards import records
+from moderation.models import Flag
 from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
@@ -271,6 +272,10 @@ def test_the_weekly_is_won_on_its_own_board_and_streak_not_the_daily_streak(
     stored = Game.objects.get(pk=game["id"])
     assert stored.verification == Verification.VERIFIED, stored.rejection_reason
     assert stored.score == 1260  # 44 cards turned, 104 home: above one deck's 625
+    # the moderation detector read the two-deck log (it raised IndexError on one before):
+    # a line played at 200 ms a move, the solver's own, is flagged
+    kinds = set(Flag.objects.filter(game_id=game["id"]).values_list("kind", flat=True))
+    assert {"solver_line", "even_pacing", "fast_reaction"} <= kinds, kinds
 
     status, board = api.get("/api/leaderboards/daily/2026-12-06/weekly/")
     assert status == 200 and board["tier"] == "weekly" and board["closed"] is False
