@@ -33,8 +33,8 @@ from games.engine import LogError, Position, card_text, replay_log
 from games.proof import Opening
 
 # The ranking's caps (docs/leaderboards.md): beyond them results count as equal.
-SCORE_CAP = (1 << 10) - 1
-TIME_CAP_MS = (1 << 28) - 1
+SCORE_CAP = (1 << 11) - 1
+TIME_CAP_MS = (1 << 27) - 1
 MOVES_CAP = (1 << 14) - 1
 BOARD_PAGES_MAX = 100_000
 

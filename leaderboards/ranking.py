@@ -10,11 +10,17 @@ are packed, most significant first, into exactly 53 bits, "lower is better", so 
 results strictly better than one:
 
     bit 52        1 if not won                  (1 bit)
-    bits 42..51   SCORE_CAP - score             (10 bits, score 0..1023; the maximum is 625)
-    bits 14..41   elapsed ms, capped            (28 bits, 2**28 - 1 ms = 74.5 hours)
+    bits 41..51   SCORE_CAP - score             (11 bits, score 0..2047; the maximum is
+                                                 625 for one deck, 1260 for Double Yukon,
+                                                 the weekly challenge)
+    bits 14..40   elapsed ms, capped            (27 bits, 2**27 - 1 ms = 37.3 hours; a
+                                                 daily lasts at most 24)
     bits 0..13    moves, capped                 (14 bits, 16,383 moves)
 
-A time beyond 74.5 hours or more than 16,383 moves counts as the cap: the PostgreSQL
+Until issue 18 the score had 10 bits (1023 points) and time 28: boards encoded so live
+under other Redis keys (``lb:daily:*``), never read again (``store.daily_key``).
+
+A time beyond 37.3 hours or more than 16,383 moves counts as the cap: the PostgreSQL
 ranking applies the same caps (``LEAST``), so both engines agree exactly. Equal scores
 are ordered by member, lexicographically: the member is the finish time in microseconds
 since the epoch, zero-padded, then the game id, zero-padded, so finish order is kept.
@@ -32,8 +38,8 @@ from django.db.models.lookups import LessThanOrEqual
 
 from games.models import Tier
 
-SCORE_BITS = 10
-TIME_BITS = 28
+SCORE_BITS = 11
+TIME_BITS = 27
 MOVES_BITS = 14
 SCORE_CAP = (1 << SCORE_BITS) - 1
 TIME_CAP_MS = (1 << TIME_BITS) - 1

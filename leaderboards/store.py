@@ -46,17 +46,23 @@ def client() -> redis.Redis | None:
     return found
 
 
+# A day's board lives under ``day:``. The keys were ``daily:`` while the score took 10
+# bits of the Redis score (leaderboards.ranking): those sets are never read again, and the
+# first read of each board builds it anew under the new name.
+BOARD = "day"
+
+
 def daily_key(challenge_id: int) -> str:
-    return f"{prefix()}daily:{challenge_id}"
+    return f"{prefix()}{BOARD}:{challenge_id}"
 
 
 def ready_key(challenge_id: int) -> str:
     """Set once a board has been built: an empty board has no sorted set at all."""
-    return f"{prefix()}daily:{challenge_id}:ready"
+    return f"{prefix()}{BOARD}:{challenge_id}:ready"
 
 
 def lock_key(challenge_id: int) -> str:
-    return f"{prefix()}daily:{challenge_id}:lock"
+    return f"{prefix()}{BOARD}:{challenge_id}:lock"
 
 
 def cache_key(name: str) -> str:
@@ -153,7 +159,7 @@ def drop_board(r: redis.Redis, challenge_id: int) -> None:
 def board_ids(r: redis.Redis) -> list[int]:
     """Challenge ids of every board Redis holds (SCAN, for the rebuild command)."""
     out = set()
-    for key in r.scan_iter(match=f"{prefix()}daily:*:ready", count=1000):
+    for key in r.scan_iter(match=f"{prefix()}{BOARD}:*:ready", count=1000):
         out.add(int(key.decode().split(":")[-2]))
     return sorted(out)
 

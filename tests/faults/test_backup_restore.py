@@ -161,7 +161,7 @@ def boards(tab: Browser) -> dict[str, Any]:
 def sorted_sets(redis_url: str) -> dict[bytes, Any]:
     """Every board's sorted set (members and scores) in the site's Redis."""
     r = redis.Redis.from_url(redis_url)
-    keys = [key for key in r.scan_iter(match="lb:daily:*") if key.count(b":") == 2]
+    keys = [key for key in r.scan_iter(match="lb:day:*") if key.count(b":") == 2]
     return {key: r.zrange(key, 0, -1, withscores=True) for key in sorted(keys)}
 
 

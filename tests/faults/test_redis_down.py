@@ -62,7 +62,7 @@ def test_moves_and_boards_survive_a_redis_outage(tmp_path: Path) -> None:
             board = ann.get(board_url)  # builds the (empty) board in Redis
             assert board.status_code == 200 and board.json()["results"] == []
             r = redis.Redis.from_url(server.url)
-            assert r.exists(f"lb:daily:{challenge.pk}:ready")
+            assert r.exists(f"lb:day:{challenge.pk}:ready")
 
             server.stop()
             health = ann.get("/healthz")
@@ -83,14 +83,14 @@ def test_moves_and_boards_survive_a_redis_outage(tmp_path: Path) -> None:
 
             server.start()
             # Redis came back with the old board (without Ann) until the rebuild
-            assert r.zcard(f"lb:daily:{challenge.pk}") == 0
+            assert r.zcard(f"lb:day:{challenge.pk}") == 0
             rebuild = subprocess.run(
                 [sys.executable, "manage.py", "rebuild_leaderboards", "--stale"],
                 cwd=ROOT, env=production_env(REDIS_URL=server.url),
                 capture_output=True, text=True, timeout=60, check=False,
             )
             assert rebuild.returncode == 0, rebuild.stderr
-            assert r.zcard(f"lb:daily:{challenge.pk}") == 1
+            assert r.zcard(f"lb:day:{challenge.pk}") == 1
             assert not StaleBoard.objects.exists()
             board = ben.get(board_url)
             assert [row["display_name"] for row in board.json()["results"]] == ["Ann"]

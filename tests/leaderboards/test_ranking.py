@@ -13,7 +13,7 @@ from leaderboards.records import Streak, competition_ranks, streak_of
 
 keys = st.tuples(
     st.booleans(),
-    st.integers(0, 625),
+    st.integers(0, 1260),  # up to Double Yukon's maximum: the weekly challenge
     st.integers(0, ranking.TIME_CAP_MS),
     st.integers(0, ranking.MOVES_CAP),
 )
@@ -52,6 +52,18 @@ def test_extremes_and_caps() -> None:
     assert ranking.encode(True, 0, ranking.TIME_CAP_MS, ranking.MOVES_CAP) < ranking.encode(
         False, 625, 0, 0
     )
+
+
+def test_double_yukon_scores_rank_by_score_above_one_decks_maximum() -> None:
+    """The weekly challenge is Double Yukon: 44 x 5 + 104 x 10 = 1260 points at most. Two
+    unfinished weekly games of 1100 and 1050 points rank by score, not by time."""
+    assert ranking.SCORE_CAP >= 1260
+    slow_high = ranking.encode(False, 1100, 900_000, 300)
+    fast_low = ranking.encode(False, 1050, 60_000, 300)
+    assert slow_high < fast_low
+    assert ranking.decode(ranking.encode(True, 1260, 5_000, 450)) == (True, 1260, 5_000, 450)
+    # a day is 24 hours: the time cap still lies beyond any daily game
+    assert ranking.TIME_CAP_MS > 24 * 3600 * 1000
 
 
 def test_members_sort_by_finish_time_then_id() -> None:

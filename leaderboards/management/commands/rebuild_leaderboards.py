@@ -9,7 +9,7 @@ from typing import Any
 import redis
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.models import DailyChallenge, Tier
+from games.models import ChallengeTier, DailyChallenge
 from leaderboards import services, store
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--date", help="the day of the boards to rebuild (YYYY-MM-DD)")
-        parser.add_argument("--tier", choices=Tier.values, help="only this tier's board")
+        parser.add_argument("--tier", choices=ChallengeTier.values, help="only this tier's board")
         parser.add_argument("--stale", action="store_true", help="only boards marked stale")
 
     def handle(self, *args: Any, **options: Any) -> None:
