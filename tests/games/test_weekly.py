@@ -216,6 +216,10 @@ def test_a_weekly_game_cannot_be_started_on_a_weekday(clock: Clock) -> None:
     status, body = api.post("/api/archive/2026-12-07/weekly/")
     assert status == 404 and "Sundays" in body["detail"]
     assert not Game.objects.exists()
+    # once closed, Sunday's weekly joins the archive like any challenge: unranked
+    status, game = api.post("/api/archive/2026-12-06/weekly/")
+    assert status == 201, game
+    assert (game["mode"], game["tier"], game["variant"]) == ("archive", "weekly", "double-yukon")
 
 
 @pytest.mark.django_db
@@ -371,6 +375,10 @@ def test_before_the_close_nothing_reveals_the_weekly_deal_or_salt(
                 assert secret not in body, (path, secret)
             seen += response.status_code == 200
     assert seen >= 30
+    page = Client().get("/leaderboards/daily/?date=2026-12-06&tier=weekly").content.decode()
+    assert '<option value="weekly" selected>' in page
+    page = Client().get("/leaderboards/daily/?date=2026-12-07&tier=weekly").content.decode()
+    assert 'value="weekly"' not in page  # a Monday has no weekly board to pick
     status, body = Api(own).post(f"/api/archive/{day}/weekly/")
     assert status == 404 and "not in the archive yet" in body["detail"]
 
