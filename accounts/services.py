@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.login_backoff import fold
 from accounts.models import DELETED_NAME, User
-from accounts.signals import personal_data
+from accounts.signals import account_deleted, personal_data
 from accounts.skeleton import name_key
 from accounts.validators import validate_display_name
 
@@ -126,7 +126,9 @@ def delete_account(user: User) -> User:
     colon is not allowed), the display name ``deleted player`` on every past board, the
     email addresses, password, second factors and provider links are gone, and the
     account can never log in again. Verified results stay on their boards and the move
-    logs stay for the boards' public proof (docs/accounts.md).
+    logs stay for the boards' public proof (docs/accounts.md). The apps above let go of
+    the player in the same transaction (``accounts.signals.account_deleted``): they leave
+    every league and follow nobody, and nobody follows them.
     """
     with transaction.atomic():
         player = User.objects.select_for_update().get(pk=user.pk)
@@ -144,4 +146,5 @@ def delete_account(user: User) -> User:
         EmailAddress.objects.filter(user=player).delete()
         Authenticator.objects.filter(user=player).delete()
         SocialAccount.objects.filter(user=player).delete()
+        account_deleted.send(sender=User, user=player)
     return player

@@ -13,3 +13,9 @@ guest_logged_in = Signal()
 # (accounts.services.export_data). Each app above accounts answers with a dict of the
 # sections it holds about the player (JSON-ready), so accounts never imports them.
 personal_data = Signal()
+
+# ``account_deleted``: sent with ``user`` inside the transaction that deletes the account
+# (accounts.services.delete_account), after its row is emptied. Each app above accounts
+# lets go of what ties the player to others (social: leagues and follows), in that same
+# transaction: all of it happens, or none.
+account_deleted = Signal()

@@ -5,11 +5,27 @@ A circle's board is not a copy of the global one: it ranks the very games the gl
 board counts (``day_board.counted_games``, ``ranking.counts_q``) with the same ordering
 (``ranking.rank_order``, ``RANK() OVER``), restricted to the circle's players. A circle
 is small (a league holds at most ``LEAGUE_MAX_MEMBERS``), so PostgreSQL ranks it in one
-query (the members' games by the player index); no Redis set of its own that could drift.
-The circle's players are first narrowed to those not banned, with their names
+query. The circle's players are first narrowed to those not banned, with their names
 (``social.services.unbanned_members``, one query), so the ranking query needs no join
-to the user table (``ranking.counts_q(unbanned_ids=...)``): the same rules, without
-PostgreSQL scanning every player of a big day to check 1,000 of them.
+to the user table (``ranking.counts_q(unbanned_ids=...)``).
+
+What is computed is kept in Redis (docs/leaderboards.md "League boards: computed once,
+kept by version"), never longer than it is true:
+
+- A circle's ranking on one day's board (every counted result of its players, in the
+  board's order, with ranks) is kept under the board's version (``store.versions``:
+  every result added to or taken off the board raises it) and a digest of the circle
+  (``circle_key``: its players' ids and names, read afresh on every request). A new
+  verified result, a disqualification or ban through the services, a member who joins,
+  leaves or is removed, a banned or renamed member: each makes a new key, so the next
+  read computes afresh. As the global board checks its page against PostgreSQL, the
+  rows a circle's board shows are checked too (one query): a result that stopped
+  counting behind the services' back makes the ranking computed again.
+- Weekly and monthly points and streaks up to yesterday (the closed days) are kept per
+  circle under the versions of every board from the start of the month (or week) to
+  yesterday; today's part is added from today's kept rankings at each read. Moderation
+  clears every kept value at once (``records.clear_cache``); a late change to a board
+  older than that window (it moves only a streak) shows within ``PAST_SECONDS``.
 
 Weekly and monthly tables add points per day and tier from each member's rank among
 the league that day (``POINTS``, docs/leaderboards.md "Leagues").
@@ -18,20 +34,34 @@ the league that day (``POINTS``, docs/leaderboards.md "Leagues").
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
+import logging
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+import redis
 from django.db.models import F, Window
 from django.db.models.functions import Rank
 
-from games.models import DailyChallenge, Game, Status, tiers_of, utc_today
-from leaderboards import day_board, ranking, records
+from apikit.metrics import count_redis_fallback
+from games.models import DailyChallenge, Game, Status, Tier, tier_order, utc_today
+from leaderboards import day_board, ranking, records, store
+
+logger = logging.getLogger(__name__)
 
 # Points for a day's result in one tier, by rank among the circle: 1st 10, 2nd 7,
 # 3rd 5, 4th 3, 5th 2, any other counted result 1. Equal results share a rank, so share
 # its points. Not playing scores nothing.
 POINTS = (10, 7, 5, 3, 2)
 PLAYED_POINTS = 1
+# How long a kept value may live. Its key changes with any change to what it was
+# computed from, so this bounds only the memory it holds (and, for the closed days, a
+# late change older than the month: see above).
+RANKING_SECONDS = 600
+PAST_SECONDS = 300
 
 
 def points_for(rank: int) -> int:
@@ -39,6 +69,206 @@ def points_for(rank: int) -> int:
 
 
 _GAME_FIELDS = tuple(f for f in day_board._ROW_FIELDS if f != "player__display_name")
+# A kept ranking row: [game id, player id, status, score, elapsed ms, moves,
+# finished at (ISO) or None, rank], in the board's listing order.
+_ID, _PLAYER, _STATUS, _SCORE, _ELAPSED, _MOVES, _FINISHED, _RANK = range(8)
+
+
+def circle_key(players: dict[int, str]) -> str:
+    """A digest of the circle: its players (not banned) and their names."""
+    text = "\n".join(f"{pid}\t{name}" for pid, name in sorted(players.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _compute_ranking(challenge: DailyChallenge, players: dict[int, str]) -> list[list[Any]]:
+    """Every counted result of the circle on ``challenge``'s board, ranked by PostgreSQL."""
+    games = Game.objects.filter(
+        ranking.counts_q(challenge.closes_at, unbanned_ids=list(players)),
+        challenge_id=challenge.pk,
+    )
+    values = (
+        games.annotate(rank=Window(Rank(), order_by=ranking.rank_order()))
+        .order_by(*ranking.list_order())
+        .values_list(*_GAME_FIELDS, "rank")
+    )
+    return [
+        [gid, pid, status, score, ms, moves, finished.isoformat() if finished else None, rank]
+        for gid, pid, status, score, ms, moves, finished, rank in values
+    ]
+
+
+@dataclass
+class Circle:
+    """A circle's players with where its computed values are kept: the Redis client (None
+    when Redis is absent or down: everything is computed then) and the versions of the
+    boards read, fetched once per request."""
+
+    players: dict[int, str]
+    key: str
+    r: redis.Redis | None
+    versions: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, players: dict[int, str], challenge_ids: Sequence[int]) -> Circle:
+        circle = cls(players, circle_key(players), store.client())
+        if circle.r is not None and challenge_ids:
+            try:
+                found = store.versions(circle.r, list(challenge_ids))
+            except redis.RedisError as exc:
+                circle.failed(exc)
+            else:
+                circle.versions = dict(zip(challenge_ids, found, strict=True))
+        return circle
+
+    def failed(self, exc: Exception) -> None:
+        count_redis_fallback("league_cache")
+        logger.warning("circle boards computed without Redis: %s", exc)
+        self.r = None
+
+    def digest(self, challenge_ids: Sequence[int]) -> str:
+        pairs = [(c, self.versions[c]) for c in challenge_ids]
+        return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]
+
+    def ranking_name(self, challenge_id: int) -> str | None:
+        if self.r is None or challenge_id not in self.versions:
+            return None
+        return f"circle:{challenge_id}:{self.versions[challenge_id]}:{self.key}"
+
+    def get(self, names: Sequence[str | None]) -> list[Any]:
+        """The kept values of ``names`` (None for each one not kept, or a None name)."""
+        wanted = [name for name in names if name is not None]
+        if self.r is None or not wanted:
+            return [None] * len(names)
+        try:
+            found = iter(store.cache_get_many(self.r, wanted))
+        except redis.RedisError as exc:
+            self.failed(exc)
+            return [None] * len(names)
+        return [next(found) if name is not None else None for name in names]
+
+    def put(self, values: dict[str | None, Any], seconds: int) -> None:
+        kept = {name: value for name, value in values.items() if name is not None}
+        if self.r is None or not kept:
+            return
+        try:
+            pipe = self.r.pipeline(transaction=False)
+            for name, value in kept.items():
+                pipe.set(store.cache_key(name), json.dumps(value), ex=seconds)
+            pipe.execute()
+        except redis.RedisError as exc:
+            logger.warning("could not keep circle boards: %s", exc)
+
+
+def rankings(
+    circle: Circle, challenges: Sequence[DailyChallenge], *also: str | None
+) -> tuple[dict[int, list[list[Any]]], list[Any]]:
+    """Per challenge id, the circle's ranking on that board (kept rows, see above); and
+    the kept values of ``also``, read in the same round trip."""
+    names = [circle.ranking_name(c.pk) for c in challenges]
+    found = circle.get([*names, *also])
+    out: dict[int, list[list[Any]]] = {}
+    fresh: dict[str | None, Any] = {}
+    for challenge, name, kept in zip(challenges, names, found, strict=False):
+        rows = kept
+        if rows is None:
+            rows = _compute_ranking(challenge, circle.players)
+            fresh[name] = rows
+        out[challenge.pk] = rows
+    circle.put(fresh, RANKING_SECONDS)
+    return out, found[len(names) :]
+
+
+def _checked(
+    circle: Circle,
+    challenges: Sequence[DailyChallenge],
+    kept: dict[int, list[list[Any]]],
+    shown: dict[int, list[list[Any]]],
+) -> tuple[dict[int, list[list[Any]]], bool]:
+    """(``kept`` with any ranking whose shown rows no longer all count computed afresh
+    and kept again, whether any was): the check the global board makes of its page
+    (one query)."""
+    ids = {row[_ID] for rows in shown.values() for row in rows}
+    if not ids:
+        return kept, False
+    counting = set(
+        Game.objects.filter(ranking.counts_q(), pk__in=ids).values_list("id", flat=True)
+    )
+    stale = [c for c in challenges if any(row[_ID] not in counting for row in shown[c.pk])]
+    if not stale:
+        return kept, False
+    fixed = dict(kept)
+    fresh: dict[str | None, Any] = {}
+    for challenge in stale:
+        fixed[challenge.pk] = _compute_ranking(challenge, circle.players)
+        fresh[circle.ranking_name(challenge.pk)] = fixed[challenge.pk]
+    circle.put(fresh, RANKING_SECONDS)
+    return fixed, True
+
+
+def _row(kept: list[Any], names: dict[int, str]) -> day_board.Row:
+    finished = kept[_FINISHED]
+    return day_board.Row(
+        rank=kept[_RANK],
+        game_id=kept[_ID],
+        player_id=kept[_PLAYER],
+        display_name=names[kept[_PLAYER]],
+        won=kept[_STATUS] == Status.WON,
+        status=kept[_STATUS],
+        score=kept[_SCORE],
+        elapsed_ms=kept[_ELAPSED],
+        moves=kept[_MOVES],
+        finished_at=dt.datetime.fromisoformat(finished) if finished else None,
+    )
+
+
+def _shown(rows: list[list[Any]], page: int, viewer_id: int | None) -> list[list[Any]]:
+    offset = (page - 1) * day_board.PAGE_SIZE
+    out = rows[offset : offset + day_board.PAGE_SIZE]
+    mine = [row for row in rows if row[_PLAYER] == viewer_id]
+    return out + [row for row in mine if row not in out]
+
+
+def _board(
+    challenge: DailyChallenge,
+    rows: list[list[Any]],
+    players: dict[int, str],
+    page: int,
+    viewer_id: int | None,
+) -> day_board.Board:
+    count = len(rows)
+    day_board._check_page(page, count)
+    offset = (page - 1) * day_board.PAGE_SIZE
+    shown = [_row(row, players) for row in rows[offset : offset + day_board.PAGE_SIZE]]
+    me = next((row for row in shown if row.player_id == viewer_id), None)
+    if me is None and viewer_id is not None:
+        mine = next((row for row in rows if row[_PLAYER] == viewer_id), None)
+        me = _row(mine, players) if mine is not None else None
+    return day_board.Board(challenge, shown, count, offset, page, me, "postgres")
+
+
+def circle_boards(
+    challenges: Sequence[DailyChallenge],
+    players: dict[int, str],
+    *,
+    page: int = 1,
+    viewer_id: int | None = None,
+    circle: Circle | None = None,
+    also: Sequence[str | None] = (),
+) -> tuple[dict[int, tuple[day_board.Board, list[list[Any]]]], list[Any]]:
+    """Per challenge id: a page of its board among ``players`` (not banned), ranks 1..
+    within the circle by the board's rules over the board's own rows; and the whole
+    ranking (kept rows) it was cut from. Then the kept values of ``also``."""
+    circle = circle or Circle.open(players, [c.pk for c in challenges])
+    kept, found = rankings(circle, challenges, *also)
+    for challenge in challenges:  # a page past the end: 404 before any check
+        day_board._check_page(page, len(kept[challenge.pk]))
+    shown = {c.pk: _shown(kept[c.pk], page, viewer_id) for c in challenges}
+    kept, stale = _checked(circle, challenges, kept, shown)
+    boards = {
+        c.pk: (_board(c, kept[c.pk], players, page, viewer_id), kept[c.pk]) for c in challenges
+    }
+    # What was kept with a ranking found stale was computed from it: not to be used.
+    return boards, [None] * len(found) if stale else found
 
 
 def circle_board(
@@ -48,13 +278,9 @@ def circle_board(
     page: int = 1,
     viewer_id: int | None = None,
 ) -> day_board.Board:
-    """A page of ``challenge``'s board among ``players`` (not banned): ranks 1.. within
-    the circle, by the board's rules over the board's own rows."""
-    games = Game.objects.filter(
-        ranking.counts_q(challenge.closes_at, unbanned_ids=list(players)),
-        challenge_id=challenge.pk,
-    )
-    return ranked_board(challenge, games, page=page, viewer_id=viewer_id, names=players)
+    """A page of ``challenge``'s board among ``players`` (not banned)."""
+    boards, _ = circle_boards([challenge], players, page=page, viewer_id=viewer_id)
+    return boards[challenge.pk][0]
 
 
 def ranked_board(
@@ -63,19 +289,13 @@ def ranked_board(
     *,
     page: int = 1,
     viewer_id: int | None = None,
-    names: dict[int, str] | None = None,
 ) -> day_board.Board:
-    """A page of ``games`` (of one challenge) ranked by the board's rules in PostgreSQL;
-    display names from ``names`` when given (else joined)."""
-    fields = _GAME_FIELDS if names is not None else day_board._ROW_FIELDS
+    """A page of ``games`` (of one challenge) ranked by the board's rules in PostgreSQL."""
     values = list(
         games.annotate(rank=Window(Rank(), order_by=ranking.rank_order()))
         .order_by(*ranking.list_order())
-        .values(*fields, "rank")
+        .values(*day_board._ROW_FIELDS, "rank")
     )
-    if names is not None:
-        for v in values:
-            v["player__display_name"] = names[v["player_id"]]
     rows = [day_board._row(v, v["rank"]) for v in values]
     count = len(rows)
     offset = (page - 1) * day_board.PAGE_SIZE
@@ -85,48 +305,7 @@ def ranked_board(
     return day_board.Board(challenge, shown, count, offset, page, me, "postgres")
 
 
-def _period_ranks(players: dict[int, str], start: dt.date, end: dt.date) -> list[dict[str, Any]]:
-    """Every counted daily of the circle from ``start`` to ``end`` (inclusive), with its
-    rank among the circle on its own board: one query, RANK() partitioned by challenge."""
-    return list(
-        Game.objects.filter(
-            ranking.counts_q(unbanned_ids=list(players)),
-            challenge__date__gte=start,
-            challenge__date__lte=end,
-        )
-        .annotate(
-            rank=Window(Rank(), partition_by=[F("challenge_id")], order_by=ranking.rank_order())
-        )
-        .values("player_id", "status", "rank", "challenge__date")
-    )
-
-
-def points_tables(
-    players: dict[int, str], periods: list[tuple[dt.date, dt.date]]
-) -> list[list[dict[str, Any]]]:
-    """Members' points in each period (start, end inclusive), from one query over them all:
-    most points first, then wins; equal on both share a rank. Members who played nothing
-    in a period are left out of its table."""
-    ranked = _period_ranks(players, min(p[0] for p in periods), max(p[1] for p in periods))
-    tables = []
-    for start, end in periods:
-        totals: dict[int, dict[str, Any]] = {}
-        for g in ranked:
-            if not start <= g["challenge__date"] <= end:
-                continue
-            row = totals.setdefault(
-                g["player_id"],
-                {"display_name": players[g["player_id"]], "points": 0, "played": 0, "wins": 0},
-            )
-            row["points"] += points_for(g["rank"])
-            row["played"] += 1
-            row["wins"] += g["status"] == Status.WON
-        rows = sorted(
-            totals.values(), key=lambda r: (-r["points"], -r["wins"], r["display_name"].lower())
-        )
-        records.competition_ranks(rows, lambda r: (r["points"], r["wins"]))
-        tables.append(rows)
-    return tables
+# ----- today's standings, weekly and monthly points, streaks -----------------------------
 
 
 def week_of(day: dt.date) -> tuple[dt.date, dt.date]:
@@ -141,43 +320,229 @@ def month_of(day: dt.date) -> tuple[dt.date, dt.date]:
     return first, following - dt.timedelta(days=1)
 
 
-def circle_streaks(players: dict[int, str], today: dt.date) -> list[dict[str, Any]]:
-    """Current and best streaks of the circle's members (the streak board's rules), every
-    member listed, longest current streak first."""
+def _window_start(today: dt.date) -> dt.date:
+    """The first closed day whose board version keys the closed days' part: the week's
+    and the month's first day, and at least the day before yesterday (a result of
+    yesterday verified after midnight)."""
+    return min(week_of(today)[0], month_of(today)[0], today - dt.timedelta(days=2))
+
+
+def _period_ranks(players: dict[int, str], start: dt.date, end: dt.date) -> list[tuple[Any, ...]]:
+    """(player id, status, rank, date) of every counted daily of the circle from
+    ``start`` to ``end`` (inclusive), ranked among the circle on its own board: one
+    query, RANK() partitioned by challenge."""
+    return list(
+        Game.objects.filter(
+            ranking.counts_q(unbanned_ids=list(players)),
+            challenge__date__gte=start,
+            challenge__date__lte=end,
+        )
+        .annotate(
+            rank=Window(Rank(), partition_by=[F("challenge_id")], order_by=ranking.rank_order())
+        )
+        .values_list("player_id", "status", "rank", "challenge__date")
+    )
+
+
+def _past(players: dict[int, str], today: dt.date) -> dict[str, Any]:
+    """The circle's closed days (before ``today``): per player, week and month points,
+    played and wins, [points, played, wins] each; and their streak up to yesterday,
+    [last win (ISO) or None, run ending on it, best]."""
+    week_start, month_start = week_of(today)[0], month_of(today)[0]
+    yesterday = today - dt.timedelta(days=1)
+    start = min(week_start, month_start)
+    week: dict[int, list[int]] = {}
+    month: dict[int, list[int]] = {}
+    if start <= yesterday:
+        for pid, status, rank, date in _period_ranks(players, start, yesterday):
+            won = int(status == Status.WON)
+            for table, first in ((week, week_start), (month, month_start)):
+                if date >= first:
+                    row = table.setdefault(pid, [0, 0, 0])
+                    row[0] += points_for(rank)
+                    row[1] += 1
+                    row[2] += won
     dates: dict[int, list[dt.date]] = defaultdict(list)
     for pid, date in (
         Game.objects.filter(
             ranking.counts_q(unbanned_ids=list(players)),
-            ranking.daily_tiers_q(),
+            ranking.daily_tiers_q(),  # the weekly has its own streak
             status=Status.WON,
+            challenge__date__lt=today,
         )
         .values_list("player_id", "challenge__date")
         .distinct()
     ):
         dates[pid].append(date)
-    rows: list[dict[str, Any]] = []
-    for pid, name in players.items():
-        streak = records.streak_of(dates.get(pid, []), today)
-        rows.append(
-            {
-                "display_name": name,
-                "current_streak": streak.current,
-                "best_streak": streak.best,
-                "last_win": streak.last_win.isoformat() if streak.last_win else None,
-            }
-        )
-    rows.sort(key=lambda r: (-r["current_streak"], -r["best_streak"], r["display_name"].lower()))
-    records.competition_ranks(rows, lambda r: r["current_streak"])
+    streaks = {}
+    for pid, days in dates.items():
+        last = max(days)
+        streak = records.streak_of(days, last)  # the run ending on its last win
+        streaks[pid] = [last.isoformat(), streak.current, streak.best]
+    return {"week": week, "month": month, "streaks": streaks}
+
+
+def _kept_past(circle: Circle, today: dt.date, past_ids: list[int]) -> dict[str, Any]:
+    """``_past`` as kept (JSON: player ids are text)."""
+    name = None
+    if circle.r is not None and all(c in circle.versions for c in past_ids):
+        name = f"circle-past:{today.isoformat()}:{circle.key}:{circle.digest(past_ids)}"
+    (found,) = circle.get([name])
+    if found is None:
+        found = json.loads(json.dumps(_past(circle.players, today)))
+        circle.put({name: found}, PAST_SECONDS)
+    return dict(found)
+
+
+def _ranked(rows: list[list[Any]], order: Any, tie: Any) -> list[list[Any]]:
+    """``rows`` sorted by ``order`` with a competition rank appended: equal ``tie`` keys
+    share a rank (1, 2, 2, 4)."""
+    rows.sort(key=order)
+    previous: Any = object()
+    rank = 0
+    for index, row in enumerate(rows):
+        if tie(row) != previous:
+            rank = index + 1
+        previous = tie(row)
+        row.append(rank)
     return rows
 
 
+def league_tables(
+    circle: Circle,
+    today: dt.date,
+    today_rankings: dict[int, list[list[Any]]],
+    past_ids: list[int],
+    daily_ids: set[int],
+) -> dict[str, list[list[Any]]]:
+    """{week, month, streaks} of the circle: the closed days' part (kept) plus today's,
+    from today's rankings, as compact rows (``table_rows`` makes them answers): week and
+    month [player, points, played, wins, rank], most points first, then wins (equal on
+    both share a rank), members who played nothing in the period left out; streaks
+    [player, current, best, last win or None, rank] of every member, longest current
+    streak first."""
+    players = circle.players
+    past = _kept_past(circle, today, past_ids)
+    week = {int(pid): list(v) for pid, v in past["week"].items()}
+    month = {int(pid): list(v) for pid, v in past["month"].items()}
+    past_streaks = {int(pid): v for pid, v in past["streaks"].items()}
+    won_today = set()
+    for challenge_id, rows in today_rankings.items():
+        daily = challenge_id in daily_ids
+        for row in rows:
+            pid = row[_PLAYER]
+            won = row[_STATUS] == Status.WON
+            for table in (week, month):
+                totals = table.setdefault(pid, [0, 0, 0])
+                totals[0] += points_for(row[_RANK])
+                totals[1] += 1
+                totals[2] += int(won)
+            if won and daily:  # the weekly has its own streak
+                won_today.add(pid)
+    yesterday = today - dt.timedelta(days=1)
+    streaks = []
+    for pid in players:
+        last_text, run, best = past_streaks.get(pid, (None, 0, 0))
+        last = dt.date.fromisoformat(last_text) if last_text else None
+        if pid in won_today:
+            run = run + 1 if last == yesterday else 1
+            best = max(best, run)
+            last = today
+        current = run if last is not None and today - last <= dt.timedelta(days=1) else 0
+        streaks.append([pid, current, best, last.isoformat() if last else None])
+
+    def points(totals: dict[int, list[int]]) -> list[list[Any]]:
+        return _ranked(
+            [[pid, *values] for pid, values in totals.items()],
+            lambda r: (-r[1], -r[3], players[r[0]].lower()),
+            lambda r: (r[1], r[3]),
+        )
+
+    return {
+        "week": points(week),
+        "month": points(month),
+        "streaks": _ranked(
+            streaks, lambda r: (-r[1], -r[2], players[r[0]].lower()), lambda r: r[1]
+        ),
+    }
+
+
+def table_rows(tables: dict[str, list[list[Any]]], players: dict[int, str]) -> dict[str, Any]:
+    """The answers' rows of ``league_tables``' compact ones (new dicts: the caller may
+    mark them)."""
+    return {
+        "week": [_points_row(row, players) for row in tables["week"]],
+        "month": [_points_row(row, players) for row in tables["month"]],
+        "streaks": [
+            {
+                "display_name": players[pid],
+                "current_streak": current,
+                "best_streak": best,
+                "last_win": last,
+                "rank": rank,
+            }
+            for pid, current, best, last, rank in tables["streaks"]
+        ],
+    }
+
+
+def _points_row(row: list[Any], players: dict[int, str]) -> dict[str, Any]:
+    pid, points, played, wins, rank = row
+    return {
+        "display_name": players[pid],
+        "points": points,
+        "played": played,
+        "wins": wins,
+        "rank": rank,
+    }
+
+
+def challenges_from(start: dt.date, today: dt.date) -> list[DailyChallenge]:
+    """The challenges from ``start`` to ``today``, by date then tier (one query)."""
+    found = DailyChallenge.objects.filter(date__gte=start, date__lte=today)
+    return sorted(found, key=lambda c: (c.date, tier_order(c.tier)))
+
+
+def league_page(
+    players: dict[int, str], *, viewer_id: int | None, today: dt.date | None = None
+) -> dict[str, Any]:
+    """Everything a league's page shows: today's standings per tier (tier ->
+    {challenge, board}), and {week, month, streaks}: the week's and month's tables and
+    the members' streaks, kept whole under the versions of every board they read (their
+    rows are this request's own: the caller may mark them)."""
+    today = today or utc_today()
+    challenges = challenges_from(_window_start(today), today)
+    todays = [c for c in challenges if c.date == today]
+    past_ids = [c.pk for c in challenges if c.date < today]
+    circle = Circle.open(players, [c.pk for c in challenges])
+    name = None
+    if circle.r is not None and len(circle.versions) == len(challenges):
+        digest = circle.digest([c.pk for c in challenges])
+        name = f"circle-tables:{today.isoformat()}:{circle.key}:{digest}"
+    boards, (tables,) = circle_boards(
+        todays, players, viewer_id=viewer_id, circle=circle, also=[name]
+    )
+    if tables is None:
+        today_rankings = {pk: rows for pk, (_, rows) in boards.items()}
+        daily_ids = {c.pk for c in todays if c.tier in Tier.values}
+        tables = league_tables(circle, today, today_rankings, past_ids, daily_ids)
+        circle.put({name: tables}, PAST_SECONDS)
+    return {
+        "today": {c.tier: {"challenge": c, "board": boards[c.pk][0]} for c in todays},
+        **table_rows(tables, players),
+    }
+
+
 def today_standings(
-    players: dict[int, str], *, viewer_id: int | None, day: dt.date | None = None
+    players: dict[int, str],
+    *,
+    viewer_id: int | None,
+    day: dt.date | None = None,
+    challenges: Sequence[DailyChallenge] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The circle's board in each tier of ``day`` (today): tier -> (challenge, board)."""
-    day = day or utc_today()
-    out: dict[str, dict[str, Any]] = {}
-    for challenge in DailyChallenge.of_day(day):
-        board = circle_board(challenge, players, viewer_id=viewer_id)
-        out[challenge.tier] = {"challenge": challenge, "board": board}
-    return {tier: out[tier] for tier in tiers_of(day) if tier in out}
+    if challenges is None:
+        challenges = DailyChallenge.of_day(day or utc_today())
+    boards, _ = circle_boards(challenges, players, viewer_id=viewer_id)
+    ordered = sorted(challenges, key=lambda c: tier_order(c.tier))
+    return {c.tier: {"challenge": c, "board": boards[c.pk][0]} for c in ordered}

@@ -36,6 +36,7 @@ from django.db.models import Case, F, IntegerField, OrderBy, Q, Value, When
 from django.db.models.functions import Coalesce, Least, TruncDate
 from django.db.models.lookups import LessThanOrEqual
 
+from apikit.sql import in_ids
 from games.models import Tier
 
 SCORE_BITS = 11
@@ -155,7 +156,7 @@ def counts_q(
     if unbanned_ids is None:
         not_banned = Q(player__is_banned=False)
     else:
-        not_banned = Q(player_id__in=list(unbanned_ids))
+        not_banned = Q(in_ids("player_id", unbanned_ids))
     return Q(
         closed,
         not_banned,

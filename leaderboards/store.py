@@ -61,6 +61,12 @@ def ready_key(challenge_id: int) -> str:
     return f"{prefix()}{BOARD}:{challenge_id}:ready"
 
 
+def version_key(challenge_id: int) -> str:
+    """A counter raised by every write to a board (a result added or removed, a rebuild):
+    what is computed from a board is kept under its version (``circles``)."""
+    return f"{prefix()}{BOARD}:{challenge_id}:version"
+
+
 def lock_key(challenge_id: int) -> str:
     return f"{prefix()}{BOARD}:{challenge_id}:lock"
 
@@ -86,6 +92,7 @@ def replace_board(r: redis.Redis, challenge_id: int, entries: Sequence[tuple[str
     else:
         swap.delete(key)
     swap.set(ready_key(challenge_id), "1")
+    swap.incr(version_key(challenge_id))
     swap.execute()
 
 
@@ -115,14 +122,28 @@ def add_entries(r: redis.Redis, entries: Iterable[tuple[int, str, int]]) -> None
     for (challenge_id, member, composite), flag in zip(rows, flags, strict=True):
         if flag:
             pipe.zadd(daily_key(challenge_id), {member: composite})
+    for challenge_id in {row[0] for row in rows}:  # built or not: the results changed
+        pipe.incr(version_key(challenge_id))
     pipe.execute()
 
 
 def remove_entries(r: redis.Redis, entries: Iterable[tuple[int, str]]) -> None:
     pipe = r.pipeline(transaction=False)
+    changed = set()
     for challenge_id, member in entries:
         pipe.zrem(daily_key(challenge_id), member)
+        changed.add(challenge_id)
+    for challenge_id in changed:
+        pipe.incr(version_key(challenge_id))
     pipe.execute()
+
+
+def versions(r: redis.Redis, challenge_ids: Sequence[int]) -> list[int]:
+    """The boards' versions (0 for a board never written), in one round trip."""
+    if not challenge_ids:
+        return []
+    found: Any = r.mget([version_key(c) for c in challenge_ids])
+    return [int(v) if v is not None else 0 for v in found]
 
 
 def page(
@@ -153,7 +174,10 @@ def position_of(r: redis.Redis, challenge_id: int, member: str) -> int | None:
 
 
 def drop_board(r: redis.Redis, challenge_id: int) -> None:
-    r.delete(daily_key(challenge_id), ready_key(challenge_id))
+    pipe = r.pipeline(transaction=True)
+    pipe.delete(daily_key(challenge_id), ready_key(challenge_id))
+    pipe.incr(version_key(challenge_id))
+    pipe.execute()
 
 
 def board_ids(r: redis.Redis) -> list[int]:
@@ -174,6 +198,14 @@ def cache_get(r: redis.Redis, name: str) -> Any:
 
 def cache_set(r: redis.Redis, name: str, value: Any, seconds: int) -> None:
     r.set(cache_key(name), json.dumps(value), ex=seconds)
+
+
+def cache_get_many(r: redis.Redis, names: Sequence[str]) -> list[Any]:
+    """Several computed values in one round trip (None for each one not kept)."""
+    if not names:
+        return []
+    found: Any = r.mget([cache_key(name) for name in names])
+    return [None if raw is None else json.loads(raw) for raw in found]
 
 
 def cache_clear(r: redis.Redis) -> None:

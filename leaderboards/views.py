@@ -321,23 +321,18 @@ class LeagueBoardView(LeaderboardView):
         if not request.user.is_authenticated:
             raise Forbidden("log in to see your leagues")
         league = social.league_of_member(request.user.pk, league_id)
-        ids = social.unbanned_members(league)
+        players = social.unbanned_members(league)
         viewer_id = request.user.pk
         today = utc_today()
-        standings = circles.today_standings(ids, viewer_id=viewer_id, day=today)
+        page = circles.league_page(players, viewer_id=viewer_id, today=today)
         name = request.user.display_name
+        week_start, week_end = circles.week_of(today)
+        month_start, month_end = circles.month_of(today)
 
-        periods = [circles.week_of(today), circles.month_of(today)]
-        week, month = (
-            {
-                "start": start,
-                "end": end,
-                "results": [{**row, "me": row["display_name"] == name} for row in rows],
-            }
-            for (start, end), rows in zip(
-                periods, circles.points_tables(ids, periods), strict=True
-            )
-        )
+        def marked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            for row in rows:  # this request's own rows (circles.league_page)
+                row["me"] = row["display_name"] == name
+            return rows
 
         data = {
             "league": league.pk,
@@ -350,14 +345,11 @@ class LeagueBoardView(LeaderboardView):
                     "count": entry["board"].count,
                     "results": [shaped_row(row, viewer_id) for row in entry["board"].rows],
                 }
-                for tier, entry in standings.items()
+                for tier, entry in page["today"].items()
             ],
-            "week": week,
-            "month": month,
-            "streaks": [
-                {**row, "me": row["display_name"] == name}
-                for row in circles.circle_streaks(ids, today)
-            ],
+            "week": {"start": week_start, "end": week_end, "results": marked(page["week"])},
+            "month": {"start": month_start, "end": month_end, "results": marked(page["month"])},
+            "streaks": marked(page["streaks"]),
             "points": list(circles.POINTS),
             "played_points": circles.PLAYED_POINTS,
         }
@@ -405,9 +397,11 @@ def _yesterday(challenge: DailyChallenge, viewer_id: int | None, today: dt.date)
 
 def _league_leaders(viewer_id: int, today: dt.date) -> list[dict[str, Any]]:
     out = []
-    for league in social.leagues_of(viewer_id):
+    leagues = social.leagues_of(viewer_id)
+    challenges = DailyChallenge.of_day(today) if leagues else []
+    for league in leagues:
         standings = circles.today_standings(
-            social.unbanned_members(league), viewer_id=viewer_id, day=today
+            social.unbanned_members(league), viewer_id=viewer_id, challenges=challenges
         )
         out.append(
             {

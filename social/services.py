@@ -23,6 +23,7 @@ from accounts.models import User
 from accounts.skeleton import name_key
 from accounts.validators import check_name_form
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
+from apikit.sql import in_subquery
 from social.models import (
     LEAGUE_NAME_MAX_LENGTH,
     Follow,
@@ -85,12 +86,10 @@ def unbanned_members(league: League | int) -> dict[int, str]:
     """The league's current members who are not banned, with their display names: the
     circle its boards rank (one query)."""
     league_id = league if isinstance(league, int) else league.pk
+    members = Membership.objects.filter(league_id=league_id, removed_at__isnull=True)
     return dict(
-        User.objects.filter(
-            memberships__league_id=league_id,
-            memberships__removed_at__isnull=True,
-            is_banned=False,
-        ).values_list("pk", "display_name")
+        User.objects.filter(in_subquery("pk", members.values("player_id")), is_banned=False)
+        .values_list("pk", "display_name")
     )
 
 
@@ -98,7 +97,8 @@ def unbanned_following(user_id: int) -> dict[int, str]:
     """The player and those they follow, not banned, with their display names (one query)."""
     followed = Follow.objects.filter(follower_id=user_id).values("followed_id")
     return dict(
-        User.objects.filter(Q(pk=user_id) | Q(pk__in=followed), is_banned=False).values_list(
+        User.objects.filter(Q(pk=user_id) | Q(in_subquery("pk", followed)), is_banned=False)
+        .values_list(
             "pk", "display_name"
         )
     )
@@ -210,18 +210,37 @@ def leave_league(user: Any, league_id: int) -> League:
     last member to leave closes it."""
     with transaction.atomic():
         league = league_of_member(user.pk, league_id)
-        league = League.objects.select_for_update().get(pk=league.pk)
-        Membership.objects.filter(league=league, player=user).delete()
-        if league.owner_id == user.pk:
-            heir = active_members(league).order_by("joined_at", "pk").first()
-            if heir is None:
-                league.closed_at = timezone.now()
-                league.closed_reason = "its last member left"
-                league.save(update_fields=["closed_at", "closed_reason"])
-            else:
-                league.owner_id = heir.player_id
-                league.save(update_fields=["owner"])
+        return _leave(user.pk, league.pk)
+
+
+def _leave(user_id: int, league_id: int) -> League:
+    league = League.objects.select_for_update().get(pk=league_id)
+    Membership.objects.filter(league=league, player_id=user_id).delete()
+    if league.owner_id == user_id and league.closed_at is None:
+        heir = active_members(league).order_by("joined_at", "pk").first()
+        if heir is None:
+            league.closed_at = timezone.now()
+            league.closed_reason = "its last member left"
+            league.save(update_fields=["closed_at", "closed_reason"])
+        else:
+            league.owner_id = heir.player_id
+            league.save(update_fields=["owner"])
     return league
+
+
+def forget_player(user: Any) -> None:
+    """A deleted account (accounts.signals.account_deleted, inside its transaction):
+    it leaves every league as a member who leaves does (an owner hands the league on,
+    the last member closes it), its rows of removal go too, and it follows nobody and
+    nobody follows it. The leagues' boards drop it with their next read (their members
+    are read afresh each time: leaderboards.circles)."""
+    league_ids = list(
+        Membership.objects.filter(player_id=user.pk).order_by("league_id")
+        .values_list("league_id", flat=True)
+    )
+    for league_id in league_ids:
+        _leave(user.pk, league_id)
+    Follow.objects.filter(Q(follower_id=user.pk) | Q(followed_id=user.pk)).delete()
 
 
 def _owned_league(user: Any, league_id: int) -> League:

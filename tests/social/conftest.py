@@ -1,4 +1,8 @@
 """The leagues' boards read the leaderboards' Redis cache: each test gets its own key
 prefix, as the leaderboard tests do."""
 
-from tests.leaderboards.conftest import board_prefix  # noqa: F401 (autouse fixture)
+from tests.leaderboards.conftest import (  # noqa: F401 (fixtures)
+    board_prefix,
+    dead_redis,
+    lb_redis,
+)
