@@ -88,6 +88,10 @@ def browse(chromium: Any, live_server: Any) -> Iterator[Any]:
 
     yield new_page
     for context in contexts:
+        # A route handler still fetching when its context closes raises into whatever
+        # test runs next; wait for handlers to finish and drop them first.
+        for page in context.pages:
+            page.unroute_all(behavior="ignoreErrors")
         context.close()
 
 
