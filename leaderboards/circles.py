@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import redis
 from django.db.models import F, Window
 from django.db.models.functions import Rank
@@ -153,7 +154,7 @@ class Circle:
         try:
             pipe = self.r.pipeline(transaction=False)
             for name, value in kept.items():
-                pipe.set(store.cache_key(name), json.dumps(value), ex=seconds)
+                pipe.set(store.cache_key(name), store.encode(value), ex=seconds)
             pipe.execute()
         except redis.RedisError as exc:
             logger.warning("could not keep circle boards: %s", exc)
@@ -389,7 +390,7 @@ def _kept_past(circle: Circle, today: dt.date, past_ids: list[int]) -> dict[str,
         name = f"circle-past:{today.isoformat()}:{circle.key}:{circle.digest(past_ids)}"
     (found,) = circle.get([name])
     if found is None:
-        found = json.loads(json.dumps(_past(circle.players, today)))
+        found = orjson.loads(store.encode(_past(circle.players, today)))
         circle.put({name: found}, PAST_SECONDS)
     return dict(found)
 
@@ -467,34 +468,44 @@ def league_tables(
     }
 
 
-def table_rows(tables: dict[str, list[list[Any]]], players: dict[int, str]) -> dict[str, Any]:
-    """The answers' rows of ``league_tables``' compact ones (new dicts: the caller may
-    mark them)."""
-    return {
-        "week": [_points_row(row, players) for row in tables["week"]],
-        "month": [_points_row(row, players) for row in tables["month"]],
-        "streaks": [
+def table_rows(
+    tables: dict[str, list[list[Any]]],
+    players: dict[int, str],
+    *,
+    page: int = 1,
+    viewer_id: int | None = None,
+) -> dict[str, Any]:
+    """Page ``page`` of each of ``league_tables``' compact tables as answer rows (new
+    dicts), the viewer's own row added after it when not on it, ``me`` marked; and
+    ``pages``, the longest table's page count (404 past it)."""
+    longest = max(len(rows) for rows in tables.values())
+    day_board._check_page(page, longest)
+    offset = (page - 1) * day_board.PAGE_SIZE
+
+    def cut(rows: list[list[Any]], fields: tuple[str, ...]) -> list[dict[str, Any]]:
+        shown = rows[offset : offset + day_board.PAGE_SIZE]
+        shown += [row for row in rows if row[0] == viewer_id and row not in shown]
+        return [
             {
-                "display_name": players[pid],
-                "current_streak": current,
-                "best_streak": best,
-                "last_win": last,
-                "rank": rank,
+                "display_name": players[row[0]],
+                **dict(zip(fields, row[1:], strict=True)),
+                "me": row[0] == viewer_id,
             }
-            for pid, current, best, last, rank in tables["streaks"]
-        ],
-    }
+            for row in shown
+        ]
 
-
-def _points_row(row: list[Any], players: dict[int, str]) -> dict[str, Any]:
-    pid, points, played, wins, rank = row
     return {
-        "display_name": players[pid],
-        "points": points,
-        "played": played,
-        "wins": wins,
-        "rank": rank,
+        "week": cut(tables["week"], _POINTS_FIELDS),
+        "month": cut(tables["month"], _POINTS_FIELDS),
+        "streaks": cut(tables["streaks"], _STREAK_FIELDS),
+        "counts": {name: len(rows) for name, rows in tables.items()},
+        "pages": max(1, -(-longest // day_board.PAGE_SIZE)),
     }
+
+
+# The fields of ``league_tables``' compact rows after the player id.
+_POINTS_FIELDS = ("points", "played", "wins", "rank")
+_STREAK_FIELDS = ("current_streak", "best_streak", "last_win", "rank")
 
 
 def challenges_from(start: dt.date, today: dt.date) -> list[DailyChallenge]:
@@ -504,12 +515,16 @@ def challenges_from(start: dt.date, today: dt.date) -> list[DailyChallenge]:
 
 
 def league_page(
-    players: dict[int, str], *, viewer_id: int | None, today: dt.date | None = None
+    players: dict[int, str],
+    *,
+    viewer_id: int | None,
+    today: dt.date | None = None,
+    page: int = 1,
 ) -> dict[str, Any]:
     """Everything a league's page shows: today's standings per tier (tier ->
-    {challenge, board}), and {week, month, streaks}: the week's and month's tables and
-    the members' streaks, kept whole under the versions of every board they read (their
-    rows are this request's own: the caller may mark them)."""
+    {challenge, board}, their first page), and page ``page`` of the week's and month's
+    tables and the members' streaks (``table_rows``), kept whole under the versions of
+    every board they read."""
     today = today or utc_today()
     challenges = challenges_from(_window_start(today), today)
     todays = [c for c in challenges if c.date == today]
@@ -529,7 +544,7 @@ def league_page(
         circle.put({name: tables}, PAST_SECONDS)
     return {
         "today": {c.tier: {"challenge": c, "board": boards[c.pk][0]} for c in todays},
-        **table_rows(tables, players),
+        **table_rows(tables, players, page=page, viewer_id=viewer_id),
     }
 
 

@@ -196,7 +196,8 @@ class PointsRow(serializers.Serializer):
 class PointsTable(serializers.Serializer):
     start = serializers.DateField()
     end = serializers.DateField()
-    results = PointsRow(many=True)
+    count = serializers.IntegerField(help_text="Members with a result in the period.")
+    results = PointsRow(many=True, help_text="The page's rows, then your own if not on it.")
 
 
 class TierStanding(serializers.Serializer):
@@ -210,10 +211,19 @@ class LeagueBoard(serializers.Serializer):
     league = serializers.IntegerField()
     name = serializers.CharField()
     date = serializers.DateField()
-    today = TierStanding(many=True, help_text="Today's standings among the members, per tier.")
+    today = TierStanding(
+        many=True, help_text="Today's standings among the members, per tier (first page)."
+    )
+    page = serializers.IntegerField(help_text="The page of the week, month and streak tables.")
+    pages = serializers.IntegerField(help_text="Pages of the longest of those tables.")
+    page_size = serializers.IntegerField()
     week = PointsTable(help_text="This ISO week (Monday to Sunday), points per day and tier.")
     month = PointsTable(help_text="This calendar month.")
-    streaks = StreakRow(many=True, help_text="Every member's current and best streak.")
+    members = serializers.IntegerField(help_text="Members ranked (not banned): the streak rows.")
+    streaks = StreakRow(
+        many=True,
+        help_text="The page's members by current then best streak, then your own if not on it.",
+    )
     points = serializers.ListField(
         child=serializers.IntegerField(), help_text="Points for ranks 1, 2, ...; then `played`."
     )

@@ -9,11 +9,11 @@ Every function here may raise ``redis.RedisError``; callers decide what to do th
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
 import redis
 from django.conf import settings
 
@@ -191,13 +191,20 @@ def board_ids(r: redis.Redis) -> list[int]:
 # ----- computed boards (streaks, all-time): JSON with a short life -----------------------
 
 
+def encode(value: Any) -> bytes:
+    """A computed value as kept: JSON (orjson, several times quicker both ways than the
+    standard library on a 1,000-row table; dict keys become text, as json.dumps makes
+    them)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
 def cache_get(r: redis.Redis, name: str) -> Any:
     raw: Any = r.get(cache_key(name))
-    return None if raw is None else json.loads(raw)
+    return None if raw is None else orjson.loads(raw)
 
 
 def cache_set(r: redis.Redis, name: str, value: Any, seconds: int) -> None:
-    r.set(cache_key(name), json.dumps(value), ex=seconds)
+    r.set(cache_key(name), encode(value), ex=seconds)
 
 
 def cache_get_many(r: redis.Redis, names: Sequence[str]) -> list[Any]:
@@ -205,7 +212,7 @@ def cache_get_many(r: redis.Redis, names: Sequence[str]) -> list[Any]:
     if not names:
         return []
     found: Any = r.mget([cache_key(name) for name in names])
-    return [None if raw is None else json.loads(raw) for raw in found]
+    return [None if raw is None else orjson.loads(raw) for raw in found]
 
 
 def cache_clear(r: redis.Redis) -> None:

@@ -301,39 +301,39 @@ class PlayerView(LeaderboardView):
         return _cacheable(Response(data), request, STATS_MAX_AGE)
 
 
-LEAGUE_NOT_FOUND = OpenApiResponse(
-    ERROR, description="No such league, or you are not a member of it (now)."
-)
-
-
 class LeagueBoardView(LeaderboardView):
     @extend_schema(
         summary="A league's boards: today per tier, this week's and month's points, streaks",
-        parameters=[OpenApiParameter("league_id", int, OpenApiParameter.PATH)],
+        description="The week, month and streak tables come a page at a time (50 rows, "
+        "your own row added when it is not on the page); today's boards show their first "
+        "page (the daily board with `?league=` has the rest).",
+        parameters=[OpenApiParameter("league_id", int, OpenApiParameter.PATH), PAGE],
         responses={
             200: LeagueBoard,
+            400: BAD_REQUEST,
             403: OpenApiResponse(ERROR, description="Not logged in."),
-            404: LEAGUE_NOT_FOUND,
+            404: OpenApiResponse(
+                ERROR,
+                description="No such league, or you are not a member of it (now); "
+                "a page past the longest table.",
+            ),
         },
         tags=["leagues"],
     )
     def get(self, request: Request, league_id: int) -> Response:
         if not request.user.is_authenticated:
             raise Forbidden("log in to see your leagues")
+        query = _query(PageQuery, request)
         league = social.league_of_member(request.user.pk, league_id)
         players = social.unbanned_members(league)
         viewer_id = request.user.pk
         today = utc_today()
-        page = circles.league_page(players, viewer_id=viewer_id, today=today)
-        name = request.user.display_name
+        page = circles.league_page(
+            players, viewer_id=viewer_id, today=today, page=query["page"]
+        )
         week_start, week_end = circles.week_of(today)
         month_start, month_end = circles.month_of(today)
-
-        def marked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            for row in rows:  # this request's own rows (circles.league_page)
-                row["me"] = row["display_name"] == name
-            return rows
-
+        counts = page["counts"]
         data = {
             "league": league.pk,
             "name": league.name,
@@ -347,9 +347,23 @@ class LeagueBoardView(LeaderboardView):
                 }
                 for tier, entry in page["today"].items()
             ],
-            "week": {"start": week_start, "end": week_end, "results": marked(page["week"])},
-            "month": {"start": month_start, "end": month_end, "results": marked(page["month"])},
-            "streaks": marked(page["streaks"]),
+            "page": query["page"],
+            "pages": page["pages"],
+            "page_size": day_board.PAGE_SIZE,
+            "week": {
+                "start": week_start,
+                "end": week_end,
+                "count": counts["week"],
+                "results": page["week"],
+            },
+            "month": {
+                "start": month_start,
+                "end": month_end,
+                "count": counts["month"],
+                "results": page["month"],
+            },
+            "members": counts["streaks"],
+            "streaks": page["streaks"],
             "points": list(circles.POINTS),
             "played_points": circles.PLAYED_POINTS,
         }

@@ -132,3 +132,42 @@ def test_league_invite_both_play_board_updates_archive_and_home(
         page.shot(name)
     for page in (owner, friend):
         page.assert_clean()
+
+
+def test_a_big_leagues_tables_page_through_and_keep_your_row(
+    browse: Any, daily_deal0: Any
+) -> None:
+    """60 members: the week, month and streak tables show 50 rows and the viewer's own
+    below them; Next shows the rest."""
+    from accounts.models import User
+    from social.models import League, Membership
+    from social.services import new_invite_token
+    from tests.factories import make_player, result
+
+    page = browse(DESKTOP)
+    sign_up(page, "laggard")
+    me = User.objects.get(username="laggard")
+    league = League.objects.create(
+        name="Big Table", name_key="big table", owner=me, invite_token=new_invite_token()
+    )
+    others = [make_player(f"P{i:02d}") for i in range(59)]
+    Membership.objects.bulk_create(Membership(league=league, player=p) for p in [me, *others])
+    for index, player in enumerate(others):
+        result(player, daily_deal0, elapsed_ms=60_000 + index)
+    page.goto(f"/leagues/{league.pk}/")
+    streaks = page.page.locator("[data-streaks] tbody tr")
+    streaks.nth(50).wait_for()
+    assert streaks.count() == 51
+    assert "me" in (streaks.nth(50).get_attribute("class") or "")
+    assert "Laggard" in streaks.nth(50).inner_text()
+    assert page.page.locator("[data-week] caption").inner_text().endswith("59 members played")
+    pager = page.page.locator("[data-league-pager]")
+    assert "Page 1 of 2" in pager.inner_text()
+    pager.get_by_role("button", name="Next").click()
+    pager.locator("text=Page 2 of 2").wait_for()
+    assert streaks.count() == 10  # P50..P58, then the viewer
+    week = page.page.locator("[data-week] tbody td:nth-child(2)").all_inner_texts()
+    assert [name.strip() for name in week] == [f"P{i:02d}" for i in range(50, 59)]
+    pager.get_by_role("button", name="Previous").click()
+    pager.locator("text=Page 1 of 2").wait_for()
+    page.assert_clean()

@@ -14,7 +14,7 @@ from games.models import DailyChallenge, Verification
 from leaderboards.serializers import DailyBoard, LeagueBoard
 from moderation import services as moderation
 from moderation.models import AuditLog
-from social.models import League, LeagueReport
+from social.models import League, LeagueReport, Membership
 from tests.factories import Api, logged_in, make_challenge, make_player, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -235,6 +235,44 @@ def test_league_board_ranks_members_by_the_board_rules(
     assert status == 400, body
     status, body = api(ann).get(path.replace(f"league={league['id']}", "league=abc"))
     assert status == 400, body
+
+
+def test_the_long_tables_come_a_page_at_a_time_with_your_own_row(ann: User) -> None:
+    """A league near its member limit: the week, month and streak tables come 50 rows a
+    page (a 1,000-row answer polled every 10 s by every member was most of the page's
+    cost); the viewer's own row is added when it is not on the page."""
+    league = create(ann)
+    easy = make_challenge(tier="easy")
+    others = [make_player(f"P{i:02d}") for i in range(59)]
+    Membership.objects.bulk_create(Membership(league_id=league["id"], player=p) for p in others)
+    for index, player in enumerate(others):
+        result(player, easy, elapsed_ms=60_000 + index)
+    result(ann, easy, won=False)  # last everywhere: no win, no streak
+    path = f"/api/leaderboards/leagues/{league['id']}/"
+    status, first = api(ann).get(path)
+    assert status == 200, first
+    LeagueBoard(data=first).is_valid(raise_exception=True)
+    assert (first["page"], first["pages"], first["page_size"], first["members"]) == (1, 2, 50, 60)
+    assert first["week"]["count"] == first["month"]["count"] == 60
+    for rows in (first["week"]["results"], first["month"]["results"], first["streaks"]):
+        assert len(rows) == 51, len(rows)
+        assert [r["display_name"] for r in rows[:50]] == [f"P{i:02d}" for i in range(50)]
+        assert rows[-1]["display_name"] == "Ann" and rows[-1]["me"]
+        assert not any(r["me"] for r in rows[:50])
+    assert [r["rank"] for r in first["week"]["results"]][-1] == 60
+    status, second = api(ann).get(f"{path}?page=2")
+    assert status == 200, second
+    assert [r["display_name"] for r in second["week"]["results"]] == [
+        *(f"P{i:02d}" for i in range(50, 59)), "Ann"
+    ]
+    assert len(second["streaks"]) == 10 and second["streaks"][-1]["me"]
+    # today's board is the same first page on every page of the tables
+    assert second["today"] == first["today"]
+    status, body = api(ann).get(f"{path}?page=3")
+    assert status == 404 and "page 3 does not exist" in body["detail"], body
+    for bad in ("0", "abc", "-1"):
+        status, body = api(ann).get(f"{path}?page={bad}")
+        assert status == 400 and "page" in body["errors"], body
 
 
 def test_weekly_and_monthly_points_and_ties(ann: User, bob: User, eve: User) -> None:

@@ -89,7 +89,7 @@ function dayTable(rows) {
 
 function pointsTable(table) {
   if (!table.results.length) return `<p class="muted">No results from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} yet.</p>`;
-  return `<table class="ranks"><caption class="muted">${escapeHtml(table.start)} to ${escapeHtml(table.end)}</caption>
+  return `<table class="ranks"><caption class="muted">${escapeHtml(table.start)} to ${escapeHtml(table.end)} · ${escapeHtml(table.count)} member${table.count === 1 ? "" : "s"} played</caption>
     <thead><tr><th class=num>#</th><th>Player</th><th class=num>Points</th><th class=num>Wins</th><th class=num>Played</th></tr></thead>
     <tbody>${table.results.map((r) => `<tr${r.me ? " class=me" : ""}>${num(r.rank)}<td>${playerLink(r.display_name)}</td>
     ${num(r.points)}${num(r.wins)}${num(r.played)}</tr>`).join("")}</tbody></table>`;
@@ -101,6 +101,15 @@ function streakTable(rows) {
     ${num(r.current_streak)}${num(r.best_streak)}</tr>`).join("")}</tbody></table>`;
 }
 
+function drawPager(root, data) {
+  const pager = $("[data-league-pager]", root);
+  pager.innerHTML = "";
+  if (data.pages <= 1) return;
+  if (data.page > 1) pager.insertAdjacentHTML("beforeend", `<button type="button" class="button small ghost" data-page="${data.page - 1}">Previous</button>`);
+  pager.insertAdjacentHTML("beforeend", `<span class="muted">Page ${escapeHtml(data.page)} of ${escapeHtml(data.pages)}</span>`);
+  if (data.page < data.pages) pager.insertAdjacentHTML("beforeend", `<button type="button" class="button small ghost" data-page="${data.page + 1}">Next</button>`);
+}
+
 function drawBoard(root, data) {
   $("[data-today]", root).innerHTML = data.today.length
     ? data.today.map((t) => `<section class="tier-board" data-tier-board="${escapeHtml(t.tier)}">
@@ -110,6 +119,7 @@ function drawBoard(root, data) {
   $("[data-month]", root).innerHTML = pointsTable(data.month);
   $("[data-points-rule]", root).textContent = `Points per day and tier, by rank among the members: ${data.points.join(", ")}, then ${data.played_points} for any other result.`;
   $("[data-streaks]", root).innerHTML = streakTable(data.streaks);
+  drawPager(root, data);
 }
 
 function drawMembers(root, league) {
@@ -139,12 +149,23 @@ function leaguePage(root) {
     const onError = (code, error) => {
       if (code === 404 || code === 403) lost(error?.detail || "This league is not yours to see.");
     };
-    // Both kept fresh while the page is open: the boards, and who is in the league.
-    const stops = [
-      poll(`/api/leaderboards/leagues/${id}/`, (data) => drawBoard(root, data), { every: pollEvery(root), onError }),
-      poll(`/api/leagues/${id}/`, (league) => drawMembers(root, league), { every: pollEvery(root), onError }),
-    ];
-    stop = () => stops.forEach((halt) => halt());
+    // Both kept fresh while the page is open: the boards (the tables' page shown), and
+    // who is in the league.
+    let stopBoard = () => {};
+    const watchBoard = (page) => {
+      stopBoard();
+      const path = `/api/leaderboards/leagues/${id}/${page > 1 ? `?page=${page}` : ""}`;
+      // A page that no longer exists (members left) falls back to the first.
+      const onBoardError = (code, error) => (code === 404 && page > 1 ? watchBoard(1) : onError(code, error));
+      stopBoard = poll(path, (data) => drawBoard(root, data), { every: pollEvery(root), onError: onBoardError });
+    };
+    watchBoard(1);
+    const stopMembers = poll(`/api/leagues/${id}/`, (league) => drawMembers(root, league), { every: pollEvery(root), onError });
+    stop = () => { stopBoard(); stopMembers(); };
+    $("[data-league-pager]", root).addEventListener("click", (e) => {
+      const button = e.target.closest("[data-page]");
+      if (button) watchBoard(Number(button.dataset.page));
+    });
   }).catch((err) => lost(err.message));
 
   $("[data-copy-invite]", root).addEventListener("click", async () => {
