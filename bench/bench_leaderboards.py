@@ -47,7 +47,7 @@ from games.models import (  # noqa: E402
     Verification,
     utc_today,
 )
-from leaderboards import day_board, store  # noqa: E402
+from leaderboards import circles, day_board, store  # noqa: E402
 
 BATCH = 5_000
 
@@ -92,14 +92,20 @@ def populate(count: int) -> DailyChallenge:
     return challenge
 
 
+def forget_process_copies() -> None:
+    day_board.process_cache.clear()
+    circles.process_copies.clear()
+
+
 def timed_requests(
     client: Client, url: str, repeat: int, *, kept: bool = False
 ) -> tuple[list[float], int]:
-    """Request times and SQL count; each read checks its rows against PostgreSQL unless
-    ``kept`` (then it finds them in the process's copy, ``day_board.process_cache``)."""
+    """Request times and SQL count; each read checks its rows against PostgreSQL and
+    reads the boards' kept values from Redis unless ``kept`` (then it finds them in the
+    process's copies, ``day_board.process_cache`` and ``circles.process_copies``)."""
     client.get(url)  # warm
     if not kept:
-        day_board.process_cache.clear()
+        forget_process_copies()
     connection.queries_log.clear()  # DEBUG logs every query; a full log would count 0
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)
@@ -107,7 +113,7 @@ def timed_requests(
     times = []
     for _ in range(repeat):
         if not kept:
-            day_board.process_cache.clear()
+            forget_process_copies()
         start = time.perf_counter()
         client.get(url)
         times.append((time.perf_counter() - start) * 1000)

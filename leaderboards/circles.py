@@ -65,6 +65,15 @@ RANKING_SECONDS = 600
 PAST_SECONDS = 300
 
 
+# What this process read or computed lately, by the same names as in Redis, for
+# LEADERBOARD_ROWS_SECONDS: a busy league's page is read by many members at once, and each
+# read would fetch and decode the same thousand-row values. A name changes with anything
+# its value was computed from, and the check of the shown rows runs on every read (a
+# value found stale is replaced here too), so a copy is never less true than Redis's.
+# Never changed once put: readers copy what they modify. Few, as the values are large.
+process_copies = day_board.ExpiringProcessCache(size=32)
+
+
 def points_for(rank: int) -> int:
     return POINTS[rank - 1] if rank <= len(POINTS) else PLAYED_POINTS
 
@@ -136,19 +145,27 @@ class Circle:
         return f"circle:{challenge_id}:{self.versions[challenge_id]}:{self.key}"
 
     def get(self, names: Sequence[str | None]) -> list[Any]:
-        """The kept values of ``names`` (None for each one not kept, or a None name)."""
-        wanted = [name for name in names if name is not None]
-        if self.r is None or not wanted:
-            return [None] * len(names)
+        """The kept values of ``names`` (None for each one not kept, or a None name): this
+        process's copy first, then Redis (one round trip for the rest)."""
+        out = [None if name is None else process_copies.get(name) for name in names]
+        missing = {i: name for i, name in enumerate(names) if name is not None and out[i] is None}
+        if self.r is None or not missing:
+            return out
         try:
-            found = iter(store.cache_get_many(self.r, wanted))
+            found = store.cache_get_many(self.r, list(missing.values()))
         except redis.RedisError as exc:
             self.failed(exc)
-            return [None] * len(names)
-        return [next(found) if name is not None else None for name in names]
+            return out
+        for (i, name), value in zip(missing.items(), found, strict=True):
+            out[i] = value
+            if value is not None:
+                process_copies.put(name, value)
+        return out
 
     def put(self, values: dict[str | None, Any], seconds: int) -> None:
         kept = {name: value for name, value in values.items() if name is not None}
+        for name, value in kept.items():
+            process_copies.put(name, value)
         if self.r is None or not kept:
             return
         try:

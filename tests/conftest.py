@@ -87,7 +87,9 @@ def _tests_play_faster_than_people() -> None:
 @pytest.fixture(autouse=True)
 def _no_boards_kept_from_another_test() -> None:
     """Board pages a process keeps for LEADERBOARD_ROWS_SECONDS (an ExpiringProcessCache in
-    leaderboards.day_board) are keyed by ids and dates another test's database may have reused."""
-    from leaderboards import day_board
+    leaderboards.day_board, and circles' copies) are keyed by ids and dates another test's
+    database may have reused."""
+    from leaderboards import circles, day_board
 
     day_board.process_cache.clear()
+    circles.process_copies.clear()

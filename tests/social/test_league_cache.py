@@ -14,7 +14,7 @@ from accounts.models import User
 from accounts.services import delete_account
 from games.models import DailyChallenge, Game, utc_today
 from games.signals import game_verified
-from leaderboards import store
+from leaderboards import circles, store
 from moderation import services as moderation
 from social.models import Follow, League, Membership
 from tests.factories import logged_in, make_challenge, make_player, result
@@ -85,6 +85,34 @@ def test_boards_are_kept_and_equal_the_ones_computed_afresh(
     settings.LEADERBOARDS_REDIS_URL = ""  # no Redis: everything computed from PostgreSQL
     assert page(ann, league["id"]) == first
     assert board(ann, league["id"], league["challenge"]) == day
+
+
+def test_what_a_process_keeps_is_never_changed_by_its_readers(
+    league: dict[str, Any], lb_redis: redis.Redis
+) -> None:
+    """Kept values are also kept in the process a moment (``circles.process_copies``), and
+    every reader cuts its own page from the same objects: members reading in turn, and
+    today's tables computed again over the kept closed days after a new result, give
+    exactly the answers computed afresh."""
+    ann, bob, eve = league["ann"], league["bob"], league["eve"]
+    yesterday = utc_today() - dt.timedelta(days=1)
+    old = make_challenge(yesterday)
+    noon = dt.datetime.combine(yesterday, dt.time(12), dt.UTC)
+    for user, ms in ((bob, 1_000), (eve, 2_000)):
+        verified(result(user, old, elapsed_ms=ms, finished_at=noon))
+    for user in (ann, bob, eve):
+        page(user, league["id"])
+    assert circles.process_copies.entries, "nothing kept in the process: this proves nothing"
+    # a new board today: today's tables are computed again over the closed days kept
+    verified(result(ann, make_challenge(tier="medium")))
+    readers = (ann, bob, eve, ann)
+    seen = [page(user, league["id"]) for user in readers]
+    circles.process_copies.clear()
+    store.cache_clear(lb_redis)
+    assert [page(user, league["id"]) for user in readers] == seen
+    if yesterday >= circles.week_of(utc_today())[0]:  # yesterday's points count this week
+        week = {r["display_name"]: r["points"] for r in seen[0]["week"]["results"]}
+        assert (week["Bob"], week["Eve"], week["Ann"]) == (10 + 7, 7 + 10, 5 + 10), week
 
 
 def test_a_removed_member_leaves_every_board_at_once(league: dict[str, Any]) -> None:
