@@ -88,7 +88,11 @@ function dayTable(rows) {
 }
 
 function pointsTable(table) {
-  if (!table.results.length) return `<p class="muted">No results from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} yet.</p>`;
+  if (!table.results.length) {
+    // A later page of a short table (the streaks, one row per member, run longer).
+    if (table.count) return `<p class="muted">All ${escapeHtml(table.count)} members who played from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} are on earlier pages.</p>`;
+    return `<p class="muted">No results from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} yet.</p>`;
+  }
   return `<table class="ranks"><caption class="muted">${escapeHtml(table.start)} to ${escapeHtml(table.end)} · ${escapeHtml(table.count)} member${table.count === 1 ? "" : "s"} played</caption>
     <thead><tr><th class=num>#</th><th>Player</th><th class=num>Points</th><th class=num>Wins</th><th class=num>Played</th></tr></thead>
     <tbody>${table.results.map((r) => `<tr${r.me ? " class=me" : ""}>${num(r.rank)}<td>${playerLink(r.display_name)}</td>
