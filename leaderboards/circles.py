@@ -24,8 +24,9 @@ kept by version"), never longer than it is true:
 - Weekly and monthly points and streaks up to yesterday (the closed days) are kept per
   circle under the versions of every board from the start of the month (or week) to
   yesterday; today's part is added from today's kept rankings at each read. Moderation
-  clears every kept value at once (``records.clear_cache``); a late change to a board
-  older than that window (it moves only a streak) shows within ``PAST_SECONDS``.
+  clears every value kept in Redis at once (``records.clear_cache``; a process's copy
+  lives ``LEADERBOARD_ROWS_SECONDS`` more at most); a late change to a board older than
+  that window (it moves only a streak) shows within ``PAST_SECONDS``.
 
 Weekly and monthly tables add points per day and tier from each member's rank among
 the league that day (``POINTS``, docs/leaderboards.md "Leagues").
@@ -69,7 +70,8 @@ PAST_SECONDS = 300
 # LEADERBOARD_ROWS_SECONDS: a busy league's page is read by many members at once, and each
 # read would fetch and decode the same thousand-row values. A name changes with anything
 # its value was computed from, and the check of the shown rows runs on every read (a
-# value found stale is replaced here too), so a copy is never less true than Redis's.
+# value found stale is replaced here too), so a copy is as true as Redis's, except that
+# a moderation's clear of Redis (records.clear_cache) reaches it only when it expires.
 # Never changed once put: readers copy what they modify. Few, as the values are large.
 process_copies = day_board.ExpiringProcessCache(size=32)
 
