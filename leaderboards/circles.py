@@ -6,8 +6,9 @@ board counts (``day_board.counted_games``, ``ranking.counts_q``) with the same o
 (``ranking.rank_order``, ``RANK() OVER``), restricted to the circle's players. A circle
 is small (a league holds at most ``LEAGUE_MAX_MEMBERS``), so PostgreSQL ranks it in one
 query. The circle's players are first narrowed to those not banned, with their names
-(``social.services.unbanned_members``, one query), so the ranking query needs no join
-to the user table (``ranking.counts_q(unbanned_ids=...)``).
+(``social.services.league_circle``, in the query that checks the reader's membership;
+``unbanned_following``), so the ranking query needs no join to the user table
+(``ranking.counts_q(unbanned_ids=...)``).
 
 What is computed is kept in Redis (docs/leaderboards.md "League boards: computed once,
 kept by version"), never longer than it is true:

@@ -109,8 +109,8 @@ def circle_of(request: Request, query: dict[str, Any]) -> CircleChoice | None:
     if not request.user.is_authenticated:
         raise Forbidden("log in to see a board of your leagues or of the players you follow")
     if league_id is not None:
-        league = social.league_of_member(request.user.pk, league_id)
-        return CircleChoice("league", social.unbanned_members(league), league.pk, league.name)
+        league = social.league_circle(request.user.pk, league_id)
+        return CircleChoice("league", league.players, league.league_id, league.name)
     return CircleChoice("following", social.unbanned_following(request.user.pk))
 
 
@@ -324,8 +324,8 @@ class LeagueBoardView(LeaderboardView):
         if not request.user.is_authenticated:
             raise Forbidden("log in to see your leagues")
         query = _query(PageQuery, request)
-        league = social.league_of_member(request.user.pk, league_id)
-        players = social.unbanned_members(league)
+        league = social.league_circle(request.user.pk, league_id)
+        players = league.players
         viewer_id = request.user.pk
         today = utc_today()
         page = circles.league_page(
@@ -335,7 +335,7 @@ class LeagueBoardView(LeaderboardView):
         month_start, month_end = circles.month_of(today)
         counts = page["counts"]
         data = {
-            "league": league.pk,
+            "league": league.league_id,
             "name": league.name,
             "date": today,
             "today": [

@@ -1,8 +1,9 @@
 """Every change to leagues and follows, and the look-ups that authorise a reader.
 
-``league_of_member`` is the one door to a league's contents: a player who is not a
-member now (never joined, left, removed, or the league closed) gets NotFound, the same
-answer as for a league that does not exist, so nothing of a private league shows. Each
+``league_of_member`` is the one door to a league's contents (``league_circle`` the same
+door for the boards, with the members in the same query): a player who is not a member
+now (never joined, left, removed, or the league closed) gets NotFound, the same answer as
+for a league that does not exist, so nothing of a private league shows. Each
 read checks membership afresh: a removed member loses access with the next request.
 """
 
@@ -11,12 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -137,6 +139,41 @@ def league_of_member(user_id: int | None, league_id: int) -> League:
     if league is None:
         raise NotFound(NO_LEAGUE)
     return league
+
+
+@dataclass(frozen=True)
+class LeagueCircle:
+    """A league as its boards need it: id, name, and the members ranked (not banned)."""
+
+    league_id: int
+    name: str
+    players: dict[int, str]
+
+
+def league_circle(user_id: int | None, league_id: int) -> LeagueCircle:
+    """``league_of_member`` and ``unbanned_members`` in one query (the boards' hot path,
+    read on every poll): each member row carries the league's name only when ``user_id``
+    is a member of the open league now. No row with a name: asked again the long way,
+    which raises NotFound, or finds a league whose members are all banned."""
+    if user_id is None:
+        raise NotFound(NO_LEAGUE)
+    name = League.objects.filter(
+        pk=league_id,
+        closed_at__isnull=True,
+        memberships__player_id=user_id,
+        memberships__removed_at__isnull=True,
+    ).values("name")[:1]
+    rows = list(
+        User.objects.filter(
+            in_subquery("pk", active_members(league_id).values("player_id")), is_banned=False
+        )
+        .annotate(league_name=Subquery(name))
+        .values_list("pk", "display_name", "league_name")
+    )
+    if not rows or rows[0][2] is None:
+        league = league_of_member(user_id, league_id)
+        return LeagueCircle(league.pk, league.name, unbanned_members(league))
+    return LeagueCircle(league_id, rows[0][2], {pk: shown for pk, shown, _ in rows})
 
 
 def _league_by_token(token: str, *, lock: bool = False) -> League:

@@ -148,6 +148,38 @@ def test_non_members_see_nothing_of_a_private_league(ann: User, bob: User, eve: 
     assert status == 404 and body["detail"] == "no such league (or you are not a member)"
 
 
+def test_a_league_and_its_ranked_members_in_one_query(
+    ann: User, bob: User, eve: User, django_assert_num_queries: Any
+) -> None:
+    """The boards' door to a league (``social.services.league_circle``): one query for a
+    member; the same NotFound as ``league_of_member`` for anyone else, a closed league or
+    a removed member; a league whose members are all banned is found, with none ranked."""
+    from apikit.errors import NotFound
+    from social.services import league_circle
+
+    league = create(ann)
+    join(bob, token_of(league))
+    lid = league["id"]
+    with django_assert_num_queries(1):
+        found = league_circle(bob.pk, lid)
+    assert (found.league_id, found.name, found.players) == (
+        lid, "Friday Club", {ann.pk: "Ann", bob.pk: "Bob"}
+    )
+    for user_id in (eve.pk, None):
+        with pytest.raises(NotFound, match="not a member"):
+            league_circle(user_id, lid)
+    with pytest.raises(NotFound):
+        league_circle(ann.pk, 999_999)
+    User.objects.filter(pk__in=[ann.pk, bob.pk]).update(is_banned=True)
+    assert league_circle(bob.pk, lid).players == {}
+    Membership.objects.filter(player=bob).update(removed_at=dt.datetime.now(dt.UTC))
+    with pytest.raises(NotFound):
+        league_circle(bob.pk, lid)
+    League.objects.filter(pk=lid).update(closed_at=dt.datetime.now(dt.UTC))
+    with pytest.raises(NotFound):
+        league_circle(ann.pk, lid)
+
+
 def test_a_removed_member_loses_access_at_once_and_cannot_rejoin(
     ann: User, bob: User, eve: User
 ) -> None:
