@@ -122,20 +122,21 @@ def leagues_of(user_id: int) -> list[League]:
     )
 
 
+def _open_league_of_member(user_id: int, league_id: int) -> Any:
+    """The open league ``league_id`` (a queryset of it) if ``user_id`` is a member now."""
+    return League.objects.filter(
+        pk=league_id,
+        closed_at__isnull=True,
+        memberships__player_id=user_id,
+        memberships__removed_at__isnull=True,
+    )
+
+
 def league_of_member(user_id: int | None, league_id: int) -> League:
     """The open league ``league_id`` if ``user_id`` is a member now; else NotFound."""
     if user_id is None:
         raise NotFound(NO_LEAGUE)
-    league = (
-        League.objects.select_related("owner")
-        .filter(
-            pk=league_id,
-            closed_at__isnull=True,
-            memberships__player_id=user_id,
-            memberships__removed_at__isnull=True,
-        )
-        .first()
-    )
+    league = _open_league_of_member(user_id, league_id).select_related("owner").first()
     if league is None:
         raise NotFound(NO_LEAGUE)
     return league
@@ -157,12 +158,7 @@ def league_circle(user_id: int | None, league_id: int) -> LeagueCircle:
     which raises NotFound, or finds a league whose members are all banned."""
     if user_id is None:
         raise NotFound(NO_LEAGUE)
-    name = League.objects.filter(
-        pk=league_id,
-        closed_at__isnull=True,
-        memberships__player_id=user_id,
-        memberships__removed_at__isnull=True,
-    ).values("name")[:1]
+    name = _open_league_of_member(user_id, league_id).values("name")[:1]
     rows = list(
         User.objects.filter(
             in_subquery("pk", active_members(league_id).values("player_id")), is_banned=False
