@@ -242,11 +242,14 @@ def _row(kept: list[Any], names: dict[int, str]) -> day_board.Row:
     )
 
 
-def _shown(rows: list[list[Any]], page: int, viewer_id: int | None) -> list[list[Any]]:
+def _shown(
+    rows: list[list[Any]], page: int, viewer_id: int | None, player: int = _PLAYER
+) -> list[list[Any]]:
+    """Page ``page`` of ``rows`` (compact rows with the player id at ``player``), then
+    the viewer's own rows that are not on it."""
     offset = (page - 1) * day_board.PAGE_SIZE
     out = rows[offset : offset + day_board.PAGE_SIZE]
-    mine = [row for row in rows if row[_PLAYER] == viewer_id]
-    return out + [row for row in mine if row not in out]
+    return out + [row for row in rows if row[player] == viewer_id and row not in out]
 
 
 def _board(
@@ -500,18 +503,15 @@ def table_rows(
     ``pages``, the longest table's page count (404 past it)."""
     longest = max(len(rows) for rows in tables.values())
     day_board._check_page(page, longest)
-    offset = (page - 1) * day_board.PAGE_SIZE
 
     def cut(rows: list[list[Any]], fields: tuple[str, ...]) -> list[dict[str, Any]]:
-        shown = rows[offset : offset + day_board.PAGE_SIZE]
-        shown += [row for row in rows if row[0] == viewer_id and row not in shown]
         return [
             {
                 "display_name": players[row[0]],
                 **dict(zip(fields, row[1:], strict=True)),
                 "me": row[0] == viewer_id,
             }
-            for row in shown
+            for row in _shown(rows, page, viewer_id, player=0)
         ]
 
     return {
@@ -519,7 +519,7 @@ def table_rows(
         "month": cut(tables["month"], _POINTS_FIELDS),
         "streaks": cut(tables["streaks"], _STREAK_FIELDS),
         "counts": {name: len(rows) for name, rows in tables.items()},
-        "pages": max(1, -(-longest // day_board.PAGE_SIZE)),
+        "pages": day_board.page_count(longest),
     }
 
 

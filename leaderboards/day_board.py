@@ -93,7 +93,7 @@ class Board:
 
     @property
     def pages(self) -> int:
-        return max(1, -(-self.count // PAGE_SIZE))
+        return page_count(self.count)
 
 
 class ExpiringProcessCache:
@@ -234,10 +234,14 @@ def _window(page: int, position: int | None) -> tuple[int, int | None]:
     return max(0, position - PAGE_SIZE // 2), None
 
 
+def page_count(count: int) -> int:
+    """Pages of ``count`` rows (an empty board has one, empty)."""
+    return max(1, -(-count // PAGE_SIZE))
+
+
 def _check_page(page: int | None, count: int) -> None:
     if page is not None and page > 1 and (page - 1) * PAGE_SIZE >= count:
-        pages = max(1, -(-count // PAGE_SIZE))
-        raise NotFound(f"page {page} does not exist: this board has {pages} page(s)")
+        raise NotFound(f"page {page} does not exist: this board has {page_count(count)} page(s)")
 
 
 def _from_redis(

@@ -155,7 +155,7 @@ def league_circle(user_id: int | None, league_id: int) -> LeagueCircle:
     """``league_of_member`` and ``unbanned_members`` in one query (the boards' hot path,
     read on every poll): each member row carries the league's name only when ``user_id``
     is a member of the open league now. No row with a name: asked again the long way,
-    which raises NotFound, or finds a league whose members are all banned."""
+    which raises NotFound, or finds a league whose members are all banned (none ranked)."""
     if user_id is None:
         raise NotFound(NO_LEAGUE)
     name = _open_league_of_member(user_id, league_id).values("name")[:1]
@@ -168,7 +168,7 @@ def league_circle(user_id: int | None, league_id: int) -> LeagueCircle:
     )
     if not rows or rows[0][2] is None:
         league = league_of_member(user_id, league_id)
-        return LeagueCircle(league.pk, league.name, unbanned_members(league))
+        return LeagueCircle(league.pk, league.name, {})
     return LeagueCircle(league_id, rows[0][2], {pk: shown for pk, shown, _ in rows})
 
 
