@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,14 +99,22 @@ def forget_process_copies() -> None:
 
 
 def timed_requests(
-    client: Client, url: str, repeat: int, *, kept: bool = False
+    client: Client,
+    url: str,
+    repeat: int,
+    *,
+    kept: bool = False,
+    before: Callable[[], object] | None = None,
 ) -> tuple[list[float], int]:
     """Request times and SQL count; each read checks its rows against PostgreSQL and
     reads the boards' kept values from Redis unless ``kept`` (then it finds them in the
-    process's copies, ``day_board.process_cache`` and ``circles.process_copies``)."""
+    process's copies, ``day_board.process_cache`` and ``circles.process_copies``).
+    ``before`` runs ahead of each read, untimed."""
     client.get(url)  # warm
     if not kept:
         forget_process_copies()
+    if before is not None:
+        before()
     connection.queries_log.clear()  # DEBUG logs every query; a full log would count 0
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)
@@ -114,6 +123,8 @@ def timed_requests(
     for _ in range(repeat):
         if not kept:
             forget_process_copies()
+        if before is not None:
+            before()
         start = time.perf_counter()
         client.get(url)
         times.append((time.perf_counter() - start) * 1000)

@@ -11,23 +11,24 @@ query. The circle's players are first narrowed to those not banned, with their n
 (``ranking.counts_q(unbanned_ids=...)``).
 
 What is computed is kept in Redis (docs/leaderboards.md "League boards: computed once,
-kept by version"), never longer than it is true:
+kept by version"), never longer than it is true. A value computed from a circle's
+results is kept under a digest of the circle (``circle_key``: its players' ids and
+names, read afresh on every request) and of its players' result counters
+(``store.results_version``: every result of a player added to or taken off a board
+through the services raises the counter of the player's bucket, and every rebuild of a
+board raises an epoch). So a member's new verified result, a disqualification or ban
+through the services, a member who joins, leaves or is removed, a banned or renamed
+member: each makes a new name, and the next read computes afresh; a result of anyone
+else leaves the circle's values kept, however busy the global board.
 
-- A circle's ranking on one day's board (every counted result of its players, in the
-  board's order, with ranks) is kept under the board's version (``store.versions``:
-  every result added to or taken off the board raises it) and a digest of the circle
-  (``circle_key``: its players' ids and names, read afresh on every request). A new
-  verified result, a disqualification or ban through the services, a member who joins,
-  leaves or is removed, a banned or renamed member: each makes a new key, so the next
-  read computes afresh. As the global board checks its page against PostgreSQL, the
-  rows a circle's board shows are checked too (one query): a result that stopped
+- A circle's ranking on one day's board: every counted result of its players, in the
+  board's order, with ranks. As the global board checks its page against PostgreSQL,
+  the rows a circle's board shows are checked too (one query): a result that stopped
   counting behind the services' back makes the ranking computed again.
-- Weekly and monthly points and streaks up to yesterday (the closed days) are kept per
-  circle under the versions of every board from the start of the month (or week) to
-  yesterday; today's part is added from today's kept rankings at each read. Moderation
-  clears every value kept in Redis at once (``records.clear_cache``; a process's copy
-  lives ``LEADERBOARD_ROWS_SECONDS`` more at most); a late change to a board older than
-  that window (it moves only a streak) shows within ``PAST_SECONDS``.
+- Weekly and monthly points and streaks up to yesterday (the closed days), and the whole
+  tables with today's part added. Moderation clears every value kept in Redis at once
+  (``records.clear_cache``; a process's copy lives ``LEADERBOARD_ROWS_SECONDS`` more at
+  most).
 
 Weekly and monthly tables add points per day and tier from each member's rank among
 the league that day (``POINTS``, docs/leaderboards.md "Leagues").
@@ -37,11 +38,10 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -60,9 +60,8 @@ logger = logging.getLogger(__name__)
 # its points. Not playing scores nothing.
 POINTS = (10, 7, 5, 3, 2)
 PLAYED_POINTS = 1
-# How long a kept value may live. Its key changes with any change to what it was
-# computed from, so this bounds only the memory it holds (and, for the closed days, a
-# late change older than the month: see above).
+# How long a kept value may live. Its name changes with any change to what it was
+# computed from, so this bounds only the memory it holds.
 RANKING_SECONDS = 600
 PAST_SECONDS = 300
 
@@ -113,39 +112,43 @@ def _compute_ranking(challenge: DailyChallenge, players: dict[int, str]) -> list
 @dataclass
 class Circle:
     """A circle's players with where its computed values are kept: the Redis client (None
-    when Redis is absent or down: everything is computed then) and the versions of the
-    boards read, fetched once per request."""
+    when Redis is absent or down: everything is computed then) and ``results``, the
+    version of the players' results (``store.results_version``), fetched once per request
+    (None without Redis: nothing is kept then)."""
 
     players: dict[int, str]
     key: str
     r: redis.Redis | None
-    versions: dict[int, int] = field(default_factory=dict)
+    results: str | None = None
 
     @classmethod
-    def open(cls, players: dict[int, str], challenge_ids: Sequence[int]) -> Circle:
+    def open(cls, players: dict[int, str]) -> Circle:
         circle = cls(players, circle_key(players), store.client())
-        if circle.r is not None and challenge_ids:
+        if circle.r is not None:
             try:
-                found = store.versions(circle.r, list(challenge_ids))
+                epoch, total = store.results_version(circle.r, players)
             except redis.RedisError as exc:
                 circle.failed(exc)
             else:
-                circle.versions = dict(zip(challenge_ids, found, strict=True))
+                circle.results = f"{epoch}.{total}"
         return circle
 
     def failed(self, exc: Exception) -> None:
         count_redis_fallback("league_cache")
         logger.warning("circle boards computed without Redis: %s", exc)
         self.r = None
+        self.results = None
 
-    def digest(self, challenge_ids: Sequence[int]) -> str:
-        pairs = [(c, self.versions[c]) for c in challenge_ids]
-        return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]
+    def name(self, kind: str, *parts: Any) -> str | None:
+        """The name a value computed from the circle's results is kept under: ``kind``,
+        ``parts`` (what else it was computed from), the circle and its results' counters;
+        None when nothing can be kept."""
+        if self.r is None or self.results is None:
+            return None
+        return ":".join(map(str, (kind, *parts, self.key, self.results)))
 
     def ranking_name(self, challenge_id: int) -> str | None:
-        if self.r is None or challenge_id not in self.versions:
-            return None
-        return f"circle:{challenge_id}:{self.versions[challenge_id]}:{self.key}"
+        return self.name("circle", challenge_id)
 
     def get(self, names: Sequence[str | None]) -> list[Any]:
         """The kept values of ``names`` (None for each one not kept, or a None name): this
@@ -282,7 +285,7 @@ def circle_boards(
     """Per challenge id: a page of its board among ``players`` (not banned), ranks 1..
     within the circle by the board's rules over the board's own rows; and the whole
     ranking (kept rows) it was cut from. Then the kept values of ``also``."""
-    circle = circle or Circle.open(players, [c.pk for c in challenges])
+    circle = circle or Circle.open(players)
     kept, found = rankings(circle, challenges, *also)
     for challenge in challenges:  # a page past the end: 404 before any check
         day_board._check_page(page, len(kept[challenge.pk]))
@@ -344,13 +347,6 @@ def month_of(day: dt.date) -> tuple[dt.date, dt.date]:
     return first, following - dt.timedelta(days=1)
 
 
-def _window_start(today: dt.date) -> dt.date:
-    """The first closed day whose board version keys the closed days' part: the week's
-    and the month's first day, and at least the day before yesterday (a result of
-    yesterday verified after midnight)."""
-    return min(week_of(today)[0], month_of(today)[0], today - dt.timedelta(days=2))
-
-
 def _period_ranks(players: dict[int, str], start: dt.date, end: dt.date) -> list[tuple[Any, ...]]:
     """(player id, status, rank, date) of every counted daily of the circle from
     ``start`` to ``end`` (inclusive), ranked among the circle on its own board: one
@@ -406,11 +402,9 @@ def _past(players: dict[int, str], today: dt.date) -> dict[str, Any]:
     return {"week": week, "month": month, "streaks": streaks}
 
 
-def _kept_past(circle: Circle, today: dt.date, past_ids: list[int]) -> dict[str, Any]:
+def _kept_past(circle: Circle, today: dt.date) -> dict[str, Any]:
     """``_past`` as kept (JSON: player ids are text)."""
-    name = None
-    if circle.r is not None and all(c in circle.versions for c in past_ids):
-        name = f"circle-past:{today.isoformat()}:{circle.key}:{circle.digest(past_ids)}"
+    name = circle.name("circle-past", today.isoformat())
     (found,) = circle.get([name])
     if found is None:
         found = orjson.loads(store.encode(_past(circle.players, today)))
@@ -436,7 +430,6 @@ def league_tables(
     circle: Circle,
     today: dt.date,
     today_rankings: dict[int, list[list[Any]]],
-    past_ids: list[int],
     daily_ids: set[int],
 ) -> dict[str, list[list[Any]]]:
     """{week, month, streaks} of the circle: the closed days' part (kept) plus today's,
@@ -446,7 +439,7 @@ def league_tables(
     [player, current, best, last win or None, rank] of every member, longest current
     streak first."""
     players = circle.players
-    past = _kept_past(circle, today, past_ids)
+    past = _kept_past(circle, today)
     week = {int(pid): list(v) for pid, v in past["week"].items()}
     month = {int(pid): list(v) for pid, v in past["month"].items()}
     past_streaks = {int(pid): v for pid, v in past["streaks"].items()}
@@ -528,12 +521,6 @@ _POINTS_FIELDS = ("points", "played", "wins", "rank")
 _STREAK_FIELDS = ("current_streak", "best_streak", "last_win", "rank")
 
 
-def challenges_from(start: dt.date, today: dt.date) -> list[DailyChallenge]:
-    """The challenges from ``start`` to ``today``, by date then tier (one query)."""
-    found = DailyChallenge.objects.filter(date__gte=start, date__lte=today)
-    return sorted(found, key=lambda c: (c.date, tier_order(c.tier)))
-
-
 def league_page(
     players: dict[int, str],
     *,
@@ -543,24 +530,21 @@ def league_page(
 ) -> dict[str, Any]:
     """Everything a league's page shows: today's standings per tier (tier ->
     {challenge, board}, their first page), and page ``page`` of the week's and month's
-    tables and the members' streaks (``table_rows``), kept whole under the versions of
-    every board they read."""
+    tables and the members' streaks (``table_rows``), kept whole under the circle's
+    results and today's challenges."""
     today = today or utc_today()
-    challenges = challenges_from(_window_start(today), today)
-    todays = [c for c in challenges if c.date == today]
-    past_ids = [c.pk for c in challenges if c.date < today]
-    circle = Circle.open(players, [c.pk for c in challenges])
-    name = None
-    if circle.r is not None and len(circle.versions) == len(challenges):
-        digest = circle.digest([c.pk for c in challenges])
-        name = f"circle-tables:{today.isoformat()}:{circle.key}:{digest}"
+    todays = DailyChallenge.of_day(today)
+    circle = Circle.open(players)
+    # Today's challenges are named: a challenge made later in the day (the weekly's) adds
+    # a board to the tables.
+    name = circle.name("circle-tables", today.isoformat(), *sorted(c.pk for c in todays))
     boards, (tables,) = circle_boards(
         todays, players, viewer_id=viewer_id, circle=circle, also=[name]
     )
     if tables is None:
         today_rankings = {pk: rows for pk, (_, rows) in boards.items()}
         daily_ids = {c.pk for c in todays if c.tier in Tier.values}
-        tables = league_tables(circle, today, today_rankings, past_ids, daily_ids)
+        tables = league_tables(circle, today, today_rankings, daily_ids)
         circle.put({name: tables}, PAST_SECONDS)
     return {
         "today": {c.tier: {"challenge": c, "board": boards[c.pk][0]} for c in todays},

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import redis
@@ -28,8 +28,13 @@ logger = logging.getLogger(__name__)
 _ENTRY_FIELDS = ("id", "challenge_id", "status", "score", "elapsed_ms", "moves", "finished_at")
 
 
-def _entries(games: Any) -> list[tuple[int, str, int]]:
-    return [(v["challenge_id"], *day_board._entry(v)) for v in games.values(*_ENTRY_FIELDS)]
+def _entries(games: Any) -> tuple[list[tuple[int, str, int]], set[int]]:
+    """The board entries of ``games`` and their players."""
+    values = list(games.values("player_id", *_ENTRY_FIELDS))
+    return (
+        [(v["challenge_id"], *day_board._entry(v)) for v in values],
+        {v["player_id"] for v in values},
+    )
 
 
 def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
@@ -40,15 +45,18 @@ def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
         StaleBoard.objects.get_or_create(challenge_id=challenge_id)
 
 
-def _apply(add: list[tuple[int, str, int]], remove: list[tuple[int, str]]) -> None:
+def _apply(
+    add: list[tuple[int, str, int]], players: set[int], remove: Sequence[tuple[int, str]] = ()
+) -> None:
+    """Write ``add`` and ``remove`` to the boards, the results of ``players``."""
     r = store.client()
     if r is None:
         return
     try:
         if remove:
-            store.remove_entries(r, remove)
+            store.remove_entries(r, remove, players)
         if add:
-            store.add_entries(r, add)
+            store.add_entries(r, add, players)
     except redis.RedisError as exc:
         _mark_stale([e[0] for e in add] + [e[0] for e in remove], exc)
 
@@ -57,20 +65,21 @@ def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
     """A verified daily result enters its board (if built; else the first read builds it)."""
     if game.mode != Mode.DAILY or game.challenge_id is None:
         return
-    _apply(_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)), [])
+    _apply(*_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)))
 
 
 def remove_game(game: Game) -> None:
     """Take a game off its board now (call after ``disqualified`` is committed)."""
     if game.challenge_id is None:
         return
-    _apply([], [(game.challenge_id, ranking.member(game.pk, game.finished_at))])
+    players = set() if game.player_id is None else {game.player_id}
+    _apply([], players, [(game.challenge_id, ranking.member(game.pk, game.finished_at))])
     records.clear_cache()
 
 
 def restore_game(game: Game) -> None:
     """Put a game back if it counts again (after ``disqualified`` was cleared)."""
-    _apply(_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)), [])
+    _apply(*_entries(Game.objects.filter(ranking.counts_q(), pk=game.pk)))
     records.clear_cache()
 
 
@@ -83,13 +92,13 @@ def remove_player(user: Any) -> None:
             "id", "challenge_id", "finished_at"
         )
     ]
-    _apply([], remove)
+    _apply([], {user.pk}, remove)
     records.clear_cache()
 
 
 def restore_player(user: Any) -> None:
     """Put back every counting result of a player (after ``is_banned`` was cleared)."""
-    _apply(_entries(Game.objects.filter(ranking.counts_q(), player_id=user.pk)), [])
+    _apply(*_entries(Game.objects.filter(ranking.counts_q(), player_id=user.pk)))
     records.clear_cache()
 
 
