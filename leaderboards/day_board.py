@@ -197,8 +197,10 @@ def daily_board(
     page: int = 1,
     viewer_id: int | None = None,
     around_me: bool = False,
+    size: int = PAGE_SIZE,
 ) -> Board:
-    """A page of the board (1-based), or the rows around the viewer's own result.
+    """A page of the board (1-based) of ``size`` rows, or the rows around the viewer's own
+    result.
 
     "Around me" without a result on the board answers page 1 (``me`` is None). A page
     past the end raises NotFound. Redis first; PostgreSQL when Redis is absent or down.
@@ -207,7 +209,7 @@ def daily_board(
     r = store.client()
     if r is not None:
         try:
-            board = _from_redis(r, challenge, page, mine, around_me)
+            board = _from_redis(r, challenge, page, mine, around_me, size=size)
         except redis.RedisError as exc:
             count_redis_fallback("leaderboard")
             logger.warning("leaderboard %s from PostgreSQL: Redis failed: %s", challenge, exc)
@@ -215,23 +217,23 @@ def daily_board(
             if board is not None:
                 return board
     if mine is not None:
-        return _from_postgres(challenge, page, mine, around_me)
+        return _from_postgres(challenge, page, mine, around_me, size)
     # A page without a viewer's row is the same for everyone: while Redis is down it is
     # ranked by PostgreSQL, slow on a big board (bench/bench_leaderboards.py), so each process
     # keeps it a while.
-    key = ("postgres", challenge.pk, page)
+    key = ("postgres", challenge.pk, page, size)
     kept: Board | None = process_cache.get(key)
     if kept is None:
-        kept = _from_postgres(challenge, page, None, around_me)
+        kept = _from_postgres(challenge, page, None, around_me, size)
         process_cache.put(key, kept)
     return kept
 
 
-def _window(page: int, position: int | None) -> tuple[int, int | None]:
-    """(offset, page or None) of the rows to show."""
+def _window(page: int, position: int | None, size: int) -> tuple[int, int | None]:
+    """(offset, page or None) of the ``size`` rows to show."""
     if position is None:
-        return (page - 1) * PAGE_SIZE, page
-    return max(0, position - PAGE_SIZE // 2), None
+        return (page - 1) * size, page
+    return max(0, position - size // 2), None
 
 
 def page_count(count: int) -> int:
@@ -239,8 +241,8 @@ def page_count(count: int) -> int:
     return max(1, -(-count // PAGE_SIZE))
 
 
-def _check_page(page: int | None, count: int) -> None:
-    if page is not None and page > 1 and (page - 1) * PAGE_SIZE >= count:
+def _check_page(page: int | None, count: int, size: int = PAGE_SIZE) -> None:
+    if page is not None and page > 1 and (page - 1) * size >= count:
         raise NotFound(f"page {page} does not exist: this board has {page_count(count)} page(s)")
 
 
@@ -250,6 +252,8 @@ def _from_redis(
     page: int,
     mine: dict[str, Any] | None,
     around_me: bool,
+    *,
+    size: int,
 ) -> Board | None:
     """The board from Redis; None when it cannot be read there right now (rebuilding)."""
     me_member = None
@@ -259,8 +263,8 @@ def _from_redis(
         position = None
         if around_me and me_member is not None:
             position = store.position_of(r, challenge.pk, me_member)
-        offset, shown_page = _window(page, position)
-        ready, count, entries, better = store.page(r, challenge.pk, offset, offset + PAGE_SIZE - 1)
+        offset, shown_page = _window(page, position, size)
+        ready, count, entries, better = store.page(r, challenge.pk, offset, offset + size - 1)
         if not ready:
             if not rebuild_daily(challenge.pk, r=r, wait=False):
                 return None  # someone else is rebuilding: PostgreSQL answers meanwhile
@@ -268,7 +272,7 @@ def _from_redis(
         if around_me and me_member is not None and position is None:
             _add_result(r, challenge.pk, mine)  # a lost update: heal it and read again
             continue
-        _check_page(shown_page, count)
+        _check_page(shown_page, count, size)
         found = _checked_rows(challenge.pk, [m for m, _ in entries])
         stale = [(challenge.pk, m) for m, _ in entries if ranking.game_id_of(m) not in found]
         if stale:
@@ -317,7 +321,7 @@ def _me(rows: list[Row], mine: dict[str, Any] | None) -> Row | None:
 
 
 def _from_postgres(
-    challenge: DailyChallenge, page: int, mine: dict[str, Any] | None, around_me: bool
+    challenge: DailyChallenge, page: int, mine: dict[str, Any] | None, around_me: bool, size: int
 ) -> Board:
     """The same board by window functions alone: RANK() for ranks, ROW_NUMBER() for places."""
     games = counted_games(challenge.pk, challenge.closes_at)
@@ -339,10 +343,10 @@ def _from_postgres(
         if found is not None:
             me = _row(mine, found["rank"])
             position = found["place"] - 1
-    offset, shown_page = _window(page, position if around_me else None)
-    _check_page(shown_page, count)
+    offset, shown_page = _window(page, position if around_me else None, size)
+    _check_page(shown_page, count, size)
     values = ranked.order_by(*ranking.list_order()).values(*_ROW_FIELDS, "rank")[
-        offset : offset + PAGE_SIZE
+        offset : offset + size
     ]
     rows = [_row(v, v["rank"]) for v in values]
     return Board(challenge, rows, count, offset, shown_page, me, "postgres")

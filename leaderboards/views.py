@@ -398,7 +398,7 @@ class HomeView(LeaderboardView):
 
 
 def _yesterday(challenge: DailyChallenge, viewer_id: int | None, today: dt.date) -> dict[str, Any]:
-    board = day_board.daily_board(challenge, viewer_id=None)
+    board = day_board.daily_board(challenge, size=3)  # the winners: three rows to check
     return {
         "tier": challenge.tier,
         "date": challenge.date,

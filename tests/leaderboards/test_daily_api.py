@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from accounts.models import User
-from games.models import DailyChallenge, Game, Verification
+from games.models import DailyChallenge, Game, Verification, utc_today
 from games.signals import game_verified
 from leaderboards import day_board, services, store
 from leaderboards.models import StaleBoard
@@ -308,3 +308,26 @@ def test_schema_documents_the_boards(client: Client) -> None:
     ]:
         assert path in schema["paths"], path
     assert "DailyBoard" in schema["components"]["schemas"]
+
+
+@pytest.mark.parametrize("with_redis", [True, False])
+def test_the_home_page_shows_yesterdays_first_three_as_the_board_does(
+    client: Client, settings: Any, with_redis: bool
+) -> None:
+    """The home page reads only the first three rows of yesterday's board (and checks
+    only those against PostgreSQL): they are the board's own first three, ties and all."""
+    yesterday = make_challenge(utc_today() - dt.timedelta(days=1))
+    t = FINISH_BASE
+    for name, ms, moves, finished in [
+        ("Ann", 50_000, 90, t), ("Bob", 60_000, 95, t + dt.timedelta(2)),
+        ("Cat", 60_000, 95, t + dt.timedelta(1)), ("Dan", 60_000, 96, t), ("Eve", 70_000, 90, t),
+    ]:
+        result(make_player(name), yesterday, elapsed_ms=ms, moves=moves, finished_at=finished)
+    if not with_redis:
+        settings.LEADERBOARDS_REDIS_URL = ""
+    board = get(client, url(yesterday)).json()
+    home = get(client, "/api/leaderboards/home/").json()
+    (shown,) = [day for day in home["yesterday"] if day["tier"] == "easy"]
+    assert shown["count"] == 5
+    assert shown["winners"] == board["results"][:3]
+    assert ranks({"results": shown["winners"]}) == [("Ann", 1), ("Cat", 2), ("Bob", 2)]
