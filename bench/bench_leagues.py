@@ -15,10 +15,11 @@ the followed players, the global board's first page, and the home page's figures
 read checking its rows against PostgreSQL and fetching the kept values from Redis; then
 the league's two reads again as they go when members read within
 LEADERBOARD_ROWS_SECONDS (the values found in the process's copies), and as they go on
-a busy day, when another player's verified result has raised the board's version
-before every read. ``--profile`` adds where the league page's time goes. Target: the
-league's boards and the global board under 20 ms median (the home figures are printed
-for comparison). Not a test: it prints figures.
+a busy day, when another player's verified result has entered the board before every
+read, and when a member's has (the league's today is computed again). ``--profile`` adds
+where the league page's time goes. Target: the league's boards and the global board
+under 20 ms median (the home figures are printed for comparison). Not a test: it prints
+figures.
 """
 
 from __future__ import annotations
@@ -112,6 +113,34 @@ def result_arrives(challenge: DailyChallenge) -> Callable[[], None]:
     return arrive
 
 
+def members_play(today: dt.date, members: list[User]) -> Callable[[], None]:
+    """The members' verified results entering the day's medium board one by one: the
+    league's values of today are computed again, its closed days' part stays kept."""
+    deal = Deal.objects.create(number=999_999, variant="yukon")
+    challenge = DailyChallenge.objects.create(date=today, tier="medium", deal=deal)
+    players = iter(members)
+
+    def play() -> None:
+        game = Game.objects.create(
+            player=next(players),
+            deal=deal,
+            challenge=challenge,
+            mode=Mode.DAILY,
+            status=Status.WON,
+            verification=Verification.VERIFIED,
+            score=625,
+            moves=120,
+            ply=0,
+            elapsed_ms=600_000,
+            finished_at=timezone.now(),
+            verified_at=timezone.now(),
+            position="-",
+        )
+        on_game_verified(Game, game)
+
+    return play
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=int, default=100_000)
@@ -173,6 +202,12 @@ def main() -> None:
                 f"{name.split(' (')[0]}, a result before",
                 *base.timed_requests(client, url, args.repeat, before=arrive),
             )
+        base.report(
+            "league page, a member's result before",
+            *base.timed_requests(
+                client, reads[0][1], args.repeat, before=members_play(challenge.date, members)
+            ),
+        )
         if args.profile:
             for title, before in (("values kept", None), ("a result before each read", arrive)):
                 print(f"\nthe league page, {title}:")

@@ -120,32 +120,35 @@ class Circle:
     key: str
     r: redis.Redis | None
     results: str | None = None
+    closed_results: str | None = None
 
     @classmethod
     def open(cls, players: dict[int, str]) -> Circle:
         circle = cls(players, circle_key(players), store.client())
         if circle.r is not None:
             try:
-                epoch, total = store.results_version(circle.r, players)
+                epoch, total, closed = store.results_version(circle.r, players)
             except redis.RedisError as exc:
                 circle.failed(exc)
             else:
                 circle.results = f"{epoch}.{total}"
+                circle.closed_results = f"{epoch}.{closed}"
         return circle
 
     def failed(self, exc: Exception) -> None:
         count_redis_fallback("league_cache")
         logger.warning("circle boards computed without Redis: %s", exc)
         self.r = None
-        self.results = None
+        self.results = self.closed_results = None
 
-    def name(self, kind: str, *parts: Any) -> str | None:
-        """The name a value computed from the circle's results is kept under: ``kind``,
-        ``parts`` (what else it was computed from), the circle and its results' counters;
-        None when nothing can be kept."""
-        if self.r is None or self.results is None:
+    def name(self, kind: str, *parts: Any, closed_days: bool = False) -> str | None:
+        """The name a value computed from the circle's results (``closed_days``: of closed
+        days only) is kept under: ``kind``, ``parts`` (what else it was computed from), the
+        circle and its results' version; None when nothing can be kept."""
+        version = self.closed_results if closed_days else self.results
+        if self.r is None or version is None:
             return None
-        return ":".join(map(str, (kind, *parts, self.key, self.results)))
+        return ":".join(map(str, (kind, *parts, self.key, version)))
 
     def ranking_name(self, challenge_id: int) -> str | None:
         return self.name("circle", challenge_id)
@@ -404,7 +407,7 @@ def _past(players: dict[int, str], today: dt.date) -> dict[str, Any]:
 
 def _kept_past(circle: Circle, today: dt.date) -> dict[str, Any]:
     """``_past`` as kept (JSON: player ids are text)."""
-    name = circle.name("circle-past", today.isoformat())
+    name = circle.name("circle-past", today.isoformat(), closed_days=True)
     (found,) = circle.get([name])
     if found is None:
         found = orjson.loads(store.encode(_past(circle.players, today)))

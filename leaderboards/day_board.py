@@ -370,7 +370,9 @@ def _entry(values: dict[str, Any]) -> tuple[str, int]:
 def _add_result(r: redis.Redis, challenge_id: int, values: dict[str, Any] | None) -> None:
     if values is not None:
         member, composite = _entry(values)
-        store.add_entries(r, [(challenge_id, member, composite)], [values["player_id"]])
+        # the viewer's own result, healed: today's or a closed day's, both counters move
+        players = [values["player_id"]]
+        store.add_entries(r, [(challenge_id, member, composite)], players, players)
 
 
 def rebuild_daily(challenge_id: int, *, r: redis.Redis | None = None, wait: bool = True) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 import redis
 
 from apikit.metrics import count_redis_fallback
-from games.models import Game, Mode
+from games.models import Game, Mode, utc_today
 from leaderboards import day_board, ranking, records, store
 from leaderboards.models import StaleBoard
 
@@ -28,12 +28,15 @@ logger = logging.getLogger(__name__)
 _ENTRY_FIELDS = ("id", "challenge_id", "status", "score", "elapsed_ms", "moves", "finished_at")
 
 
-def _entries(games: Any) -> tuple[list[tuple[int, str, int]], set[int]]:
-    """The board entries of ``games`` and their players."""
-    values = list(games.values("player_id", *_ENTRY_FIELDS))
+def _entries(games: Any) -> tuple[list[tuple[int, str, int]], set[int], set[int]]:
+    """The board entries of ``games``, their players, and those of them whose games are of
+    closed days."""
+    values = list(games.values("player_id", "challenge__date", *_ENTRY_FIELDS))
+    today = utc_today()  # after the commit: see store.closed_results_key
     return (
         [(v["challenge_id"], *day_board._entry(v)) for v in values],
         {v["player_id"] for v in values},
+        {v["player_id"] for v in values if v["challenge__date"] < today},
     )
 
 
@@ -46,17 +49,21 @@ def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
 
 
 def _apply(
-    add: list[tuple[int, str, int]], players: set[int], remove: Sequence[tuple[int, str]] = ()
+    add: list[tuple[int, str, int]],
+    players: set[int],
+    closed: set[int],
+    remove: Sequence[tuple[int, str]] = (),
 ) -> None:
-    """Write ``add`` and ``remove`` to the boards, the results of ``players``."""
+    """Write ``add`` and ``remove`` to the boards, the results of ``players`` (of
+    ``closed`` on closed days)."""
     r = store.client()
     if r is None:
         return
     try:
         if remove:
-            store.remove_entries(r, remove, players)
+            store.remove_entries(r, remove, players, closed)
         if add:
-            store.add_entries(r, add, players)
+            store.add_entries(r, add, players, closed)
     except redis.RedisError as exc:
         _mark_stale([e[0] for e in add] + [e[0] for e in remove], exc)
 
@@ -70,10 +77,12 @@ def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
 
 def remove_game(game: Game) -> None:
     """Take a game off its board now (call after ``disqualified`` is committed)."""
-    if game.challenge_id is None:
+    challenge = game.challenge
+    if challenge is None:
         return
     players = set() if game.player_id is None else {game.player_id}
-    _apply([], players, [(game.challenge_id, ranking.member(game.pk, game.finished_at))])
+    closed = players if challenge.date < utc_today() else set()
+    _apply([], players, closed, [(challenge.pk, ranking.member(game.pk, game.finished_at))])
     records.clear_cache()
 
 
@@ -86,13 +95,10 @@ def restore_game(game: Game) -> None:
 def remove_player(user: Any) -> None:
     """Take every result of a player off every board (after ``is_banned`` is committed)."""
     games = Game.objects.filter(player_id=user.pk, mode=Mode.DAILY, challenge__isnull=False)
-    remove = [
-        (challenge_id, ranking.member(game_id, finished_at))
-        for game_id, challenge_id, finished_at in games.values_list(
-            "id", "challenge_id", "finished_at"
-        )
-    ]
-    _apply([], {user.pk}, remove)
+    found = list(games.values_list("id", "challenge_id", "finished_at", "challenge__date"))
+    remove = [(challenge, ranking.member(pk, finished)) for pk, challenge, finished, _ in found]
+    closed = {user.pk} if any(date < utc_today() for *_, date in found) else set()
+    _apply([], {user.pk}, closed, remove)
     records.clear_cache()
 
 

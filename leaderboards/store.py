@@ -76,6 +76,13 @@ def results_key() -> str:
     return f"{prefix()}results"
 
 
+def closed_results_key() -> str:
+    """The same, raised only by writes of results of closed days (a challenge dated before
+    the writer's today, read after the write's commit): what is computed from a circle's
+    closed days is kept under these, so a result of today leaves it kept."""
+    return f"{prefix()}results:closed"
+
+
 def epoch_key() -> str:
     """A counter raised by every rebuild or drop of a board. A board is rebuilt after a
     write that Redis missed (a stale board), whose counters did not move either."""
@@ -124,11 +131,15 @@ def unlock(r: redis.Redis, challenge_id: int) -> None:
 
 
 def add_entries(
-    r: redis.Redis, entries: Iterable[tuple[int, str, int]], players: Iterable[int] = ()
+    r: redis.Redis,
+    entries: Iterable[tuple[int, str, int]],
+    players: Iterable[int] = (),
+    closed: Iterable[int] = (),
 ) -> None:
     """ZADD (challenge_id, member, composite) into boards that are built (others rebuild
     on their first read anyway, and will include these results); raise the counters of
-    ``players``, whose results these are."""
+    ``players``, whose results these are, and the closed-day counters of ``closed``, those
+    of them whose results are of closed days."""
     rows = list(entries)
     if not rows:
         return
@@ -140,17 +151,21 @@ def add_entries(
     for (challenge_id, member, composite), flag in zip(rows, flags, strict=True):
         if flag:
             pipe.zadd(daily_key(challenge_id), {member: composite})
-    _count_results(pipe, players)
+    _count_results(pipe, players, closed)
     pipe.execute()
 
 
 def remove_entries(
-    r: redis.Redis, entries: Iterable[tuple[int, str]], players: Iterable[int] = ()
+    r: redis.Redis,
+    entries: Iterable[tuple[int, str]],
+    players: Iterable[int] = (),
+    closed: Iterable[int] = (),
 ) -> None:
+    """ZREM, and the counters as ``add_entries`` raises them."""
     pipe = r.pipeline(transaction=False)
     for challenge_id, member in entries:
         pipe.zrem(daily_key(challenge_id), member)
-    _count_results(pipe, players)
+    _count_results(pipe, players, closed)
     pipe.execute()
 
 
@@ -158,37 +173,42 @@ def _bucket(player_id: int) -> int:
     return player_id % RESULT_BUCKETS
 
 
-def _count_results(pipe: Any, players: Iterable[int]) -> None:
-    for bucket in sorted({_bucket(pid) for pid in players}):
-        pipe.hincrby(results_key(), str(bucket), 1)
+def _count_results(pipe: Any, players: Iterable[int], closed: Iterable[int]) -> None:
+    for key, ids in ((results_key(), players), (closed_results_key(), closed)):
+        for bucket in sorted({_bucket(pid) for pid in ids}):
+            pipe.hincrby(key, str(bucket), 1)
 
 
-# The epoch and the sum of the counters of the players' buckets, in one round trip with
-# one argument (the buckets, comma-separated): HMGET with a thousand fields cost a league
-# page 4 ms of argument packing and reply parsing in redis-py. The counters only ever go
-# up, so the sum changes whenever one of them does.
+# The epoch and the sums of the counters of the players' buckets in both hashes, in one
+# round trip with one argument (the buckets, comma-separated): HMGET with a thousand
+# fields cost a league page 4 ms of argument packing and reply parsing in redis-py. The
+# counters only ever go up, so a sum changes whenever one of its counters does.
 _RESULTS_VERSION = """
 local buckets = {}
 for bucket in string.gmatch(ARGV[1], '%d+') do buckets[#buckets + 1] = bucket end
-local total = 0
+local totals = {tonumber(redis.call('GET', KEYS[3]) or '0'), 0, 0}
 for first = 1, #buckets, 1000 do
   local last = math.min(first + 999, #buckets)
-  local found = redis.call('HMGET', KEYS[1], unpack(buckets, first, last))
-  for _, count in ipairs(found) do
-    if count then total = total + tonumber(count) end
+  for hash = 1, 2 do
+    local found = redis.call('HMGET', KEYS[hash], unpack(buckets, first, last))
+    for _, count in ipairs(found) do
+      if count then totals[hash + 1] = totals[hash + 1] + tonumber(count) end
+    end
   end
 end
-return {tonumber(redis.call('GET', KEYS[2]) or '0'), total}
+return totals
 """
 
 
-def results_version(r: redis.Redis, player_ids: Iterable[int]) -> tuple[int, int]:
-    """(the epoch, the sum of the counters of each player's bucket): it changes with any
-    write of one of these players' results, and with any rebuild."""
+def results_version(r: redis.Redis, player_ids: Iterable[int]) -> tuple[int, int, int]:
+    """(the epoch, the sum of the counters of each player's bucket, the same of the
+    closed-day counters): the sums change with any write of one of these players' results
+    (of a closed day), the epoch with any rebuild."""
     script = r.register_script(_RESULTS_VERSION)
     buckets = ",".join(str(_bucket(pid)) for pid in player_ids)
-    epoch, total = script(keys=[results_key(), epoch_key()], args=[buckets])
-    return int(epoch), int(total)
+    keys = [results_key(), closed_results_key(), epoch_key()]
+    epoch, total, closed = script(keys=keys, args=[buckets])
+    return int(epoch), int(total), int(closed)
 
 
 def page(
