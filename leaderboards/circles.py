@@ -10,23 +10,25 @@ query. The circle's players are first narrowed to those not banned, with their n
 ``unbanned_following``), so the ranking query needs no join to the user table
 (``ranking.counts_q(unbanned_ids=...)``).
 
-What is computed is kept in Redis (docs/leaderboards.md "League boards: computed once,
-kept by version"), never longer than it is true. A value computed from a circle's
-results is kept under a digest of the circle (``circle_key``: its players' ids and
-names, read afresh on every request) and of its players' result counters
-(``store.results_version``: every result of a player added to or taken off a board
-through the services raises the counter of the player's bucket, and every rebuild of a
-board raises an epoch). So a member's new verified result, a disqualification or ban
-through the services, a member who joins, leaves or is removed, a banned or renamed
-member: each makes a new name, and the next read computes afresh; a result of anyone
-else leaves the circle's values kept, however busy the global board.
+What is computed is kept in Redis (docs/leaderboards.md, "Leagues, follows and
+circles": "Computed once, kept under the members' results"), never longer than it is
+true. A value computed from a circle's results is kept under a digest of the circle
+(``circle_key``: its players' ids and names, read afresh on every request) and of its
+players' result counters (``store.results_version``: every result of a player added to
+or taken off a board through the services raises the counter of the player's bucket, a
+result of a closed day a second counter too, and every rebuild of a board raises an
+epoch). So a member's new verified result, a disqualification or ban through the
+services, a member who joins, leaves or is removed, a banned or renamed member: each
+makes a new name, and the next read computes afresh; a result of anyone else leaves the
+circle's values kept, however busy the global board.
 
 - A circle's ranking on one day's board: every counted result of its players, in the
   board's order, with ranks. As the global board checks its page against PostgreSQL,
   the rows a circle's board shows are checked too (one query): a result that stopped
   counting behind the services' back makes the ranking computed again.
-- Weekly and monthly points and streaks up to yesterday (the closed days), and the whole
-  tables with today's part added. Moderation clears every value kept in Redis at once
+- Weekly and monthly points and streaks up to yesterday (the closed days), under the
+  closed-day counters: a member's result of today leaves them kept. And the whole tables
+  with today's part added. Moderation clears every value kept in Redis at once
   (``records.clear_cache``; a process's copy lives ``LEADERBOARD_ROWS_SECONDS`` more at
   most).
 
