@@ -30,7 +30,8 @@
 #define HOME 7
 #define FOUND_DEST 7
 #define MAXMOVES 96
-#define TT_LOAD 0.7 /* fill the table up to this share: linear probing slows past it */
+#define TT_LOAD 0.5 /* fill the table up to this share: longer probe runs cost more than the memory (0.7: 17 % slower) */
+#define TT_LOAD_CAP 0.7 /* at the memory cap, where it cannot grow, up to this share */
 #define FLOOR 52 /* "below" value of a bottom card; 52 + column without F_CANON */
 
 /* V_MOOSEHIDE builds down in any suit but the card's own; V_MOOSEHIDE_RUNS is Yukon's
@@ -88,7 +89,7 @@ typedef struct {
     uint64_t ha, hb;
     /* transposition table */
     uint64_t *tt;
-    size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots;
+    size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots, tt_cap_bytes;
     int tt_shift; /* a key's home slot is its top bits: b >> tt_shift */
     /* budgets */
     uint64_t nodes, max_nodes;
@@ -580,13 +581,17 @@ static void free_table(uint64_t *tt, size_t slots) {
     if (tt) munmap(tt, slots * 16);
 }
 
+static inline size_t tt_limit_of(const S *s, size_t slots) {
+    return (size_t)((double)slots * (slots >= s->tt_max_slots ? TT_LOAD_CAP : TT_LOAD));
+}
+
 static int tt_setup(S *s, size_t slots) {
     s->tt = alloc_table(slots);
     if (!s->tt) return -1;
     s->tt_slots = slots;
     s->tt_mask = slots - 1;
     s->tt_shift = 64 - __builtin_ctzll((unsigned long long)slots);
-    s->tt_limit = (size_t)((double)slots * TT_LOAD);
+    s->tt_limit = tt_limit_of(s, slots);
     s->tt_count = 0;
     return 0;
 }
@@ -598,11 +603,93 @@ static void tt_put(uint64_t *tt, size_t mask, int shift, uint64_t a, uint64_t b)
     tt[2 * i + 1] = b;
 }
 
+/* Double the table where it lies: mremap() extends the mapping (the new half is fresh,
+ * zeroed memory; the old half keeps its pages, so each page of a table is zeroed by the
+ * kernel once, not once per doubling), then the entries are rehashed in place. A key's
+ * home slot is the top bits of its second word, so an entry at old slot i with old home
+ * h has new home 2h or 2h + 1. Walking the old slots from the top down, each entry is
+ * taken out and put at the first free slot from its new home h2 when h2 >= i: the slots
+ * from i up hold only entries already rehashed (or none), so the probe sees the new table
+ * only, and the slots cleared later are all below h2, outside its probe chain. The few
+ * others (an old chain that wrapped around the end, h2 < i, or a probe that would wrap
+ * around the new end) wait in a side list and go in at the end, when the whole table is
+ * the new one. Returns 0 (done), 1 (mremap failed: nothing changed), -1 (out of memory
+ * for the side list: entries may be lost, the search must stop). */
+static int tt_grow_in_place(S *s) {
+#ifdef MREMAP_MAYMOVE
+    size_t n = s->tt_slots, m = 2 * n;
+    void *p = mremap(s->tt, n * 16, m * 16, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) return 1;
+    uint64_t *tt = (uint64_t *)p;
+#ifdef MADV_HUGEPAGE
+    if (m * 16 >= (2u << 20)) (void)madvise(p, m * 16, MADV_HUGEPAGE);
+#endif
+    int old_shift = s->tt_shift, shift = old_shift - 1;
+    size_t mask = m - 1, nside = 0, side_cap = 0;
+    uint64_t *side = NULL;
+    int lost = 0;
+    s->tt = tt;
+    s->tt_slots = m;
+    s->tt_mask = mask;
+    s->tt_shift = shift;
+    s->tt_limit = tt_limit_of(s, m);
+    for (size_t i = n; i-- > 0;) {
+        uint64_t a = tt[2 * i], b = tt[2 * i + 1];
+        if (!a && !b) continue;
+        tt[2 * i] = tt[2 * i + 1] = 0;
+        size_t h = (size_t)(b >> old_shift), h2 = (size_t)(b >> shift), j = h2;
+        if (i >= h && h2 >= i) {
+            while (j < m && (tt[2 * j] || tt[2 * j + 1])) j++;
+            if (j < m) {
+                tt[2 * j] = a;
+                tt[2 * j + 1] = b;
+                continue;
+            }
+        }
+        if (nside == side_cap) {
+            size_t cap = side_cap ? side_cap * 2 : 1024;
+            uint64_t *ns = realloc(side, cap * 16);
+            if (!ns) {
+                lost = 1;
+                continue;
+            }
+            side = ns;
+            side_cap = cap;
+        }
+        side[2 * nside] = a;
+        side[2 * nside + 1] = b;
+        nside++;
+    }
+    for (size_t k = 0; k < nside; k++) tt_put(tt, mask, shift, side[2 * k], side[2 * k + 1]);
+    free(side);
+    return lost ? -1 : 0;
+#else
+    (void)s;
+    return 1;
+#endif
+}
+
 /* Double the table (up to the memory cap): only the memory a search needs is touched. */
 static int tt_grow(S *s) {
     size_t old_slots = s->tt_slots, count = s->tt_count;
     uint64_t *old = s->tt;
     if (old_slots * 2 > s->tt_max_slots) return -1;
+    if (old_slots > 0xFFFFF && !s->grow_aborted) {
+        /* a large rehash is not started out of time (nor stopped once started) */
+        int out = clock_out(s);
+        if (out != R_NONE) {
+            s->reason = out;
+            s->grow_aborted = 1; /* a resumed search must make progress */
+            return -2;
+        }
+    }
+    int g = tt_grow_in_place(s);
+    if (g <= 0) {
+        s->grow_aborted = 0;
+        return g;
+    }
+    /* mremap failed: a new table beside the old one and a copy, if both fit the cap */
+    if (old_slots * 3 * 16 > s->tt_cap_bytes) return -1;
     if (tt_setup(s, old_slots * 2) < 0) {
         s->tt = old;
         s->tt_slots = old_slots;
@@ -618,7 +705,7 @@ static int tt_grow(S *s) {
             s->tt_slots = old_slots;
             s->tt_mask = old_slots - 1;
             s->tt_shift = 64 - __builtin_ctzll((unsigned long long)old_slots);
-            s->tt_limit = (size_t)((double)old_slots * TT_LOAD);
+            s->tt_limit = tt_limit_of(s, old_slots);
             s->tt_count = count;
             s->reason = out;
             s->grow_aborted = 1; /* a resumed search must make progress */
@@ -1029,9 +1116,10 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
      * small (or at the size the node budget needs) and doubles up to the memory cap */
     size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
-    /* a doubling holds the old and the new table at once: 1.5 x the final size */
-    while (slots * 2 * 24 <= cap_bytes) slots *= 2;
+    /* the table doubles in place (tt_grow_in_place), so its peak is its own size */
+    while (slots * 2 * 16 <= cap_bytes) slots *= 2;
     s->tt_max_slots = slots;
+    s->tt_cap_bytes = cap_bytes;
     size_t want = 1024;
     double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 19);
     while (want < slots && (double)want * TT_LOAD < need) want *= 2;
