@@ -414,7 +414,7 @@ static int gen_moves(S *s, uint16_t *out) {
  * home: every move of c and onto c; for a King into an empty column: every move of the
  * King and every other King move); a disabled move in T brings in a set of moves one of
  * which must happen before it can become enabled. Sound, alone and with the other rules,
- * but on Yukon it cuts almost nothing and costs 10 to 18 times the CPU: not in F_ALL.
+ * but on Yukon it cuts almost nothing and costs 14 to 18 times the CPU: not in F_ALL.
  * Transitions are card << 3 | kind: kind 0..npar-1 the move onto par[card][kind], 3 home,
  * 4 a King into an empty column. */
 #define POR_HOME 3
