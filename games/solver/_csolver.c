@@ -30,7 +30,8 @@
 #define HOME 7
 #define FOUND_DEST 7
 #define MAXMOVES 96
-#define TT_LOAD 0.7 /* fill the table up to this share: linear probing slows past it */
+#define TT_LOAD 0.5 /* fill the table up to this share: longer probe runs cost more than the memory (0.7: 17 % slower) */
+#define TT_LOAD_CAP 0.7 /* at the memory cap, where it cannot grow, up to this share */
 #define FLOOR 52 /* "below" value of a bottom card; 52 + column without F_CANON */
 
 /* V_MOOSEHIDE builds down in any suit but the card's own; V_MOOSEHIDE_RUNS is Yukon's
@@ -42,6 +43,8 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RU
 #define F_ONE_EMPTY 2 /* only the first of several empty columns is tried */
 #define F_CANON 4     /* columns are interchangeable in the transposition table */
 #define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON)
+#define F_POR 8       /* stubborn sets: expand only a stubborn set's moves (sound, measured useless: not in F_ALL) */
+#define F_KNOWN (F_ALL | F_POR)
 
 #define VARIANT_ERROR "variant must be 0 (yukon), 1 (russian), 2 (alaska), 3 (moosehide) or 4 (moosehide-runs)"
 
@@ -73,11 +76,20 @@ typedef struct {
     uint8_t fits[52][52]; /* fits[c][p]: c may be placed on p */
     int nchild[52];
     uint8_t child[52][4];
+    int npar[52];
+    uint8_t par[52][4];
+    int8_t pidx[52][52]; /* pidx[c][p]: index of p in par[c], or -1 */
+    /* stubborn-set scratch (F_POR): a transition is card << 3 | kind, kind 0..2 the move
+     * onto par[card][kind], 3 home, 4 a King into an empty column */
+    uint32_t por_gen;
+    uint32_t por_mark[52 * 8];
+    uint32_t por_kings;
+    uint16_t por_work[52 * 8];
     int nhome;
     uint64_t ha, hb;
     /* transposition table */
     uint64_t *tt;
-    size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots;
+    size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots, tt_cap_bytes;
     int tt_shift; /* a key's home slot is its top bits: b >> tt_shift */
     /* budgets */
     uint64_t nodes, max_nodes;
@@ -393,6 +405,164 @@ static int gen_moves(S *s, uint16_t *out) {
     return n;
 }
 
+/* ---------------------------------------------------------------- stubborn sets (F_POR) */
+
+/* Partial-order reduction (docs/solver.md, "Stubborn sets"): at each position only the
+ * enabled moves of a stubborn set T are expanded. T is closed under: an enabled move in T
+ * brings in every move that could disable it or not commute with it (for c onto d: every
+ * move of c, d home, every move onto d, every move of a face-up card of d's column; for c
+ * home: every move of c and onto c; for a King into an empty column: every move of the
+ * King and every other King move); a disabled move in T brings in a set of moves one of
+ * which must happen before it can become enabled. Sound, alone and with the other rules,
+ * but on Yukon it cuts almost nothing and costs 14 to 18 times the CPU: not in F_ALL.
+ * Transitions are card << 3 | kind: kind 0..npar-1 the move onto par[card][kind], 3 home,
+ * 4 a King into an empty column. */
+#define POR_HOME 3
+#define POR_KING 4
+
+static inline void por_add(S *s, int id, int *nw) {
+    if (s->por_mark[id] == s->por_gen) return;
+    s->por_mark[id] = s->por_gen;
+    s->por_work[(*nw)++] = (uint16_t)id;
+}
+
+/* every move of card g */
+static inline void por_add_card(S *s, int g, int *nw) {
+    for (int i = 0; i < s->npar[g]; i++) por_add(s, g << 3 | i, nw);
+    por_add(s, g << 3 | POR_HOME, nw);
+    if (rank0(g) == 12) por_add(s, g << 3 | POR_KING, nw);
+}
+
+/* every move of a card onto card p */
+static inline void por_add_onto(S *s, int p, int *nw) {
+    for (int i = 0; i < s->nchild[p]; i++) {
+        int x = s->child[p][i];
+        por_add(s, x << 3 | s->pidx[x][p], nw);
+    }
+}
+
+/* every move of the cards strictly above height h of column k */
+static inline void por_add_above(S *s, int k, int h, int *nw) {
+    for (int i = h + 1; i < s->len[k]; i++) por_add_card(s, s->cols[k][i], nw);
+}
+
+/* the moves whose first happening is needed before card g (not home) can be the top of
+ * its column or face-up: the moves of the card right above it if g is face-up, else
+ * those of the lowest face-up card of its column */
+static inline void por_add_uncover(S *s, int g, int *nw) {
+    int k = s->col_of[g], h = s->pos_of[g];
+    por_add_card(s, s->cols[k][h >= s->down[k] ? h + 1 : s->down[k]], nw);
+}
+
+static int por_enabled(S *s, int id, int any_empty) {
+    int g = id >> 3, kind = id & 7;
+    int k = s->col_of[g];
+    if (k == HOME || s->pos_of[g] < s->down[k]) return 0;
+    if (kind == POR_HOME) return s->pos_of[g] == s->len[k] - 1 && s->found[suit(g)] == rank0(g);
+    if (kind == POR_KING)
+        return any_empty && s->pos_of[g] > 0 && (!s->runs_only || is_run(s, k, s->pos_of[g]));
+    int p = s->par[g][kind], kp = s->col_of[p];
+    return kp != HOME && kp != k && s->pos_of[p] == s->len[kp] - 1 && (!s->runs_only || is_run(s, k, s->pos_of[g]));
+}
+
+/* The closure of transition start; returns the number of enabled transitions in it (the
+ * set is the por_mark entries equal to por_gen). */
+static int por_closure(S *s, int start, int any_empty) {
+    int nw = 0, nen = 0;
+    if (++s->por_gen == 0) { /* wrapped: clear the marks */
+        memset(s->por_mark, 0, sizeof s->por_mark);
+        s->por_kings = 0;
+        s->por_gen = 1;
+    }
+    por_add(s, start, &nw);
+    while (nw) {
+        int id = s->por_work[--nw];
+        int g = id >> 3, kind = id & 7;
+        int k = s->col_of[g];
+        if (k == HOME) continue; /* never enabled again: no enabling set needed */
+        if (por_enabled(s, id, any_empty)) {
+            nen++;
+            por_add_card(s, g, &nw); /* the other moves of the same card */
+            if (kind < POR_HOME) {
+                /* onto p: p going home, anything else onto p, and any move of a card of
+                 * p's column (each carries p, and could bring p onto g's pile) */
+                int p = s->par[g][kind], kp = s->col_of[p];
+                por_add(s, p << 3 | POR_HOME, &nw);
+                por_add_onto(s, p, &nw);
+                for (int i = s->down[kp]; i < s->len[kp]; i++) por_add_card(s, s->cols[kp][i], &nw);
+            } else if (kind == POR_HOME) {
+                por_add_onto(s, g, &nw);
+            } else if (s->por_kings != s->por_gen) { /* the empty columns are shared by every King */
+                s->por_kings = s->por_gen;
+                for (int kg = 12; kg < 52; kg += 13)
+                    if (s->col_of[kg] != HOME) por_add(s, kg << 3 | POR_KING, &nw);
+            }
+            continue;
+        }
+        /* disabled: add a necessary enabling set */
+        int h = s->pos_of[g];
+        if (h < s->down[k]) { /* g must turn first */
+            por_add_card(s, s->cols[k][s->down[k]], &nw);
+            continue;
+        }
+        if (kind == POR_HOME) {
+            if (h != s->len[k] - 1)
+                por_add_uncover(s, g, &nw);
+            else /* the predecessor is not home: only its own move home sends it there */
+                por_add(s, (g - 1) << 3 | POR_HOME, &nw);
+        } else if (kind == POR_KING) {
+            if (h == 0) continue; /* a King at the bottom never gets this move */
+            if (s->runs_only && !is_run(s, k, h)) {
+                por_add_above(s, k, h, &nw); /* the pile must lose its break first */
+                continue;
+            }
+            /* no empty column: some column must be emptied first, and a column empties
+             * only after its lowest face-up card has moved */
+            for (int y = 0; y < NCOLS; y++)
+                if (s->len[y]) por_add_card(s, s->cols[y][s->down[y]], &nw);
+        } else {
+            int p = s->par[g][kind], kp = s->col_of[p];
+            if (kp == HOME) continue; /* never enabled again */
+            if (s->pos_of[p] != s->len[kp] - 1)
+                por_add_uncover(s, p, &nw);
+            else /* p is the top of g's own column (a card between them must move first),
+                  * or g's pile is not a run (a card above g must move first) */
+                por_add_above(s, k, h, &nw);
+        }
+    }
+    return nen;
+}
+
+static inline int por_id_of_move(S *s, int move) {
+    int c = move >> 3, d = move & 7;
+    if (d == FOUND_DEST) return c << 3 | POR_HOME;
+    if (!s->len[d]) return c << 3 | POR_KING;
+    return c << 3 | s->pidx[c][s->cols[d][s->len[d] - 1]];
+}
+
+/* Keep only the moves of the smallest stubborn set found from each enabled transition
+ * (the order of the kept moves is unchanged). Returns the new count. */
+static int por_reduce(S *s, uint16_t *moves, int n) {
+    if (n <= 1) return n;
+    int any_empty = 0;
+    for (int k = 0; k < NCOLS; k++) any_empty |= !s->len[k];
+    int best = -1, best_n = 1 << 30;
+    for (int i = 0; i < n && best_n > 1; i++) {
+        int id = por_id_of_move(s, moves[i]);
+        if (i && (id & 7) == POR_KING && por_id_of_move(s, moves[i - 1]) == id) continue;
+        int m = por_closure(s, id, any_empty);
+        if (m < best_n) {
+            best_n = m;
+            best = id;
+        }
+    }
+    por_closure(s, best, any_empty);
+    int out = 0;
+    for (int i = 0; i < n; i++)
+        if (s->por_mark[por_id_of_move(s, moves[i])] == s->por_gen) moves[out++] = moves[i];
+    return out;
+}
+
 /* ---------------------------------------------------------------- table */
 
 /* The table is zeroed memory from mmap, with transparent huge pages where the kernel
@@ -411,13 +581,17 @@ static void free_table(uint64_t *tt, size_t slots) {
     if (tt) munmap(tt, slots * 16);
 }
 
+static inline size_t tt_limit_of(const S *s, size_t slots) {
+    return (size_t)((double)slots * (slots >= s->tt_max_slots ? TT_LOAD_CAP : TT_LOAD));
+}
+
 static int tt_setup(S *s, size_t slots) {
     s->tt = alloc_table(slots);
     if (!s->tt) return -1;
     s->tt_slots = slots;
     s->tt_mask = slots - 1;
     s->tt_shift = 64 - __builtin_ctzll((unsigned long long)slots);
-    s->tt_limit = (size_t)((double)slots * TT_LOAD);
+    s->tt_limit = tt_limit_of(s, slots);
     s->tt_count = 0;
     return 0;
 }
@@ -429,11 +603,93 @@ static void tt_put(uint64_t *tt, size_t mask, int shift, uint64_t a, uint64_t b)
     tt[2 * i + 1] = b;
 }
 
+/* Double the table where it lies: mremap() extends the mapping (the new half is fresh,
+ * zeroed memory; the old half keeps its pages, so each page of a table is zeroed by the
+ * kernel once, not once per doubling), then the entries are rehashed in place. A key's
+ * home slot is the top bits of its second word, so an entry at old slot i with old home
+ * h has new home 2h or 2h + 1. Walking the old slots from the top down, each entry is
+ * taken out and put at the first free slot from its new home h2 when h2 >= i: the slots
+ * from i up hold only entries already rehashed (or none), so the probe sees the new table
+ * only, and the slots cleared later are all below h2, outside its probe chain. The few
+ * others (an old chain that wrapped around the end, h2 < i, or a probe that would wrap
+ * around the new end) wait in a side list and go in at the end, when the whole table is
+ * the new one. Returns 0 (done), 1 (mremap failed: nothing changed), -1 (out of memory
+ * for the side list: entries may be lost, the search must stop). */
+static int tt_grow_in_place(S *s) {
+#ifdef MREMAP_MAYMOVE
+    size_t n = s->tt_slots, m = 2 * n;
+    void *p = mremap(s->tt, n * 16, m * 16, MREMAP_MAYMOVE);
+    if (p == MAP_FAILED) return 1;
+    uint64_t *tt = (uint64_t *)p;
+#ifdef MADV_HUGEPAGE
+    if (m * 16 >= (2u << 20)) (void)madvise(p, m * 16, MADV_HUGEPAGE);
+#endif
+    int old_shift = s->tt_shift, shift = old_shift - 1;
+    size_t mask = m - 1, nside = 0, side_cap = 0;
+    uint64_t *side = NULL;
+    int lost = 0;
+    s->tt = tt;
+    s->tt_slots = m;
+    s->tt_mask = mask;
+    s->tt_shift = shift;
+    s->tt_limit = tt_limit_of(s, m);
+    for (size_t i = n; i-- > 0;) {
+        uint64_t a = tt[2 * i], b = tt[2 * i + 1];
+        if (!a && !b) continue;
+        tt[2 * i] = tt[2 * i + 1] = 0;
+        size_t h = (size_t)(b >> old_shift), h2 = (size_t)(b >> shift), j = h2;
+        if (i >= h && h2 >= i) {
+            while (j < m && (tt[2 * j] || tt[2 * j + 1])) j++;
+            if (j < m) {
+                tt[2 * j] = a;
+                tt[2 * j + 1] = b;
+                continue;
+            }
+        }
+        if (nside == side_cap) {
+            size_t cap = side_cap ? side_cap * 2 : 1024;
+            uint64_t *ns = realloc(side, cap * 16);
+            if (!ns) {
+                lost = 1;
+                continue;
+            }
+            side = ns;
+            side_cap = cap;
+        }
+        side[2 * nside] = a;
+        side[2 * nside + 1] = b;
+        nside++;
+    }
+    for (size_t k = 0; k < nside; k++) tt_put(tt, mask, shift, side[2 * k], side[2 * k + 1]);
+    free(side);
+    return lost ? -1 : 0;
+#else
+    (void)s;
+    return 1;
+#endif
+}
+
 /* Double the table (up to the memory cap): only the memory a search needs is touched. */
 static int tt_grow(S *s) {
     size_t old_slots = s->tt_slots, count = s->tt_count;
     uint64_t *old = s->tt;
     if (old_slots * 2 > s->tt_max_slots) return -1;
+    if (old_slots > 0xFFFFF && !s->grow_aborted) {
+        /* a large rehash is not started out of time (nor stopped once started) */
+        int out = clock_out(s);
+        if (out != R_NONE) {
+            s->reason = out;
+            s->grow_aborted = 1; /* a resumed search must make progress */
+            return -2;
+        }
+    }
+    int g = tt_grow_in_place(s);
+    if (g <= 0) {
+        s->grow_aborted = 0;
+        return g;
+    }
+    /* mremap failed: a new table beside the old one and a copy, if both fit the cap */
+    if (old_slots * 3 * 16 > s->tt_cap_bytes) return -1;
     if (tt_setup(s, old_slots * 2) < 0) {
         s->tt = old;
         s->tt_slots = old_slots;
@@ -449,7 +705,7 @@ static int tt_grow(S *s) {
             s->tt_slots = old_slots;
             s->tt_mask = old_slots - 1;
             s->tt_shift = 64 - __builtin_ctzll((unsigned long long)old_slots);
-            s->tt_limit = (size_t)((double)old_slots * TT_LOAD);
+            s->tt_limit = tt_limit_of(s, old_slots);
             s->tt_count = count;
             s->reason = out;
             s->grow_aborted = 1; /* a resumed search must make progress */
@@ -529,6 +785,7 @@ static int push_frame(S *s) {
     }
     Frame *f = &s->frames[s->nframes++];
     f->n = gen_moves(s, f->moves);
+    if (s->flags & F_POR) f->n = por_reduce(s, f->moves, f->n);
     /* Look every child up now, all at once: prefetch the table slot of each child (its
      * key before any auto-foundation move), then probe the tableau children whose key
      * is known without making the move (see child_key). The misses then overlap instead
@@ -789,6 +1046,16 @@ static void setup_rules(S *s) {
     for (int p = 0; p < 52; p++)
         for (int c = 0; c < 52; c++)
             if (s->fits[c][p]) s->child[p][s->nchild[p]++] = (uint8_t)c;
+    for (int c = 0; c < 52; c++) {
+        s->npar[c] = 0;
+        for (int p = 0; p < 52; p++) {
+            s->pidx[c][p] = -1;
+            if (s->fits[c][p]) {
+                s->pidx[c][p] = (int8_t)s->npar[c];
+                s->par[c][s->npar[c]++] = (uint8_t)p;
+            }
+        }
+    }
     s->ha = s->hb = 0;
     for (int k = 0; k < NCOLS; k++) {
         for (int h = 0; h < s->len[k]; h++) {
@@ -819,7 +1086,7 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
         PyErr_SetString(PyExc_ValueError, VARIANT_ERROR);
         return NULL;
     }
-    if (flags < 0 || flags > F_ALL) {
+    if (flags < 0 || (flags & ~F_KNOWN)) {
         PyErr_SetString(PyExc_ValueError, "unknown flags");
         return NULL;
     }
@@ -834,8 +1101,9 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     }
     s->variant = variant;
     /* Safe auto-foundation assumes a card home stays home: with take-back it is not
-     * sound (docs/solver.md gives a position it would lose), so it is off. */
-    s->flags = takeback ? flags & ~F_AUTO : flags;
+     * sound (docs/solver.md gives a position it would lose), so it is off; so are the
+     * stubborn sets, whose proof needs a won position with no legal move. */
+    s->flags = takeback ? flags & ~(F_AUTO | F_POR) : flags;
     s->runs_only = variant == V_MOOSEHIDE_RUNS;
     s->takeback = takeback;
     s->randomize = randomize;
@@ -848,9 +1116,10 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
      * small (or at the size the node budget needs) and doubles up to the memory cap */
     size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
-    /* a doubling holds the old and the new table at once: 1.5 x the final size */
-    while (slots * 2 * 24 <= cap_bytes) slots *= 2;
+    /* the table doubles in place (tt_grow_in_place), so its peak is its own size */
+    while (slots * 2 * 16 <= cap_bytes) slots *= 2;
     s->tt_max_slots = slots;
+    s->tt_cap_bytes = cap_bytes;
     size_t want = 1024;
     double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 19);
     while (want < slots && (double)want * TT_LOAD < need) want *= 2;
@@ -1084,7 +1353,7 @@ PyMODINIT_FUNC PyInit__csolver(void) {
     }
     if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
-        PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
+        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
         Py_DECREF(m);
         return NULL;
     }

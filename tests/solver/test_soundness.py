@@ -24,6 +24,9 @@ RULES = {
     "one-empty-column": _csolver.F_ONE_EMPTY,
     "canonical-columns": _csolver.F_CANON,
     "all": _csolver.F_ALL,
+    # not in F_ALL (measured: no smaller proofs, docs/solver.md), checked all the same
+    "stubborn-sets": _csolver.F_POR,
+    "stubborn-sets+all": _csolver.F_ALL | _csolver.F_POR,
 }
 BUDGET = 300_000
 
@@ -49,7 +52,7 @@ def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
         for name, flags in RULES.items():
             with_rule = verdict(code, pos, flags)
             assert with_rule in (plain, 2), f"{name} changes the verdict of {pos.to_text()}"
-            assert with_rule == plain or name == "all", f"{name} needs a budget on {pos.to_text()}"
+            assert with_rule == plain or "all" in name, f"{name} needs a budget on {pos.to_text()}"
     assert compared >= 250
     assert lost >= 10  # the sample holds lost games, where an unsound rule would show
 
