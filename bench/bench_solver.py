@@ -3,13 +3,16 @@
     python bench/bench_solver.py       # yukon 1..200 at 10 CPU-s, then 50 deals of each other
     python bench/bench_solver.py --variants yukon --deals 1-200 --seconds 10 --jobs 2
     python bench/bench_solver.py --variants yukon --deals 1-200 --nodes 4000000
+    python bench/bench_solver.py --variants yukon --deals 1-200 --seconds 10 --threads 2
     python bench/bench_solver.py --variants moosehide,yukon+takeback --deals 1-200 --seconds 10
 
 The budget is CPU time of the process solving the deal (``--seconds``, the solver's
 ``seconds``) or positions (``--nodes``), never wall-clock time. A position budget
 gives the same verdicts on any machine; a CPU-time budget nearly so (a loaded machine
 gets fewer positions per CPU-second: shared caches). ``--jobs N`` solves N deals at once
-in separate processes (one core each). Every "solved" line is replayed again from the
+in separate processes (one core each); ``--threads 2`` solves each deal on two cores
+(``solve(jobs=2)``: the proof search and the restarts side by side, each with the whole
+budget; the CPU time printed is both threads'). Every "solved" line is replayed again from the
 deal number with games.engine.replay; every Yukon "unwinnable" is checked against the
 fixtures in the repository: a deal with a known winning line
 (tests/solver/fixtures/known-deals.json, a copy of the shared fixture) called unwinnable
@@ -57,10 +60,12 @@ def known() -> tuple[set[int], set[int]]:
     return winnable, confirmed
 
 
-def solve_one(args: tuple[str, int, float | None, int | None, int]) -> dict[str, Any]:
-    variant, number, seconds, nodes, memory_mb = args
+def solve_one(args: tuple[str, int, float | None, int | None, int, int]) -> dict[str, Any]:
+    variant, number, seconds, nodes, memory_mb, threads = args
     wall = time.perf_counter()
-    result = solve(number, variant=variant, seconds=seconds, nodes=nodes, memory_mb=memory_mb)
+    result = solve(
+        number, variant=variant, seconds=seconds, nodes=nodes, memory_mb=memory_mb, jobs=threads
+    )
     wall = time.perf_counter() - wall
     replays = result.verdict != "solved" or replay(number, variant, result.moves).won
     return {
@@ -88,7 +93,7 @@ def bench(
     cpu: list[float] = []
     wall: list[float] = []
     nodes = 0
-    work = [(variant, n, args.seconds, args.nodes, args.memory_mb) for n in deals]
+    work = [(variant, n, args.seconds, args.nodes, args.memory_mb, args.threads) for n in deals]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for row in pool.map(solve_one, work):
             n = row["deal"]
@@ -145,6 +150,9 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=None, help="positions per deal")
     parser.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB)
     parser.add_argument("--jobs", type=int, default=1, help="deals solved at once (processes)")
+    parser.add_argument(
+        "--threads", type=int, default=1, choices=(1, 2), help="cores per deal (solve's jobs)"
+    )
     parser.add_argument("--log", default=None, help="write one JSON line per deal to this file")
     args = parser.parse_args()
     if args.seconds is None and args.nodes is None:
@@ -168,7 +176,8 @@ def print_table(
     if args.nodes is not None:
         budget.append(f"{args.nodes:,} positions")
     print(
-        f"\nbudget {' and '.join(budget)} per deal, {args.jobs} process(es), one core each; "
+        f"\nbudget {' and '.join(budget)} per deal (per thread), {args.jobs} process(es), "
+        f"{args.threads} thread(s) each; "
         f"memory cap {args.memory_mb} MB; load average before {load[0]:.2f}, "
         f"now {os.getloadavg()[0]:.2f} (1 min)"
     )

@@ -112,7 +112,7 @@ def proven_winnable(
         number=number, variant=variant, rules_version=rules
     )
     seconds, nodes = solve_budget(variant)
-    solved = solve_deal(deal.pk, seconds, nodes)
+    solved = solve_deal(deal.pk, seconds, nodes, jobs=settings.DAILY_SOLVE_JOBS)
     if solved is not None and solved.verdict == Verdict.SOLVED:
         return solved
     if created and not keep_unproven:

@@ -8,7 +8,9 @@ from games.models import Deal
 from games.solver import solve
 
 
-def solve_deal(deal_id: int, seconds: float, nodes: int | None = None) -> Deal | None:
+def solve_deal(
+    deal_id: int, seconds: float, nodes: int | None = None, jobs: int = 1
+) -> Deal | None:
     """Solve a deal once and store its verdict and winning line; None if the deal is gone.
 
     Idempotent: a deal that already has a verdict is returned as it is. The search runs
@@ -17,7 +19,7 @@ def solve_deal(deal_id: int, seconds: float, nodes: int | None = None) -> Deal |
     deal = Deal.objects.filter(pk=deal_id).first()
     if deal is None or deal.verdict is not None:
         return deal
-    result = solve(deal.number, variant=deal.variant, seconds=seconds, nodes=nodes)
+    result = solve(deal.number, variant=deal.variant, seconds=seconds, nodes=nodes, jobs=jobs)
     with transaction.atomic():
         deal = Deal.objects.select_for_update().get(pk=deal_id)
         if deal.verdict is None:

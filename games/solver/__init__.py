@@ -19,6 +19,7 @@ and ``unknown`` (the budget ran out first; ``reason`` says which). See docs/solv
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -143,12 +144,13 @@ class _Budget:
         self.t0 = time.monotonic()
         self.cpu0 = time.thread_time()
         self.used = 0
+        self.extra_cpu = 0.0  # another thread's, added once it is done (jobs=2)
 
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
 
     def cpu(self) -> float:
-        return time.thread_time() - self.cpu0
+        return time.thread_time() - self.cpu0 + self.extra_cpu
 
     def seconds_until(self, limit: float | None) -> float:
         """CPU seconds for the next C run, up to ``limit`` since the start (0.0 = none)."""
@@ -193,6 +195,7 @@ def solve(
     restarts: bool = True,
     rules: int = ALL_RULES,
     wall_seconds: float | None = None,
+    jobs: int = 1,
 ) -> SolveResult:
     """Solve a position: a ``Position``, a deal number (of ``variant``) or a position text.
 
@@ -202,10 +205,18 @@ def solve(
     table of each search. ``restarts=False`` runs only the deterministic exhaustive
     search. ``rules`` (a subset of ``ALL_RULES``) switches pruning rules off for the
     soundness tests; every rule is proven sound, so any subset gives trustworthy verdicts.
+
+    ``jobs=2`` uses a second core: the proof search and the restarts run side by side in
+    two threads (the C search releases the GIL), each with the whole ``seconds`` of its
+    own CPU and the whole ``nodes``, and the first to settle the deal stops the other.
+    The verdict is the one either would reach alone; which line comes back may depend on
+    timing. For Yukon and its single-deck family; the multi-deck search keeps to one.
     """
     _check_budgets(seconds, nodes, memory_mb, rules)
     if wall_seconds is not None and (isinstance(wall_seconds, bool) or not 0 < wall_seconds <= 1e6):
         raise SolverError("wall_seconds must be a number > 0 and <= 1e6")
+    if jobs not in (1, 2) or isinstance(jobs, bool):
+        raise SolverError("jobs must be 1 or 2")
     start = _start_position(position, variant)
     if start.variant.multi_deck:
         return _solve_multi_deck(
@@ -218,6 +229,10 @@ def solve(
         )
     code = VARIANT_CODES[start.variant.name]
     takeback = start.variant.foundation_takeback
+    if jobs == 2 and restarts:
+        return _solve_side_by_side(
+            start, code, takeback, seconds, nodes, wall_seconds, memory_mb, rules
+        )
     budget = _Budget(seconds, nodes, wall_seconds)
 
     def restart(max_nodes: int, seed: int) -> tuple[int, list[int], int, str]:
@@ -282,6 +297,96 @@ def solve(
             reason = budget.out_of_time()
         elif nodes is not None and budget.used >= nodes:
             reason = "nodes"
+    return _finish(start, budget, verdict, line, reason)
+
+
+# Positions per slice of the proof search when it runs beside the restarts: how often it
+# looks whether the restarts have settled the deal (about half a second).
+SIDE_SLICE: Final = 1_000_000
+
+
+def _solve_side_by_side(  # noqa: PLR0917 the portfolio's own settings, passed through
+    start: Position,
+    code: int,
+    takeback: bool,
+    seconds: float | None,
+    nodes: int | None,
+    wall_seconds: float | None,
+    memory_mb: int,
+    rules: int,
+) -> SolveResult:
+    """``solve(..., jobs=2)``: the proof search in this thread, the restarts in another."""
+    settled = threading.Event()
+    found: list[tuple[int, list[int], int, float]] = []
+    failed: list[BaseException] = []
+
+    def restarts() -> None:
+        budget = _Budget(seconds, nodes, wall_seconds)
+        verdict, i = 2, 1
+        line: list[int] = []
+        try:
+            while verdict == 2 and not settled.is_set() and not budget.spent():
+                verdict, line, used, _ = _csolver.solve(
+                    code,
+                    start.cols,
+                    start.down,
+                    start.found,
+                    flags=rules,
+                    max_nodes=budget.nodes_until(nodes, luby(i) * LUBY_UNIT),
+                    seconds=budget.seconds_until(seconds),
+                    wall_seconds=budget.wall_until(),
+                    memory_mb=memory_mb,
+                    seed=(i * 0x9E3779B97F4A7C15) % (1 << 64),
+                    randomize=True,
+                    takeback=takeback,
+                )
+                budget.used += used
+                i += 1
+        except BaseException as exc:  # raised again in the caller's thread
+            failed.append(exc)
+        found.append((verdict, line, budget.used, budget.cpu()))
+        if verdict != 2:
+            settled.set()
+
+    helper = threading.Thread(target=restarts, name="solver-restarts", daemon=True)
+    helper.start()
+    budget = _Budget(seconds, nodes, wall_seconds)
+    verdict, reason = 2, ""
+    line: list[int] = []
+    try:
+        proof = _csolver.Search(
+            code,
+            start.cols,
+            start.down,
+            start.found,
+            flags=rules,
+            memory_mb=memory_mb,
+            expect_nodes=FIRST_NODES,
+            takeback=takeback,
+        )
+        while verdict == 2 and reason != "memory" and not settled.is_set() and not budget.spent():
+            verdict, line, used, reason = proof.run(
+                max_nodes=budget.nodes_until(nodes, SIDE_SLICE),
+                seconds=budget.seconds_until(seconds),
+                wall_seconds=budget.wall_until(),
+            )
+            budget.used += used
+    except BaseException:
+        settled.set()
+        helper.join()
+        raise
+    if verdict != 2:
+        settled.set()  # else the restarts run to the end of their own budget: a verdict
+    helper.join()  # never depends on which thread ran faster
+    if failed:
+        raise failed[0]
+    other_verdict, other_line, other_used, other_cpu = found[0]
+    if verdict == 2 and reason != "memory":
+        reason = budget.out_of_time() or "nodes"
+    if verdict == 2 and other_verdict != 2:
+        verdict, line = other_verdict, other_line
+    budget.used += other_used
+    budget.extra_cpu = other_cpu
     return _finish(start, budget, verdict, line, reason)
 
 

@@ -200,3 +200,13 @@ def test_a_place_it_cannot_use_stops_the_start_with_one_clear_line(tmp_path: Pat
     assert result.returncode != 0
     assert "yukon: configuration error: cannot keep development secrets" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("value", ["3", "0"])
+def test_a_daily_solve_jobs_other_than_one_or_two_stops_the_start(
+    tmp_path: Path, value: str
+) -> None:
+    """An operator's typo must fail at start, not at the first candidate of the night."""
+    result = start(tmp_path / dev_secrets.FILE_NAME, DAILY_SOLVE_JOBS=value)
+    assert result.returncode != 0
+    assert "DAILY_SOLVE_JOBS must be 1 or 2" in result.stderr

@@ -229,6 +229,9 @@ def test_a_position_object_is_not_changed() -> None:
         {"nodes": 0},
         {"memory_mb": 0},
         {"rules": 1 << 10},
+        {"jobs": 0},
+        {"jobs": 3},
+        {"jobs": True},
     ],
 )
 def test_bad_budgets_are_refused(kwargs: dict[str, object]) -> None:
@@ -357,3 +360,32 @@ def test_takeback_deals_are_solved_with_lines_that_replay() -> None:
         result = solve(deal, variant="yukon+takeback", seconds=5)
         assert result.verdict == "solved"
         assert replay(deal, "yukon+takeback", result.moves).won
+
+
+# ----- both cores (jobs=2) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deal", "verdict"),
+    [(1, "solved"), (7, "solved"), (68, "solved"), (24, "unwinnable"), (116, "unwinnable"),
+     (156, "unwinnable")],
+)
+def test_two_jobs_reach_the_verdict_of_one(deal: int, verdict: str) -> None:
+    """The proof search and the restarts side by side: the same verdicts, every line
+    replayed (``solve`` replays it before answering), positions and CPU of both counted."""
+    alone = solve(deal, seconds=20)
+    both = solve(deal, seconds=20, jobs=2)
+    assert alone.verdict == both.verdict == verdict
+    if verdict == "solved":
+        assert verify_line(Position.deal(deal), both.moves) is None
+    assert both.nodes > 0 and both.cpu_seconds > 0
+
+
+def test_two_jobs_each_get_the_whole_node_budget_and_the_verdict_is_theirs() -> None:
+    """Both threads search (their positions add up to more than one budget), neither
+    beyond its own budget, and an undecided deal stays undecided whichever ran faster:
+    the proof search running out does not cut the restarts short."""
+    budget = 300_000
+    result = solve(5, seconds=None, nodes=budget, jobs=2)
+    assert result.verdict == "unknown" and result.reason == "nodes"
+    assert 2 * budget - 20 <= result.nodes <= 2 * budget + 20
