@@ -29,6 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_solver import parse_deals  # noqa: E402 (this folder: the script's own)
+
 from games.engine import Position  # noqa: E402
 from games.solver import (  # noqa: E402
     ALL_RULES,
@@ -41,14 +43,6 @@ from games.solver import (  # noqa: E402
 )
 
 Share = Callable[[int], float]  # positions used so far -> proof share of the next slice
-
-
-def parse_deals(text: str) -> list[int]:
-    deals: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        deals.extend(range(int(lo), int(hi or lo) + 1))
-    return deals
 
 
 def trace(deal: int, total: int) -> dict[str, Any]:

@@ -227,54 +227,18 @@ def solve(
             rules=rules,
             wall_seconds=wall_seconds,
         )
-    code = VARIANT_CODES[start.variant.name]
-    takeback = start.variant.foundation_takeback
+    runs = _Runs(start, rules, memory_mb, seconds, wall_seconds)
     if jobs == 2 and restarts:
-        return _solve_side_by_side(
-            start, code, takeback, seconds, nodes, wall_seconds, memory_mb, rules
-        )
+        return _solve_side_by_side(runs, nodes)
     budget = _Budget(seconds, nodes, wall_seconds)
-
-    def restart(max_nodes: int, seed: int) -> tuple[int, list[int], int, str]:
-        verdict, line, used, reason = _csolver.solve(
-            code,
-            start.cols,
-            start.down,
-            start.found,
-            flags=rules,
-            max_nodes=max_nodes,
-            seconds=budget.seconds_until(seconds),
-            wall_seconds=budget.wall_until(),
-            memory_mb=memory_mb,
-            seed=seed,
-            randomize=True,
-            takeback=takeback,
-        )
-        budget.used += used
-        return verdict, line, used, reason
-
     # The proof search: one deterministic search, run in slices that resume where the
     # last one stopped (same table), interleaved with Luby restarts with random
     # tie-breaks and a fresh table each. Any run that exhausts the space proves the
     # loss: the move order never affects soundness.
-    proof = _csolver.Search(
-        code,
-        start.cols,
-        start.down,
-        start.found,
-        flags=rules,
-        memory_mb=memory_mb,
-        expect_nodes=FIRST_NODES if restarts else 0,
-        takeback=takeback,
-    )
+    proof = runs.proof_search(FIRST_NODES if restarts else 0)
 
     def prove(max_nodes: int) -> tuple[int, list[int], str]:
-        verdict, line, used, reason = proof.run(
-            max_nodes=max_nodes,
-            seconds=budget.seconds_until(seconds),
-            wall_seconds=budget.wall_until(),
-        )
-        budget.used += used
+        verdict, line, _, reason = runs.prove(proof, budget, max_nodes)
         return verdict, line, reason
 
     if not restarts:
@@ -286,7 +250,7 @@ def solve(
     while verdict == 2 and not budget.spent():
         # (once the proof search's table is full, only restarts are left)
         step = budget.nodes_until(nodes, luby(i) * LUBY_UNIT)
-        verdict, line, used, reason = restart(step, (i * 0x9E3779B97F4A7C15) % (1 << 64))
+        verdict, line, used, reason = runs.restart(budget, step, i)
         i += 1
         if verdict != 2 or budget.spent() or not proof_open:
             continue
@@ -300,47 +264,78 @@ def solve(
     return _finish(start, budget, verdict, line, reason)
 
 
+@dataclass(frozen=True)
+class _Runs:
+    """The C searches of one call: the position, the rules and the budgets they share."""
+
+    start: Position
+    rules: int
+    memory_mb: int
+    seconds: float | None
+    wall_seconds: float | None
+
+    def _args(self) -> tuple[int, list[list[int]], list[int], list[int]]:
+        start = self.start
+        return VARIANT_CODES[start.variant.name], start.cols, start.down, start.found
+
+    def restart(self, budget: _Budget, max_nodes: int, i: int) -> tuple[int, list[int], int, str]:
+        """Restart ``i``: random tie-breaks (its own seed), a fresh table."""
+        verdict, line, used, reason = _csolver.solve(
+            *self._args(),
+            flags=self.rules,
+            max_nodes=max_nodes,
+            seconds=budget.seconds_until(self.seconds),
+            wall_seconds=budget.wall_until(),
+            memory_mb=self.memory_mb,
+            seed=(i * 0x9E3779B97F4A7C15) % (1 << 64),
+            randomize=True,
+            takeback=self.start.variant.foundation_takeback,
+        )
+        budget.used += used
+        return verdict, line, used, reason
+
+    def proof_search(self, expect_nodes: int) -> _csolver.Search:
+        """The deterministic search, run in slices by ``prove``."""
+        return _csolver.Search(
+            *self._args(),
+            flags=self.rules,
+            memory_mb=self.memory_mb,
+            expect_nodes=expect_nodes,
+            takeback=self.start.variant.foundation_takeback,
+        )
+
+    def prove(
+        self, proof: _csolver.Search, budget: _Budget, max_nodes: int
+    ) -> tuple[int, list[int], int, str]:
+        """The proof search's next slice, from where the last one stopped."""
+        verdict, line, used, reason = proof.run(
+            max_nodes=max_nodes,
+            seconds=budget.seconds_until(self.seconds),
+            wall_seconds=budget.wall_until(),
+        )
+        budget.used += used
+        return verdict, line, used, reason
+
+
 # Positions per slice of the proof search when it runs beside the restarts: how often it
 # looks whether the restarts have settled the deal (about half a second).
 SIDE_SLICE: Final = 1_000_000
 
 
-def _solve_side_by_side(  # noqa: PLR0917 the portfolio's own settings, passed through
-    start: Position,
-    code: int,
-    takeback: bool,
-    seconds: float | None,
-    nodes: int | None,
-    wall_seconds: float | None,
-    memory_mb: int,
-    rules: int,
-) -> SolveResult:
+def _solve_side_by_side(runs: _Runs, nodes: int | None) -> SolveResult:
     """``solve(..., jobs=2)``: the proof search in this thread, the restarts in another."""
     settled = threading.Event()
     found: list[tuple[int, list[int], int, float]] = []
     failed: list[BaseException] = []
 
     def restarts() -> None:
-        budget = _Budget(seconds, nodes, wall_seconds)
+        budget = _Budget(runs.seconds, nodes, runs.wall_seconds)
         verdict, i = 2, 1
         line: list[int] = []
         try:
             while verdict == 2 and not settled.is_set() and not budget.spent():
-                verdict, line, used, _ = _csolver.solve(
-                    code,
-                    start.cols,
-                    start.down,
-                    start.found,
-                    flags=rules,
-                    max_nodes=budget.nodes_until(nodes, luby(i) * LUBY_UNIT),
-                    seconds=budget.seconds_until(seconds),
-                    wall_seconds=budget.wall_until(),
-                    memory_mb=memory_mb,
-                    seed=(i * 0x9E3779B97F4A7C15) % (1 << 64),
-                    randomize=True,
-                    takeback=takeback,
-                )
-                budget.used += used
+                step = budget.nodes_until(nodes, luby(i) * LUBY_UNIT)
+                verdict, line, _, _ = runs.restart(budget, step, i)
                 i += 1
         except BaseException as exc:  # raised again in the caller's thread
             failed.append(exc)
@@ -350,27 +345,14 @@ def _solve_side_by_side(  # noqa: PLR0917 the portfolio's own settings, passed t
 
     helper = threading.Thread(target=restarts, name="solver-restarts", daemon=True)
     helper.start()
-    budget = _Budget(seconds, nodes, wall_seconds)
+    budget = _Budget(runs.seconds, nodes, runs.wall_seconds)
     verdict, reason = 2, ""
     line: list[int] = []
     try:
-        proof = _csolver.Search(
-            code,
-            start.cols,
-            start.down,
-            start.found,
-            flags=rules,
-            memory_mb=memory_mb,
-            expect_nodes=FIRST_NODES,
-            takeback=takeback,
-        )
+        proof = runs.proof_search(FIRST_NODES)
         while verdict == 2 and reason != "memory" and not settled.is_set() and not budget.spent():
-            verdict, line, used, reason = proof.run(
-                max_nodes=budget.nodes_until(nodes, SIDE_SLICE),
-                seconds=budget.seconds_until(seconds),
-                wall_seconds=budget.wall_until(),
-            )
-            budget.used += used
+            step = budget.nodes_until(nodes, SIDE_SLICE)
+            verdict, line, _, reason = runs.prove(proof, budget, step)
     except BaseException:
         settled.set()
         helper.join()
@@ -387,7 +369,7 @@ def _solve_side_by_side(  # noqa: PLR0917 the portfolio's own settings, passed t
         verdict, line = other_verdict, other_line
     budget.used += other_used
     budget.extra_cpu = other_cpu
-    return _finish(start, budget, verdict, line, reason)
+    return _finish(runs.start, budget, verdict, line, reason)
 
 
 def _solve_multi_deck(
