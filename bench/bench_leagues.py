@@ -92,9 +92,20 @@ def make_history(members: list[User], today: dt.date, days: int) -> int:
     return len(games)
 
 
+def verified(player: User, challenge: DailyChallenge) -> None:
+    """A verified won result of ``player`` entering ``challenge``'s board, as the
+    verification task adds it."""
+    now = timezone.now()
+    game = Game.objects.create(
+        player=player, deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
+        status=Status.WON, verification=Verification.VERIFIED, score=625, moves=120, ply=0,
+        elapsed_ms=600_000, finished_at=now, verified_at=now, position="-",
+    )
+    on_game_verified(Game, game)
+
+
 def result_arrives(challenge: DailyChallenge) -> Callable[[], None]:
-    """A verified result of a new player (not a member) entering ``challenge``'s board,
-    as the verification task adds it: the board's version rises."""
+    """Results of new players (not members) entering ``challenge``'s board one by one."""
     numbers = itertools.count()
 
     def arrive() -> None:
@@ -102,13 +113,7 @@ def result_arrives(challenge: DailyChallenge) -> Callable[[], None]:
         player = User.objects.create(
             username=f"late{number}", display_name=f"Late {number}", password="!"
         )
-        game = Game.objects.create(
-            player=player, deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
-            status=Status.STUCK, verification=Verification.VERIFIED, score=300, moves=120,
-            ply=0, elapsed_ms=600_000, finished_at=timezone.now(), verified_at=timezone.now(),
-            position="-",
-        )
-        on_game_verified(Game, game)
+        verified(player, challenge)
 
     return arrive
 
@@ -119,26 +124,7 @@ def members_play(today: dt.date, members: list[User]) -> Callable[[], None]:
     deal = Deal.objects.create(number=999_999, variant="yukon")
     challenge = DailyChallenge.objects.create(date=today, tier="medium", deal=deal)
     players = iter(members)
-
-    def play() -> None:
-        game = Game.objects.create(
-            player=next(players),
-            deal=deal,
-            challenge=challenge,
-            mode=Mode.DAILY,
-            status=Status.WON,
-            verification=Verification.VERIFIED,
-            score=625,
-            moves=120,
-            ply=0,
-            elapsed_ms=600_000,
-            finished_at=timezone.now(),
-            verified_at=timezone.now(),
-            position="-",
-        )
-        on_game_verified(Game, game)
-
-    return play
+    return lambda: verified(next(players), challenge)
 
 
 def main() -> None:

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -28,16 +29,20 @@ logger = logging.getLogger(__name__)
 _ENTRY_FIELDS = ("id", "challenge_id", "status", "score", "elapsed_ms", "moves", "finished_at")
 
 
+def _writers(results: Iterable[tuple[int | None, dt.date]]) -> tuple[set[int], set[int]]:
+    """The players of ``results`` (player id, challenge date), and those of them with a
+    result of a closed day: their counters (``store.results_version``). Called after the
+    commit: see ``store.closed_results_key``."""
+    today = utc_today()
+    found = [(pid, date) for pid, date in results if pid is not None]
+    return {pid for pid, _ in found}, {pid for pid, date in found if date < today}
+
+
 def _entries(games: Any) -> tuple[list[tuple[int, str, int]], set[int], set[int]]:
-    """The board entries of ``games``, their players, and those of them whose games are of
-    closed days."""
+    """The board entries of ``games``, and ``_writers``."""
     values = list(games.values("player_id", "challenge__date", *_ENTRY_FIELDS))
-    today = utc_today()  # after the commit: see store.closed_results_key
-    return (
-        [(v["challenge_id"], *day_board._entry(v)) for v in values],
-        {v["player_id"] for v in values},
-        {v["player_id"] for v in values if v["challenge__date"] < today},
-    )
+    entries = [(v["challenge_id"], *day_board._entry(v)) for v in values]
+    return (entries, *_writers((v["player_id"], v["challenge__date"]) for v in values))
 
 
 def _mark_stale(challenge_ids: Iterable[int], exc: Exception) -> None:
@@ -80,8 +85,7 @@ def remove_game(game: Game) -> None:
     challenge = game.challenge
     if challenge is None:
         return
-    players = set() if game.player_id is None else {game.player_id}
-    closed = players if challenge.date < utc_today() else set()
+    players, closed = _writers([(game.player_id, challenge.date)])
     _apply([], players, closed, [(challenge.pk, ranking.member(game.pk, game.finished_at))])
     records.clear_cache()
 
@@ -97,8 +101,7 @@ def remove_player(user: Any) -> None:
     games = Game.objects.filter(player_id=user.pk, mode=Mode.DAILY, challenge__isnull=False)
     found = list(games.values_list("id", "challenge_id", "finished_at", "challenge__date"))
     remove = [(challenge, ranking.member(pk, finished)) for pk, challenge, finished, _ in found]
-    closed = {user.pk} if any(date < utc_today() for *_, date in found) else set()
-    _apply([], {user.pk}, closed, remove)
+    _apply([], *_writers((user.pk, date) for *_, date in found), remove)
     records.clear_cache()
 
 

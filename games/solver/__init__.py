@@ -236,15 +236,10 @@ def solve(
     # tie-breaks and a fresh table each. Any run that exhausts the space proves the
     # loss: the move order never affects soundness.
     proof = runs.proof_search(FIRST_NODES if restarts else 0)
-
-    def prove(max_nodes: int) -> tuple[int, list[int], str]:
-        verdict, line, _, reason = runs.prove(proof, budget, max_nodes)
-        return verdict, line, reason
-
     if not restarts:
-        verdict, line, reason = prove(budget.nodes_until(nodes))
+        verdict, line, reason = runs.prove(proof, budget, budget.nodes_until(nodes))
         return _finish(start, budget, verdict, line, reason)
-    verdict, line, reason = prove(budget.nodes_until(nodes, FIRST_NODES))
+    verdict, line, reason = runs.prove(proof, budget, budget.nodes_until(nodes, FIRST_NODES))
     proof_open = reason != "memory"
     i = 1
     while verdict == 2 and not budget.spent():
@@ -254,7 +249,8 @@ def solve(
         i += 1
         if verdict != 2 or budget.spent() or not proof_open:
             continue
-        verdict, line, reason = prove(budget.nodes_until(nodes, max(1, round(PROOF_SHARE * used))))
+        step = budget.nodes_until(nodes, max(1, round(PROOF_SHARE * used)))
+        verdict, line, reason = runs.prove(proof, budget, step)
         proof_open = reason != "memory"
     if verdict == 2 and reason != "memory":
         if budget.out_of_time():
@@ -306,7 +302,7 @@ class _Runs:
 
     def prove(
         self, proof: _csolver.Search, budget: _Budget, max_nodes: int
-    ) -> tuple[int, list[int], int, str]:
+    ) -> tuple[int, list[int], str]:
         """The proof search's next slice, from where the last one stopped."""
         verdict, line, used, reason = proof.run(
             max_nodes=max_nodes,
@@ -314,7 +310,7 @@ class _Runs:
             wall_seconds=budget.wall_until(),
         )
         budget.used += used
-        return verdict, line, used, reason
+        return verdict, line, reason
 
 
 # Positions per slice of the proof search when it runs beside the restarts: how often it
@@ -352,7 +348,7 @@ def _solve_side_by_side(runs: _Runs, nodes: int | None) -> SolveResult:
         proof = runs.proof_search(FIRST_NODES)
         while verdict == 2 and reason != "memory" and not settled.is_set() and not budget.spent():
             step = budget.nodes_until(nodes, SIDE_SLICE)
-            verdict, line, _, reason = runs.prove(proof, budget, step)
+            verdict, line, reason = runs.prove(proof, budget, step)
     except BaseException:
         settled.set()
         helper.join()
