@@ -49,7 +49,9 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # Bumped whenever a change can alter a verdict, a line or a node count (recorded with
 # every published study). 3: the table grows in place and some memory_mb hold more
 # positions (node counts unchanged; a search that stopped for memory may now settle).
-SOLVER_VERSION: Final = 3
+# 4: a position where some card can never go home is lost (F_STUCK): fewer positions,
+# more deals settled.
+SOLVER_VERSION: Final = 4
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {

@@ -42,7 +42,8 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RU
 #define F_AUTO 1      /* safe auto-foundation: a card nothing can ever land on goes home */
 #define F_ONE_EMPTY 2 /* only the first of several empty columns is tried */
 #define F_CANON 4     /* columns are interchangeable in the transposition table */
-#define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON)
+#define F_STUCK 16    /* a position where some card can never go home is lost: not expanded */
+#define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON | F_STUCK)
 #define F_POR 8       /* stubborn sets: expand only a stubborn set's moves (sound, measured useless: not in F_ALL) */
 #define F_KNOWN (F_ALL | F_POR)
 
@@ -79,6 +80,7 @@ typedef struct {
     int npar[52];
     uint8_t par[52][4];
     int8_t pidx[52][52]; /* pidx[c][p]: index of p in par[c], or -1 */
+    uint64_t childmask[52]; /* the cards that may be placed on p, as a bit set */
     /* stubborn-set scratch (F_POR): a transition is card << 3 | kind, kind 0..2 the move
      * onto par[card][kind], 3 home, 4 a King into an empty column */
     uint32_t por_gen;
@@ -563,6 +565,66 @@ static int por_reduce(S *s, uint16_t *moves, int n) {
     return out;
 }
 
+/* ---------------------------------------------------------------- cards that can never go home (F_STUCK) */
+
+/* 1 when some card of the tableau can never go home, so the position is lost (docs/solver.md,
+ * "Cards that can never go home"). The least fixpoint of three kinds of event, each of which
+ * can only happen after one of the events that enable it has happened (or holds now):
+ *   E(c), c becomes the top of its column: it is the top now, or the card lying on it now
+ *         moves away as the lowest card of a pile, B(that card);
+ *   B(c), c moves as the lowest card of a pile (or alone, home): c is face-up now or E(c)
+ *         (it turns when it becomes the top), and H(c), or E(p) for a parent p not home,
+ *         or c is a King not at the bottom of its column and some column can be empty
+ *         (one is now, or the bottom card of one does B);
+ *   H(c), c goes home: E(c), and c is an Ace or H(its predecessor).
+ * Every event of any line of play from here is in the fixpoint, by induction on the time
+ * it first happens; a card outside H never goes home. Cards never leave a foundation
+ * here: the rule is off with take-back. */
+static int never_home(const S *s) {
+    const uint64_t all = (1ULL << 52) - 1, kings = 0x8004002001000ULL; /* bit 12 of each suit */
+    uint64_t tab = 0, up = 0, bottoms = 0, E = 0;
+    int8_t below[52];
+    int empty = 0;
+    for (int k = 0; k < NCOLS; k++) {
+        int n = s->len[k];
+        if (!n) {
+            empty = 1;
+            continue;
+        }
+        bottoms |= 1ULL << s->cols[k][0];
+        below[s->cols[k][0]] = -1;
+        for (int h = 1; h < n; h++) below[s->cols[k][h]] = (int8_t)s->cols[k][h - 1];
+        for (int h = 0; h < n; h++) tab |= 1ULL << s->cols[k][h];
+        for (int h = s->down[k]; h < n; h++) up |= 1ULL << s->cols[k][h];
+        E |= 1ULL << s->cols[k][n - 1];
+    }
+    const uint64_t home = all & ~tab, lifted_kings = kings & tab & ~bottoms;
+    uint64_t B = 0, with_parent = 0, new_e = E;
+    for (;;) {
+        for (uint64_t x = new_e; x; x &= x - 1) with_parent |= s->childmask[__builtin_ctzll(x)];
+        /* H in each suit: the cards home, then the next ranks as long as each can be the top */
+        uint64_t H = 0, reach = E | home;
+        for (int u = 0; u < 4; u++) {
+            uint64_t m = (unsigned)__builtin_ctzll(~(reach >> (13 * u)) | (1ULL << 13));
+            H |= ((1ULL << m) - 1) << (13 * u);
+        }
+        if (H == all) return 0;
+        uint64_t moved = (up | E) & tab & ~B & (H | with_parent | (empty ? lifted_kings : 0));
+        if (!moved) return 1;
+        B |= moved;
+        new_e = 0;
+        for (uint64_t x = moved; x; x &= x - 1) {
+            int c = __builtin_ctzll(x);
+            if (below[c] >= 0)
+                new_e |= 1ULL << below[c];
+            else
+                empty = 1;
+        }
+        new_e &= ~E;
+        E |= new_e;
+    }
+}
+
 /* ---------------------------------------------------------------- table */
 
 /* The table is zeroed memory from mmap, with transparent huge pages where the kernel
@@ -784,7 +846,8 @@ static int push_frame(S *s) {
         s->frames_cap = cap;
     }
     Frame *f = &s->frames[s->nframes++];
-    f->n = gen_moves(s, f->moves);
+    /* a lost position is a leaf: its moves are never generated */
+    f->n = (s->flags & F_STUCK) && never_home(s) ? 0 : gen_moves(s, f->moves);
     if (s->flags & F_POR) f->n = por_reduce(s, f->moves, f->n);
     /* Look every child up now, all at once: prefetch the table slot of each child (its
      * key before any auto-foundation move), then probe the tableau children whose key
@@ -1053,6 +1116,7 @@ static void setup_rules(S *s) {
             if (s->fits[c][p]) {
                 s->pidx[c][p] = (int8_t)s->npar[c];
                 s->par[c][s->npar[c]++] = (uint8_t)p;
+                s->childmask[p] |= 1ULL << c;
             }
         }
     }
@@ -1103,7 +1167,7 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     /* Safe auto-foundation assumes a card home stays home: with take-back it is not
      * sound (docs/solver.md gives a position it would lose), so it is off; so are the
      * stubborn sets, whose proof needs a won position with no legal move. */
-    s->flags = takeback ? flags & ~(F_AUTO | F_POR) : flags;
+    s->flags = takeback ? flags & ~(F_AUTO | F_POR | F_STUCK) : flags;
     s->runs_only = variant == V_MOOSEHIDE_RUNS;
     s->takeback = takeback;
     s->randomize = randomize;
@@ -1353,7 +1417,7 @@ PyMODINIT_FUNC PyInit__csolver(void) {
     }
     if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
-        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
+        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
         Py_DECREF(m);
         return NULL;
     }

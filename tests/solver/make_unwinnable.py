@@ -1,6 +1,8 @@
 """Confirm the solver's unwinnable verdicts with a second search and record them.
 
     python tests/solver/make_unwinnable.py 24,27,62,64,70,116,120,153,156,199
+    python tests/solver/make_unwinnable.py --proofs-only 24,27,...
+
 
 For each Yukon deal: the solver's own proof (the deterministic search with every pruning
 rule, ``restarts=False``) and a second, plain exhaustive search that shares no pruning
@@ -9,7 +11,9 @@ interchangeable; only the transposition table), both run to the end with no time
 A deal is written to tests/solver/fixtures/unwinnable.json only when both exhaust the
 space; the positions each searched are recorded, and test_unwinnable.py checks them
 (the plain search is deterministic, so its node count is a certificate that a rerun
-reproduces exactly). Hours for the largest deals: run it under ``nice``.
+reproduces exactly). Hours for the largest deals: run it under ``nice``. After a change
+of the solver's rules, ``--proofs-only`` reruns only the solver's proofs of deals already
+recorded and keeps their plain searches (which no rule touches).
 """
 
 from __future__ import annotations
@@ -50,11 +54,17 @@ def exhaust(deal: int, flags: int) -> tuple[int, int, float]:
 
 
 def main() -> int:
-    deals = [int(n) for n in sys.argv[1].split(",")]
+    proofs_only = sys.argv[1] == "--proofs-only"
+    deals = [int(n) for n in sys.argv[-1].split(",")]
     data = json.loads(FIXTURE.read_text()) if FIXTURE.exists() else {"deals": {}}
     for deal in deals:
         proof, proof_nodes, proof_cpu = exhaust(deal, _csolver.F_ALL)
-        plain, plain_nodes, plain_cpu = exhaust(deal, 0)
+        if proofs_only:
+            record = data["deals"][str(deal)]
+            plain, plain_nodes = 1, record["plain_positions"]
+            plain_cpu = record["plain_cpu_seconds"]
+        else:
+            plain, plain_nodes, plain_cpu = exhaust(deal, 0)
         print(
             f"deal {deal}: all rules {proof} {proof_nodes} ({proof_cpu:.1f} s), "
             f"plain {plain} {plain_nodes} ({plain_cpu:.1f} s)",

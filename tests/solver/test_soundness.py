@@ -23,6 +23,7 @@ RULES = {
     "auto-foundation": _csolver.F_AUTO,
     "one-empty-column": _csolver.F_ONE_EMPTY,
     "canonical-columns": _csolver.F_CANON,
+    "cards-never-home": _csolver.F_STUCK,
     "all": _csolver.F_ALL,
     # not in F_ALL (measured: no smaller proofs, docs/solver.md), checked all the same
     "stubborn-sets": _csolver.F_POR,
@@ -93,3 +94,62 @@ def test_auto_foundation_is_off_with_takeback() -> None:
     for text in result.moves:
         won.play_text(text)
     assert won.is_won()
+
+
+# Lost without take-back: 9c lies on 8c and both red tens are home, so 9c can never move
+# and 8c never goes home; the test of cards that can never go home (F_STUCK) proves it at
+# the first position. With take-back Td comes back onto Jc, 9c goes onto it, and the
+# position is won. Found by the endgames of this file. The test's
+# argument needs cards that never leave a foundation, so the C search ignores the rule
+# with take-back, as it ignores auto-foundation.
+TAKEBACK_BREAKS_STUCK = "yukon+takeback ././.7cTc/Qc.Kc/.8c9cJc/.5cJd/Kd.Qd6c 4TKK 0 0"
+
+
+def test_cards_never_home_is_off_with_takeback() -> None:
+    pos = Position.from_text(TAKEBACK_BREAKS_STUCK)
+    without = Position.from_text(TAKEBACK_BREAKS_STUCK.replace("+takeback", ""))
+    lost = _csolver.solve(0, without.cols, without.down, without.found, flags=_csolver.F_STUCK)
+    assert lost[0] == 1 and lost[2] == 1  # proven lost at the first position
+    assert verdict(0, without, 0) == 1
+    assert verdict(0, pos, 0) == 0
+    assert verdict(0, pos, _csolver.F_STUCK) == 0  # the rule asked for, and not applied
+    assert solve(pos, seconds=5).verdict == "solved"
+
+
+def midgames(variant: str, count: int, seed: int) -> list[Position]:
+    """Positions of real deals after 0 to 40 random legal moves: most of the deal is
+    still face down, unlike the endgames."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        pos = Position.deal(rng.randint(1, 100_000), variant)
+        for _ in range(rng.randint(0, 40)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+        out.append(Position.from_text(pos.to_text()))
+    return out
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_CODES))
+def test_cards_never_home_are_never_won_in_the_middle_of_a_game(variant: str) -> None:
+    """Where the rule proves a position of a real game lost at its first position, with
+    most of the deal still face down, neither the plain search nor the portfolio without
+    the rule wins it, and where they settle it they call it lost."""
+    code = VARIANT_CODES[variant]
+    without_rule = _csolver.F_ALL & ~_csolver.F_STUCK
+    fired = confirmed = 0
+    for pos in midgames(variant, 300, seed=11):
+        args = (code, pos.cols, pos.down, pos.found)
+        if _csolver.solve(*args, flags=_csolver.F_STUCK, max_nodes=1)[:3] != (1, [], 1):
+            continue
+        fired += 1
+        plain = _csolver.solve(*args, flags=0, max_nodes=BUDGET)[0]
+        portfolio = solve(pos, nodes=BUDGET, seconds=None, rules=without_rule).verdict
+        assert plain != 0 and portfolio != "solved", pos.to_text()
+        confirmed += plain == 1 or portfolio == "unwinnable"
+    assert fired >= 5
+    assert confirmed >= fired // 2
