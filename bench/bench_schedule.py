@@ -5,7 +5,7 @@
 
 ``trace`` runs the portfolio of ``games.solver.solve`` (same constants, same seeds, same
 order: the first proof slice, then Luby restarts each followed by a proof slice of
-PROOF_SHARE times its positions) by positions, with no clock, and records every run: the
+proof_share() times its positions) by positions, with no clock, and records every run: the
 restarts' positions and verdicts, and the positions at which the proof search settled the
 deal, if it did. For a deal settled by a restart it then runs the proof search alone (up
 to ``--nodes``) to learn when that search would have settled it. Every search involved is
@@ -37,9 +37,9 @@ from games.solver import (  # noqa: E402
     DEFAULT_MEMORY_MB,
     FIRST_NODES,
     LUBY_UNIT,
-    PROOF_SHARE,
     _csolver,
     luby,
+    proof_share,
 )
 
 Share = Callable[[int], float]  # positions used so far -> proof share of the next slice
@@ -75,7 +75,8 @@ def trace(deal: int, total: int) -> dict[str, Any]:
             break
         if used >= total:
             break
-        verdict, _, n, _ = proof.run(max_nodes=min(total - used, max(1, round(PROOF_SHARE * n))))
+        share = proof_share(used)
+        verdict, _, n, _ = proof.run(max_nodes=min(total - used, max(1, round(share * n))))
         used += n
     record = {"deal": deal, "verdict": verdict, "by": by, "used": used, "restarts": restarts}
     if by == "proof":
@@ -123,12 +124,15 @@ def simulate(record: dict[str, Any], budget: int, share: Share) -> str:
 
 
 SCHEDULES: dict[str, Share] = {
-    "share 2 (today)": lambda used: 2.0,
+    "today: 2, then 8 after 3M": proof_share,
+    "share 2 (before version 5)": lambda used: 2.0,
     "share 3": lambda used: 3.0,
     "share 4": lambda used: 4.0,
     "2, then 3 after 3M": lambda used: 2.0 if used < 3_000_000 else 3.0,
     "2, then 4 after 3M": lambda used: 2.0 if used < 3_000_000 else 4.0,
     "2, then 4 after 5M": lambda used: 2.0 if used < 5_000_000 else 4.0,
+    "share 5": lambda used: 5.0,
+    "2, then 5 after 3M": lambda used: 2.0 if used < 3_000_000 else 5.0,
 }
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "SolverError",
     "Verdict",
     "luby",
+    "proof_share",
     "solve",
     "verify_line",
 ]
@@ -50,8 +51,9 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # every published study). 3: the table grows in place and some memory_mb hold more
 # positions (node counts unchanged; a search that stopped for memory may now settle).
 # 4: a position where some card can never go home is lost (F_STUCK): fewer positions,
-# more deals settled.
-SOLVER_VERSION: Final = 4
+# more deals settled. 5: at a search's first position, two cards that must lie on the
+# same parent at once (F_TWIN).
+SOLVER_VERSION: Final = 5
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {
@@ -67,6 +69,16 @@ ALL_RULES: Final = _csolver.F_ALL
 FIRST_NODES: Final = 20_000  # the first, deterministic run
 LUBY_UNIT: Final = 20_000  # positions per Luby unit in the restarts
 PROOF_SHARE: Final = 2.0  # proof-search positions per restart position, interleaved
+# After LATE_AFTER positions in all, the proof search gets LATE_PROOF_SHARE: the restarts
+# win their deals early or not at all (docs/solver.md, "The portfolio"), and since
+# version 4 the proof search finds the late wins (deal 110 at 14.8 million positions).
+LATE_AFTER: Final = 3_000_000
+LATE_PROOF_SHARE: Final = 8.0
+
+
+def proof_share(used: int) -> float:
+    """Proof-search positions per restart position, once ``used`` positions are spent."""
+    return PROOF_SHARE if used < LATE_AFTER else LATE_PROOF_SHARE
 
 
 class SolverError(ValueError):
@@ -251,7 +263,7 @@ def solve(
         i += 1
         if verdict != 2 or budget.spent() or not proof_open:
             continue
-        step = budget.nodes_until(nodes, max(1, round(PROOF_SHARE * used)))
+        step = budget.nodes_until(nodes, max(1, round(proof_share(budget.used) * used)))
         verdict, line, reason = runs.prove(proof, budget, step)
         proof_open = reason != "memory"
     if verdict == 2 and reason != "memory":

@@ -43,7 +43,8 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RU
 #define F_ONE_EMPTY 2 /* only the first of several empty columns is tried */
 #define F_CANON 4     /* columns are interchangeable in the transposition table */
 #define F_STUCK 16    /* a position where some card can never go home is lost: not expanded */
-#define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON | F_STUCK)
+#define F_TWIN 32     /* at a search's first position: two cards that need the same parent at once */
+#define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON | F_STUCK | F_TWIN)
 #define F_POR 8       /* stubborn sets: expand only a stubborn set's moves (sound, measured useless: not in F_ALL) */
 #define F_KNOWN (F_ALL | F_POR)
 
@@ -580,11 +581,16 @@ static int por_reduce(S *s, uint16_t *moves, int n) {
  * Every event of any line of play from here is in the fixpoint, by induction on the time
  * it first happens; a card outside H never goes home. Cards never leave a foundation
  * here: the rule is off with take-back. */
-static int never_home(const S *s) {
+/* The least fixpoint of the events below (docs/solver.md, "Cards that can never go home"),
+ * with H(forbid_home) and B(forbid_base) never derived (-1: none): what can happen on a
+ * line of play before forbid_home goes home, or on a line where forbid_base never moves
+ * as the lowest card of a pile. Returns the H set, and the E set in *pe. With stop_early,
+ * returns as soon as every card is in H. */
+static uint64_t fixpoint(const S *s, int forbid_home, int forbid_base, int stop_early, uint64_t *pe) {
     const uint64_t all = (1ULL << 52) - 1, kings = 0x8004002001000ULL; /* bit 12 of each suit */
-    uint64_t tab = 0, up = 0, bottoms = 0, E = 0;
-    int8_t below[52];
+    uint64_t home = 0, down = 0, bottoms = 0, E = 0;
     int empty = 0;
+    for (int u = 0; u < 4; u++) home |= ((1ULL << s->found[u]) - 1) << (13 * u);
     for (int k = 0; k < NCOLS; k++) {
         int n = s->len[k];
         if (!n) {
@@ -592,37 +598,106 @@ static int never_home(const S *s) {
             continue;
         }
         bottoms |= 1ULL << s->cols[k][0];
-        below[s->cols[k][0]] = -1;
-        for (int h = 1; h < n; h++) below[s->cols[k][h]] = (int8_t)s->cols[k][h - 1];
-        for (int h = 0; h < n; h++) tab |= 1ULL << s->cols[k][h];
-        for (int h = s->down[k]; h < n; h++) up |= 1ULL << s->cols[k][h];
         E |= 1ULL << s->cols[k][n - 1];
+        for (int h = 0; h < s->down[k]; h++) down |= 1ULL << s->cols[k][h];
     }
-    const uint64_t home = all & ~tab, lifted_kings = kings & tab & ~bottoms;
-    uint64_t B = 0, with_parent = 0, new_e = E;
+    const uint64_t tab = all & ~home, up = tab & ~down, lifted_kings = kings & tab & ~bottoms;
+    const uint64_t may_move = forbid_base >= 0 ? ~(1ULL << forbid_base) : ~0ULL;
+    uint64_t B = 0, H = home, with_parent = 0;
+    for (uint64_t x = E; x; x &= x - 1) with_parent |= s->childmask[__builtin_ctzll(x)];
     for (;;) {
-        for (uint64_t x = new_e; x; x &= x - 1) with_parent |= s->childmask[__builtin_ctzll(x)];
         /* H in each suit: the cards home, then the next ranks as long as each can be the top */
-        uint64_t H = 0, reach = E | home;
+        uint64_t reach = E | home;
+        H = 0;
         for (int u = 0; u < 4; u++) {
-            uint64_t m = (unsigned)__builtin_ctzll(~(reach >> (13 * u)) | (1ULL << 13));
+            unsigned m = (unsigned)__builtin_ctzll(~(reach >> (13 * u)) | (1ULL << 13));
+            if (forbid_home >= 0 && suit(forbid_home) == u && (unsigned)rank0(forbid_home) < m)
+                m = (unsigned)rank0(forbid_home);
             H |= ((1ULL << m) - 1) << (13 * u);
         }
-        if (H == all) return 0;
-        uint64_t moved = (up | E) & tab & ~B & (H | with_parent | (empty ? lifted_kings : 0));
-        if (!moved) return 1;
+        if (stop_early && H == all) break;
+        uint64_t moved = (up | E) & tab & ~B & may_move & (H | with_parent | (empty ? lifted_kings : 0));
+        if (!moved) break;
         B |= moved;
-        new_e = 0;
+        /* down each moved card's column at once: the card under a moved card becomes the
+         * top (E); if it can move too, so does the one under it (the rounds would find the
+         * same, one card per round) */
         for (uint64_t x = moved; x; x &= x - 1) {
-            int c = __builtin_ctzll(x);
-            if (below[c] >= 0)
-                new_e |= 1ULL << below[c];
-            else
-                empty = 1;
+            int c = __builtin_ctzll(x), k = s->col_of[c], h = s->pos_of[c];
+            for (; h > 0; h--) {
+                int b = s->cols[k][h - 1];
+                uint64_t bit = 1ULL << b;
+                if (E & bit) break;
+                E |= bit;
+                with_parent |= s->childmask[b];
+                if ((B & bit) || !(bit & may_move & (H | with_parent | (empty ? lifted_kings : 0)))) break;
+                B |= bit;
+            }
+            if (h == 0) empty = 1;
         }
-        new_e &= ~E;
-        E |= new_e;
     }
+    if (pe) *pe = E;
+    return H;
+}
+
+/* 1 when some card of the tableau can never go home: the position is lost. */
+static int never_home(const S *s) {
+    return fixpoint(s, -1, -1, 1, NULL) != (1ULL << 52) - 1;
+}
+
+/* 1 when two cards must both lie directly on the same card p at the moment some card x
+ * goes home, which cannot be (docs/solver.md, "Two cards that need the same parent"). For
+ * x among the children of p: a child c (not a King) lies on p just before x goes home when
+ * it cannot go anywhere else before that (not home unless it is x, onto no other parent
+ * that can become the top before x goes home), and it either lies on p now or must move
+ * as the lowest card of a pile before x can go home. Up to two fixpoints per card, so it
+ * runs at the first position of a search only. */
+static int twin_lock(const S *s) {
+    const uint64_t all = (1ULL << 52) - 1, kings = 0x8004002001000ULL;
+    uint64_t home = 0, tops = 0;
+    for (int u = 0; u < 4; u++) home |= ((1ULL << s->found[u]) - 1) << (13 * u);
+    for (int k = 0; k < NCOLS; k++)
+        if (s->len[k]) tops |= 1ULL << s->cols[k][s->len[k] - 1];
+    uint64_t before_e[52], before_h[52], without_h[52], have_before = 0, have_without = 0;
+    for (int p = 0; p < 52; p++) {
+        if (home >> p & 1) continue;
+        uint64_t kids = s->childmask[p] & ~home & ~kings & all, cand = 0;
+        for (uint64_t y = kids; y; y &= y - 1) {
+            int c = __builtin_ctzll(y);
+            /* another parent that is the top now is always there to go to */
+            uint64_t other = 0;
+            for (int i = 0; i < s->npar[c]; i++)
+                if (s->par[c][i] != p) other |= 1ULL << s->par[c][i];
+            if (!(other & tops & ~home)) cand |= 1ULL << c;
+        }
+        if (__builtin_popcountll(cand) < 2) continue;
+        for (uint64_t xs = cand; xs; xs &= xs - 1) {
+            int x = __builtin_ctzll(xs);
+            if (!(have_before >> x & 1)) {
+                before_h[x] = fixpoint(s, x, -1, 0, &before_e[x]);
+                have_before |= 1ULL << x;
+            }
+            int locked = 0;
+            for (uint64_t y = cand; y; y &= y - 1) {
+                int c = __builtin_ctzll(y), escapes = c != x && (before_h[x] >> c & 1);
+                for (int i = 0; i < s->npar[c] && !escapes; i++) {
+                    int q = s->par[c][i];
+                    escapes = q != p && !(home >> q & 1) && (before_e[x] >> q & 1);
+                }
+                if (escapes) continue;
+                int k = s->col_of[c], h = s->pos_of[c];
+                if (!(h > 0 && s->cols[k][h - 1] == p)) { /* not on p now: must it move first? */
+                    if (!(have_without >> c & 1)) {
+                        without_h[c] = fixpoint(s, -1, c, 0, NULL);
+                        have_without |= 1ULL << c;
+                    }
+                    if (without_h[c] >> x & 1) continue;
+                }
+                if (++locked == 2) return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- table */
@@ -847,7 +922,9 @@ static int push_frame(S *s) {
     }
     Frame *f = &s->frames[s->nframes++];
     /* a lost position is a leaf: its moves are never generated */
-    f->n = (s->flags & F_STUCK) && never_home(s) ? 0 : gen_moves(s, f->moves);
+    int lost = (s->flags & F_STUCK) && never_home(s);
+    if (!lost && s->nframes == 1 && (s->flags & F_TWIN)) lost = twin_lock(s);
+    f->n = lost ? 0 : gen_moves(s, f->moves);
     if (s->flags & F_POR) f->n = por_reduce(s, f->moves, f->n);
     /* Look every child up now, all at once: prefetch the table slot of each child (its
      * key before any auto-foundation move), then probe the tableau children whose key
@@ -1167,7 +1244,7 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     /* Safe auto-foundation assumes a card home stays home: with take-back it is not
      * sound (docs/solver.md gives a position it would lose), so it is off; so are the
      * stubborn sets, whose proof needs a won position with no legal move. */
-    s->flags = takeback ? flags & ~(F_AUTO | F_POR | F_STUCK) : flags;
+    s->flags = takeback ? flags & ~(F_AUTO | F_POR | F_STUCK | F_TWIN) : flags;
     s->runs_only = variant == V_MOOSEHIDE_RUNS;
     s->takeback = takeback;
     s->randomize = randomize;
@@ -1417,7 +1494,7 @@ PyMODINIT_FUNC PyInit__csolver(void) {
     }
     if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
-        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
+        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_TWIN", F_TWIN) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -6,6 +6,9 @@ from typing import Final
 F_AUTO: Final[int]
 F_ONE_EMPTY: Final[int]
 F_CANON: Final[int]
+F_STUCK: Final[int]
+F_TWIN: Final[int]
+F_POR: Final[int]
 F_ALL: Final[int]
 
 def solve(

@@ -13,16 +13,23 @@ from games.engine import Position
 from games.solver import solve
 
 
-def random_endgame(rng: random.Random, variant: str = "yukon") -> Position:
-    left = rng.randint(12, 20)
+def random_endgame(
+    rng: random.Random,
+    variant: str = "yukon",
+    left: tuple[int, int] = (12, 20),
+    lowest_foundation: int = 4,
+    fewest_columns: int = 3,
+) -> Position:
+    """A random layout of ``left`` cards (the top cards of each suit), some face down."""
+    cards_left = rng.randint(*left)
     while True:
-        found = [rng.randint(4, 13) for _ in range(4)]
-        if sum(13 - f for f in found) == left:
+        found = [rng.randint(lowest_foundation, 13) for _ in range(4)]
+        if sum(13 - f for f in found) == cards_left:
             break
     cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
     rng.shuffle(cards)
     cols: list[list[int]] = [[] for _ in range(7)]
-    used = rng.randint(3, 7)
+    used = rng.randint(fewest_columns, 7)
     for card in cards:
         cols[rng.randrange(used)].append(card)
     down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]

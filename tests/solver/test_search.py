@@ -66,14 +66,14 @@ def test_a_finished_search_keeps_its_verdict() -> None:
 
 
 def test_a_full_table_stops_for_good() -> None:
-    s = search(17, memory_mb=1)
+    s = search(61, memory_mb=1)
     verdict, moves, _, reason = s.run(seconds=10)
     assert (verdict, moves, reason) == (2, [], "memory")
     assert s.run(seconds=10) == (2, [], 0, "memory")
 
 
 def test_a_search_runs_in_one_thread_at_a_time() -> None:
-    s = search(17)
+    s = search(61)
     done = threading.Event()
 
     def long_run() -> None:

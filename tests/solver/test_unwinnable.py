@@ -66,7 +66,8 @@ def test_the_solvers_proof_reproduces_its_record(deal: int) -> None:
 def test_the_plain_search_is_the_search_with_no_rule() -> None:
     # "Shares no pruning rule": flags 0 switches every rule off, and the search then
     # tries every empty column and tells columns apart (more positions than with rules).
-    rules = (_csolver.F_AUTO, _csolver.F_ONE_EMPTY, _csolver.F_CANON, _csolver.F_STUCK)
+    rules = (_csolver.F_AUTO, _csolver.F_ONE_EMPTY, _csolver.F_CANON)
+    rules += (_csolver.F_STUCK, _csolver.F_TWIN)
     assert sum(rules) == _csolver.F_ALL
     start = Position.deal(64, "yukon")
     plain = _csolver.Search(0, start.cols, start.down, start.found, flags=0)
