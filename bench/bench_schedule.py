@@ -124,7 +124,7 @@ def simulate(record: dict[str, Any], budget: int, share: Share) -> str:
 
 
 SCHEDULES: dict[str, Share] = {
-    "today: 2, then 8 after 3M": proof_share,
+    "today: 2, then 16 after 3M": proof_share,
     "share 2 (before version 5)": lambda used: 2.0,
     "share 3": lambda used: 3.0,
     "share 4": lambda used: 4.0,
@@ -133,6 +133,8 @@ SCHEDULES: dict[str, Share] = {
     "2, then 4 after 5M": lambda used: 2.0 if used < 5_000_000 else 4.0,
     "share 5": lambda used: 5.0,
     "2, then 5 after 3M": lambda used: 2.0 if used < 3_000_000 else 5.0,
+    "2, then 12 after 3M": lambda used: 2.0 if used < 3_000_000 else 12.0,
+    "2, then 8 after 3M": lambda used: 2.0 if used < 3_000_000 else 8.0,
 }
 
 

@@ -73,7 +73,7 @@ PROOF_SHARE: Final = 2.0  # proof-search positions per restart position, interle
 # win their deals early or not at all (docs/solver.md, "The portfolio"), and since
 # version 4 the proof search finds the late wins (deal 110 at 14.8 million positions).
 LATE_AFTER: Final = 3_000_000
-LATE_PROOF_SHARE: Final = 8.0
+LATE_PROOF_SHARE: Final = 16.0
 
 
 def proof_share(used: int) -> float:

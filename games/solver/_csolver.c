@@ -81,7 +81,7 @@ typedef struct {
     int npar[52];
     uint8_t par[52][4];
     int8_t pidx[52][52]; /* pidx[c][p]: index of p in par[c], or -1 */
-    uint64_t childmask[52]; /* the cards that may be placed on p, as a bit set */
+    uint64_t childmask[52]; /* childmask[p]: the cards that may be placed on p, as a bit set */
     /* stubborn-set scratch (F_POR): a transition is card << 3 | kind, kind 0..2 the move
      * onto par[card][kind], 3 home, 4 a King into an empty column */
     uint32_t por_gen;
@@ -568,9 +568,9 @@ static int por_reduce(S *s, uint16_t *moves, int n) {
 
 /* ---------------------------------------------------------------- cards that can never go home (F_STUCK) */
 
-/* 1 when some card of the tableau can never go home, so the position is lost (docs/solver.md,
- * "Cards that can never go home"). The least fixpoint of three kinds of event, each of which
- * can only happen after one of the events that enable it has happened (or holds now):
+/* Cards that can never go home (docs/solver.md, "Cards that can never go home"): the least
+ * fixpoint of three kinds of event, each of which can only happen after one of the events
+ * that enable it has happened (or holds now):
  *   E(c), c becomes the top of its column: it is the top now, or the card lying on it now
  *         moves away as the lowest card of a pile, B(that card);
  *   B(c), c moves as the lowest card of a pile (or alone, home): c is face-up now or E(c)
@@ -580,17 +580,24 @@ static int por_reduce(S *s, uint16_t *moves, int n) {
  *   H(c), c goes home: E(c), and c is an Ace or H(its predecessor).
  * Every event of any line of play from here is in the fixpoint, by induction on the time
  * it first happens; a card outside H never goes home. Cards never leave a foundation
- * here: the rule is off with take-back. */
-/* The least fixpoint of the events below (docs/solver.md, "Cards that can never go home"),
- * with H(forbid_home) and B(forbid_base) never derived (-1: none): what can happen on a
- * line of play before forbid_home goes home, or on a line where forbid_base never moves
- * as the lowest card of a pile. Returns the H set, and the E set in *pe. With stop_early,
- * returns as soon as every card is in H. */
-static uint64_t fixpoint(const S *s, int forbid_home, int forbid_base, int stop_early, uint64_t *pe) {
-    const uint64_t all = (1ULL << 52) - 1, kings = 0x8004002001000ULL; /* bit 12 of each suit */
-    uint64_t home = 0, down = 0, bottoms = 0, E = 0;
-    int empty = 0;
+ * here: the rules are off with take-back.
+ *
+ * fixpoint() never derives H(forbid_home) and B(forbid_base) (-1: none): it then holds
+ * what can happen on a line of play before forbid_home goes home, or on a line where
+ * forbid_base never moves as the lowest card of a pile. It returns the H set, and the E
+ * set in *pe; with stop_early, as soon as every card is in H. */
+#define KINGS 0x8004002001000ULL /* bit 12 of each suit */
+
+static inline uint64_t home_mask(const S *s) {
+    uint64_t home = 0;
     for (int u = 0; u < 4; u++) home |= ((1ULL << s->found[u]) - 1) << (13 * u);
+    return home;
+}
+
+static uint64_t fixpoint(const S *s, int forbid_home, int forbid_base, int stop_early, uint64_t *pe) {
+    const uint64_t all = (1ULL << 52) - 1, home = home_mask(s);
+    uint64_t down = 0, bottoms = 0, E = 0;
+    int empty = 0;
     for (int k = 0; k < NCOLS; k++) {
         int n = s->len[k];
         if (!n) {
@@ -601,7 +608,7 @@ static uint64_t fixpoint(const S *s, int forbid_home, int forbid_base, int stop_
         E |= 1ULL << s->cols[k][n - 1];
         for (int h = 0; h < s->down[k]; h++) down |= 1ULL << s->cols[k][h];
     }
-    const uint64_t tab = all & ~home, up = tab & ~down, lifted_kings = kings & tab & ~bottoms;
+    const uint64_t tab = all & ~home, up = tab & ~down, lifted_kings = KINGS & tab & ~bottoms;
     const uint64_t may_move = forbid_base >= 0 ? ~(1ULL << forbid_base) : ~0ULL;
     uint64_t B = 0, H = home, with_parent = 0;
     for (uint64_t x = E; x; x &= x - 1) with_parent |= s->childmask[__builtin_ctzll(x)];
@@ -645,6 +652,20 @@ static int never_home(const S *s) {
     return fixpoint(s, -1, -1, 1, NULL) != (1ULL << 52) - 1;
 }
 
+/* 1 when the last move took a pile from one parent of its lowest card to another (and no
+ * card went home after it). The position before was tested and not lost, and the test
+ * gives both the same answer: in the one before, the pile's lowest card c can move onto
+ * the parent it lies on now, which is the top there, so B(c) and then E of the parent it
+ * left hold; here the same with the two parents swapped; after that the two fixpoints
+ * derive the same events (docs/solver.md). So the test is not run again. */
+static int between_parents(const S *s) {
+    if (!s->log_len) return 0;
+    Undo u = s->log[s->log_len - 1];
+    int c = u.move >> 3;
+    return (u.move & 7) != FOUND_DEST && u.src != HOME && !u.turned && u.height > 0
+           && s->fits[c][s->cols[u.src][u.height - 1]];
+}
+
 /* 1 when two cards must both lie directly on the same card p at the moment some card x
  * goes home, which cannot be (docs/solver.md, "Two cards that need the same parent"). For
  * x among the children of p: a child c (not a King) lies on p just before x goes home when
@@ -653,15 +674,14 @@ static int never_home(const S *s) {
  * as the lowest card of a pile before x can go home. Up to two fixpoints per card, so it
  * runs at the first position of a search only. */
 static int twin_lock(const S *s) {
-    const uint64_t all = (1ULL << 52) - 1, kings = 0x8004002001000ULL;
-    uint64_t home = 0, tops = 0;
-    for (int u = 0; u < 4; u++) home |= ((1ULL << s->found[u]) - 1) << (13 * u);
+    const uint64_t home = home_mask(s);
+    uint64_t tops = 0;
     for (int k = 0; k < NCOLS; k++)
         if (s->len[k]) tops |= 1ULL << s->cols[k][s->len[k] - 1];
     uint64_t before_e[52], before_h[52], without_h[52], have_before = 0, have_without = 0;
     for (int p = 0; p < 52; p++) {
         if (home >> p & 1) continue;
-        uint64_t kids = s->childmask[p] & ~home & ~kings & all, cand = 0;
+        uint64_t kids = s->childmask[p] & ~home & ~KINGS, cand = 0;
         for (uint64_t y = kids; y; y &= y - 1) {
             int c = __builtin_ctzll(y);
             /* another parent that is the top now is always there to go to */
@@ -922,7 +942,7 @@ static int push_frame(S *s) {
     }
     Frame *f = &s->frames[s->nframes++];
     /* a lost position is a leaf: its moves are never generated */
-    int lost = (s->flags & F_STUCK) && never_home(s);
+    int lost = (s->flags & F_STUCK) && !between_parents(s) && never_home(s);
     if (!lost && s->nframes == 1 && (s->flags & F_TWIN)) lost = twin_lock(s);
     f->n = lost ? 0 : gen_moves(s, f->moves);
     if (s->flags & F_POR) f->n = por_reduce(s, f->moves, f->n);
@@ -1242,8 +1262,9 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     }
     s->variant = variant;
     /* Safe auto-foundation assumes a card home stays home: with take-back it is not
-     * sound (docs/solver.md gives a position it would lose), so it is off; so are the
-     * stubborn sets, whose proof needs a won position with no legal move. */
+     * sound (docs/solver.md gives a position it would lose), so it is off, and so are the
+     * tests of cards that can never go home (the same assumption) and the stubborn sets,
+     * whose proof needs a won position with no legal move. */
     s->flags = takeback ? flags & ~(F_AUTO | F_POR | F_STUCK | F_TWIN) : flags;
     s->runs_only = variant == V_MOOSEHIDE_RUNS;
     s->takeback = takeback;

@@ -51,16 +51,28 @@ def played_endgames(
         left = 52 - sum(pos.found)
         if 12 <= left <= 20:
             points.append(pos.copy())
-    out = []
-    for _ in range(count):
-        pos = rng.choice(points).copy()
-        for _ in range(rng.randint(1, 6)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        out.append(Position.from_text(pos.to_text()))
-    return out
+    return [random_walk(rng.choice(points), rng.randint(1, 6), rng) for _ in range(count)]
+
+
+def random_walk(pos: Position, steps: int, rng: random.Random) -> Position:
+    """``pos`` after up to ``steps`` random legal moves, as a new position of its own."""
+    pos = pos.copy()
+    for _ in range(steps):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.push(rng.choice(moves))
+    return Position.from_text(pos.to_text())
+
+
+def midgames(variant: str, count: int, seed: int) -> list[Position]:
+    """Positions of real deals after 0 to 40 random legal moves: most of the deal is
+    still face down, unlike the endgames."""
+    rng = random.Random(seed)
+    return [
+        random_walk(Position.deal(rng.randint(1, 100_000), variant), rng.randint(0, 40), rng)
+        for _ in range(count)
+    ]
 
 
 def endgames(

@@ -14,7 +14,7 @@ import pytest
 from games.engine import Position
 from games.solver import VARIANT_CODES, _csolver, solve
 
-from .endgames import endgames, random_endgame
+from .endgames import endgames, midgames, random_endgame
 from .reference import reference_verdict
 from .test_solve import COUNTEREXAMPLES
 
@@ -115,24 +115,6 @@ def test_cards_never_home_is_off_with_takeback() -> None:
     assert verdict(0, pos, 0) == 0
     assert verdict(0, pos, _csolver.F_STUCK) == 0  # the rule asked for, and not applied
     assert solve(pos, seconds=5).verdict == "solved"
-
-
-def midgames(variant: str, count: int, seed: int) -> list[Position]:
-    """Positions of real deals after 0 to 40 random legal moves: most of the deal is
-    still face down, unlike the endgames."""
-    import random
-
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        pos = Position.deal(rng.randint(1, 100_000), variant)
-        for _ in range(rng.randint(0, 40)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        out.append(Position.from_text(pos.to_text()))
-    return out
 
 
 @pytest.mark.parametrize("variant", list(VARIANT_CODES))
