@@ -9,6 +9,8 @@ the same kind of endgames, where cards high on the foundations can come back.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engine import Position
@@ -100,9 +102,9 @@ def test_auto_foundation_is_off_with_takeback() -> None:
 # Lost without take-back: 9c lies on 8c and both red tens are home, so 9c can never move
 # and 8c never goes home; the test of cards that can never go home (F_STUCK) proves it at
 # the first position. With take-back Td comes back onto Jc, 9c goes onto it, and the
-# position is won. Found by the endgames of this file. The test's
-# argument needs cards that never leave a foundation, so the C search ignores the rule
-# with take-back, as it ignores auto-foundation.
+# position is won. Found among random take-back endgames. The test's argument needs cards
+# that never leave a foundation, so the C search ignores the rule with take-back, as it
+# ignores auto-foundation.
 TAKEBACK_BREAKS_STUCK = "yukon+takeback ././.7cTc/Qc.Kc/.8c9cJc/.5cJd/Kd.Qd6c 4TKK 0 0"
 
 
@@ -117,6 +119,12 @@ def test_cards_never_home_is_off_with_takeback() -> None:
     assert solve(pos, seconds=5).verdict == "solved"
 
 
+def first_position_lost(code: int, pos: Position, flags: int) -> bool:
+    """The search with ``flags`` proves ``pos`` lost without a single move."""
+    search = _csolver.Search(code, pos.cols, pos.down, pos.found, flags=flags)
+    return search.run(max_nodes=1)[:3] == (1, [], 1)
+
+
 @pytest.mark.parametrize("variant", list(VARIANT_CODES))
 def test_cards_never_home_are_never_won_in_the_middle_of_a_game(variant: str) -> None:
     """Where the rule proves a position of a real game lost at its first position, with
@@ -126,11 +134,10 @@ def test_cards_never_home_are_never_won_in_the_middle_of_a_game(variant: str) ->
     without_rule = _csolver.F_ALL & ~_csolver.F_STUCK
     fired = confirmed = 0
     for pos in midgames(variant, 300, seed=11):
-        args = (code, pos.cols, pos.down, pos.found)
-        if _csolver.solve(*args, flags=_csolver.F_STUCK, max_nodes=1)[:3] != (1, [], 1):
+        if not first_position_lost(code, pos, _csolver.F_STUCK):
             continue
         fired += 1
-        plain = _csolver.solve(*args, flags=0, max_nodes=BUDGET)[0]
+        plain = _csolver.solve(code, pos.cols, pos.down, pos.found, flags=0, max_nodes=BUDGET)[0]
         portfolio = solve(pos, nodes=BUDGET, seconds=None, rules=without_rule).verdict
         assert plain != 0 and portfolio != "solved", pos.to_text()
         confirmed += plain == 1 or portfolio == "unwinnable"
@@ -138,16 +145,8 @@ def test_cards_never_home_are_never_won_in_the_middle_of_a_game(variant: str) ->
     assert confirmed >= fired // 2
 
 
-def first_position_lost(code: int, pos: Position, flags: int) -> bool:
-    """The search with ``flags`` proves ``pos`` lost without a single move."""
-    search = _csolver.Search(code, pos.cols, pos.down, pos.found, flags=flags)
-    return search.run(max_nodes=1)[:3] == (1, [], 1)
-
-
 def random_layouts(count: int, seed: int) -> list[Position]:
     """Layouts of 20 to 36 cards left, many face down: where two cards can need one parent."""
-    import random
-
     rng = random.Random(seed)
     return [random_endgame(rng, left=(20, 36), lowest_foundation=0, fewest_columns=4)
             for _ in range(count)]  # fmt: skip
