@@ -123,18 +123,17 @@ def simulate(record: dict[str, Any], budget: int, share: Share) -> str:
     return outcome or "open"
 
 
+def later(share: float, after: int = 3_000_000) -> Share:
+    """A share of 2 for the first ``after`` positions, then ``share``."""
+    return lambda used: 2.0 if used < after else share
+
+
 SCHEDULES: dict[str, Share] = {
     "today: 2, then 16 after 3M": proof_share,
     "share 2 (before version 5)": lambda used: 2.0,
-    "share 3": lambda used: 3.0,
-    "share 4": lambda used: 4.0,
-    "2, then 3 after 3M": lambda used: 2.0 if used < 3_000_000 else 3.0,
-    "2, then 4 after 3M": lambda used: 2.0 if used < 3_000_000 else 4.0,
-    "2, then 4 after 5M": lambda used: 2.0 if used < 5_000_000 else 4.0,
-    "share 5": lambda used: 5.0,
-    "2, then 5 after 3M": lambda used: 2.0 if used < 3_000_000 else 5.0,
-    "2, then 12 after 3M": lambda used: 2.0 if used < 3_000_000 else 12.0,
-    "2, then 8 after 3M": lambda used: 2.0 if used < 3_000_000 else 8.0,
+    **{f"share {k}": later(k, after=0) for k in (3, 4, 5)},
+    **{f"2, then {k} after 3M": later(k) for k in (3, 4, 5, 8, 12)},
+    "2, then 4 after 5M": later(4, after=5_000_000),
 }
 
 

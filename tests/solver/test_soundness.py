@@ -111,8 +111,7 @@ TAKEBACK_BREAKS_STUCK = "yukon+takeback ././.7cTc/Qc.Kc/.8c9cJc/.5cJd/Kd.Qd6c 4T
 def test_cards_never_home_is_off_with_takeback() -> None:
     pos = Position.from_text(TAKEBACK_BREAKS_STUCK)
     without = Position.from_text(TAKEBACK_BREAKS_STUCK.replace("+takeback", ""))
-    lost = _csolver.solve(0, without.cols, without.down, without.found, flags=_csolver.F_STUCK)
-    assert lost[0] == 1 and lost[2] == 1  # proven lost at the first position
+    assert first_position_lost(0, without, _csolver.F_STUCK)
     assert verdict(0, without, 0) == 1
     assert verdict(0, pos, 0) == 0
     assert verdict(0, pos, _csolver.F_STUCK) == 0  # the rule asked for, and not applied
