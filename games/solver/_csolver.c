@@ -21,6 +21,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +70,15 @@ typedef struct {
     size_t mark; /* log length when this position was reached */
 } Frame;
 
+/* A set of 128-bit keys (the transposition table): open addressing over a power of two
+ * of 16-byte slots, (0, 0) marking a free slot, filled to TT_LOAD (TT_LOAD_CAP once it
+ * is at its cap and cannot grow). */
+typedef struct {
+    uint64_t *t;
+    size_t slots, mask, count, limit, max_slots, cap_bytes;
+    int shift; /* a key's home slot is its top bits: b >> shift */
+} Table;
+
 typedef struct {
     int variant, flags, runs_only;
     int takeback; /* the foundation_takeback option: the top card of a foundation may come back */
@@ -90,10 +100,7 @@ typedef struct {
     uint16_t por_work[52 * 8];
     int nhome;
     uint64_t ha, hb;
-    /* transposition table */
-    uint64_t *tt;
-    size_t tt_mask, tt_count, tt_limit, tt_slots, tt_max_slots, tt_cap_bytes;
-    int tt_shift; /* a key's home slot is its top bits: b >> tt_shift */
+    Table tt; /* transposition table */
     /* budgets */
     uint64_t nodes, max_nodes;
     double deadline;      /* CPU time of the calling thread (0: none) */
@@ -738,18 +745,18 @@ static void free_table(uint64_t *tt, size_t slots) {
     if (tt) munmap(tt, slots * 16);
 }
 
-static inline size_t tt_limit_of(const S *s, size_t slots) {
-    return (size_t)((double)slots * (slots >= s->tt_max_slots ? TT_LOAD_CAP : TT_LOAD));
+static inline size_t table_limit_of(const Table *t, size_t slots) {
+    return (size_t)((double)slots * (slots >= t->max_slots ? TT_LOAD_CAP : TT_LOAD));
 }
 
-static int tt_setup(S *s, size_t slots) {
-    s->tt = alloc_table(slots);
-    if (!s->tt) return -1;
-    s->tt_slots = slots;
-    s->tt_mask = slots - 1;
-    s->tt_shift = 64 - __builtin_ctzll((unsigned long long)slots);
-    s->tt_limit = tt_limit_of(s, slots);
-    s->tt_count = 0;
+static int table_setup(Table *t, size_t slots) {
+    t->t = alloc_table(slots);
+    if (!t->t) return -1;
+    t->slots = slots;
+    t->mask = slots - 1;
+    t->shift = 64 - __builtin_ctzll((unsigned long long)slots);
+    t->limit = table_limit_of(t, slots);
+    t->count = 0;
     return 0;
 }
 
@@ -772,24 +779,24 @@ static void tt_put(uint64_t *tt, size_t mask, int shift, uint64_t a, uint64_t b)
  * around the new end) wait in a side list and go in at the end, when the whole table is
  * the new one. Returns 0 (done), 1 (mremap failed: nothing changed), -1 (out of memory
  * for the side list: entries may be lost, the search must stop). */
-static int tt_grow_in_place(S *s) {
+static int table_grow_in_place(Table *t) {
 #ifdef MREMAP_MAYMOVE
-    size_t n = s->tt_slots, m = 2 * n;
-    void *p = mremap(s->tt, n * 16, m * 16, MREMAP_MAYMOVE);
+    size_t n = t->slots, m = 2 * n;
+    void *p = mremap(t->t, n * 16, m * 16, MREMAP_MAYMOVE);
     if (p == MAP_FAILED) return 1;
     uint64_t *tt = (uint64_t *)p;
 #ifdef MADV_HUGEPAGE
     if (m * 16 >= (2u << 20)) (void)madvise(p, m * 16, MADV_HUGEPAGE);
 #endif
-    int old_shift = s->tt_shift, shift = old_shift - 1;
+    int old_shift = t->shift, shift = old_shift - 1;
     size_t mask = m - 1, nside = 0, side_cap = 0;
     uint64_t *side = NULL;
     int lost = 0;
-    s->tt = tt;
-    s->tt_slots = m;
-    s->tt_mask = mask;
-    s->tt_shift = shift;
-    s->tt_limit = tt_limit_of(s, m);
+    t->t = tt;
+    t->slots = m;
+    t->mask = mask;
+    t->shift = shift;
+    t->limit = table_limit_of(t, m);
     for (size_t i = n; i-- > 0;) {
         uint64_t a = tt[2 * i], b = tt[2 * i + 1];
         if (!a && !b) continue;
@@ -821,17 +828,19 @@ static int tt_grow_in_place(S *s) {
     free(side);
     return lost ? -1 : 0;
 #else
-    (void)s;
+    (void)t;
     return 1;
 #endif
 }
 
-/* Double the table (up to the memory cap): only the memory a search needs is touched. */
-static int tt_grow(S *s) {
-    size_t old_slots = s->tt_slots, count = s->tt_count;
-    uint64_t *old = s->tt;
-    if (old_slots * 2 > s->tt_max_slots) return -1;
-    if (old_slots > 0xFFFFF && !s->grow_aborted) {
+/* Double the table (up to its cap): only the memory a search needs is touched. With a
+ * search s, a large rehash is not started once s is out of time; without (NULL), no
+ * clock. */
+static int table_grow(Table *t, S *s) {
+    size_t old_slots = t->slots, count = t->count;
+    uint64_t *old = t->t;
+    if (old_slots * 2 > t->max_slots) return -1;
+    if (s && old_slots > 0xFFFFF && !s->grow_aborted) {
         /* a large rehash is not started out of time (nor stopped once started) */
         int out = clock_out(s);
         if (out != R_NONE) {
@@ -840,61 +849,75 @@ static int tt_grow(S *s) {
             return -2;
         }
     }
-    int g = tt_grow_in_place(s);
+    int g = table_grow_in_place(t);
     if (g <= 0) {
-        s->grow_aborted = 0;
+        if (s) s->grow_aborted = 0;
         return g;
     }
     /* mremap failed: a new table beside the old one and a copy, if both fit the cap */
-    if (old_slots * 3 * 16 > s->tt_cap_bytes) return -1;
-    if (tt_setup(s, old_slots * 2) < 0) {
-        s->tt = old;
-        s->tt_slots = old_slots;
+    if (old_slots * 3 * 16 > t->cap_bytes) return -1;
+    if (table_setup(t, old_slots * 2) < 0) {
+        t->t = old;
+        t->slots = old_slots;
         return -1;
     }
     for (size_t i = 0; i < old_slots; i++) {
-        if (old[2 * i] || old[2 * i + 1]) tt_put(s->tt, s->tt_mask, s->tt_shift, old[2 * i], old[2 * i + 1]);
-        int out = (i & 0xFFFFF) == 0xFFFFF && !s->grow_aborted ? clock_out(s) : R_NONE;
+        if (old[2 * i] || old[2 * i + 1]) tt_put(t->t, t->mask, t->shift, old[2 * i], old[2 * i + 1]);
+        int out = s && (i & 0xFFFFF) == 0xFFFFF && !s->grow_aborted ? clock_out(s) : R_NONE;
         if (out != R_NONE) {
             /* out of time while rehashing a large table: keep the old one and stop */
-            free_table(s->tt, s->tt_slots);
-            s->tt = old;
-            s->tt_slots = old_slots;
-            s->tt_mask = old_slots - 1;
-            s->tt_shift = 64 - __builtin_ctzll((unsigned long long)old_slots);
-            s->tt_limit = tt_limit_of(s, old_slots);
-            s->tt_count = count;
+            free_table(t->t, t->slots);
+            t->t = old;
+            t->slots = old_slots;
+            t->mask = old_slots - 1;
+            t->shift = 64 - __builtin_ctzll((unsigned long long)old_slots);
+            t->limit = table_limit_of(t, old_slots);
+            t->count = count;
             s->reason = out;
             s->grow_aborted = 1; /* a resumed search must make progress */
             return -2;
         }
     }
-    s->grow_aborted = 0;
-    s->tt_count = count;
+    if (s) s->grow_aborted = 0;
+    t->count = count;
     free_table(old, old_slots);
     return 0;
 }
 
-/* 1: inserted (new), 0: already there, -1: table full (at the memory cap), -2: out of
- * time while growing the table (s->reason is set) */
+/* Insert the key (a, b) (never (0, 0)): 1 inserted (new), 0 already there, -1 full (at
+ * the cap), -2 out of time while growing (s->reason is set). */
+static int table_insert(Table *t, S *s, uint64_t a, uint64_t b) {
+    size_t i = (size_t)(b >> t->shift);
+    while (t->t[2 * i] || t->t[2 * i + 1]) {
+        if (t->t[2 * i] == a && t->t[2 * i + 1] == b) return 0;
+        i = (i + 1) & t->mask;
+    }
+    if (t->count >= t->limit) {
+        int g = table_grow(t, s);
+        if (g < 0) return g;
+        i = (size_t)(b >> t->shift);
+        while (t->t[2 * i] || t->t[2 * i + 1]) i = (i + 1) & t->mask;
+    }
+    t->t[2 * i] = a;
+    t->t[2 * i + 1] = b;
+    t->count++;
+    return 1;
+}
+
+static int table_contains(const Table *t, uint64_t a, uint64_t b) {
+    size_t i = (size_t)(b >> t->shift);
+    while (t->t[2 * i] || t->t[2 * i + 1]) {
+        if (t->t[2 * i] == a && t->t[2 * i + 1] == b) return 1;
+        i = (i + 1) & t->mask;
+    }
+    return 0;
+}
+
+/* The current position's key into the search's table (table_insert's answers). */
 static int tt_insert(S *s) {
     uint64_t a = s->ha, b = s->hb;
     if (!a && !b) a = 1;
-    size_t i = (size_t)(b >> s->tt_shift);
-    while (s->tt[2 * i] || s->tt[2 * i + 1]) {
-        if (s->tt[2 * i] == a && s->tt[2 * i + 1] == b) return 0;
-        i = (i + 1) & s->tt_mask;
-    }
-    if (s->tt_count >= s->tt_limit) {
-        int g = tt_grow(s);
-        if (g < 0) return g;
-        i = (size_t)(b >> s->tt_shift);
-        while (s->tt[2 * i] || s->tt[2 * i + 1]) i = (i + 1) & s->tt_mask;
-    }
-    s->tt[2 * i] = a;
-    s->tt[2 * i + 1] = b;
-    s->tt_count++;
-    return 1;
+    return table_insert(&s->tt, s, a, b);
 }
 
 /* ---------------------------------------------------------------- search */
@@ -923,24 +946,21 @@ static int child_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     return 1;
 }
 
-static int tt_contains(const S *s, uint64_t a, uint64_t b) {
-    size_t i = (size_t)(b >> s->tt_shift);
-    while (s->tt[2 * i] || s->tt[2 * i + 1]) {
-        if (s->tt[2 * i] == a && s->tt[2 * i + 1] == b) return 1;
-        i = (i + 1) & s->tt_mask;
-    }
-    return 0;
-}
-
-static int push_frame(S *s) {
+/* A new frame on top of the stack (NULL: out of memory). */
+static Frame *new_frame(S *s) {
     if (s->nframes == s->frames_cap) {
         size_t cap = s->frames_cap ? s->frames_cap * 2 : 256;
         Frame *nf = realloc(s->frames, cap * sizeof(Frame));
-        if (!nf) return -1;
+        if (!nf) return NULL;
         s->frames = nf;
         s->frames_cap = cap;
     }
-    Frame *f = &s->frames[s->nframes++];
+    return &s->frames[s->nframes++];
+}
+
+static int push_frame(S *s) {
+    Frame *f = new_frame(s);
+    if (!f) return -1;
     /* a lost position is a leaf: its moves are never generated */
     int lost = (s->flags & F_STUCK) && !between_parents(s) && never_home(s);
     if (!lost && s->nframes == 1 && (s->flags & F_TWIN)) lost = twin_lock(s);
@@ -968,10 +988,10 @@ static int push_frame(S *s) {
             if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
             if (h > 0 && h == s->down[k]) b ^= DB[s->cols[k][h - 1]];
         }
-        __builtin_prefetch(&s->tt[2 * (size_t)(b >> s->tt_shift)]);
+        __builtin_prefetch(&s->tt.t[2 * (size_t)(b >> s->tt.shift)]);
     }
     for (int i = 0; i < f->n; i++)
-        if (has_key[i]) f->known[i] = (uint8_t)tt_contains(s, ka[i], kb[i]);
+        if (has_key[i]) f->known[i] = (uint8_t)table_contains(&s->tt, ka[i], kb[i]);
     f->idx = 0;
     f->mark = s->log_len;
     return 0;
@@ -1049,7 +1069,7 @@ static int search(S *s) {
         size_t mark = s->log_len;
         int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
         uint64_t ca, cb;
-        if (src >= 0 && child_key(s, move, &ca, &cb) && tt_contains(s, ca, cb)) continue;
+        if (src >= 0 && child_key(s, move, &ca, &cb) && table_contains(&s->tt, ca, cb)) continue;
         if (push_move(s, move) < 0 || apply_autos(s, src) < 0) return fail_memory(s);
         if (s->nhome == 52) {
             s->finished = 1;
@@ -1198,6 +1218,21 @@ static int read_position(S *s, PyObject *columns, PyObject *down, PyObject *foun
     return 0;
 }
 
+/* The key of the position, from scratch. */
+static void hash_position(S *s) {
+    s->ha = s->hb = 0;
+    for (int k = 0; k < NCOLS; k++) {
+        for (int h = 0; h < s->len[k]; h++) {
+            int c = s->cols[k][h];
+            hash_card(s, c, below_key(s, k, h));
+            if (h < s->down[k]) {
+                s->ha ^= DA[c];
+                s->hb ^= DB[c];
+            }
+        }
+    }
+}
+
 static void setup_rules(S *s) {
     for (int c = 0; c < 52; c++) {
         s->nchild[c] = 0;
@@ -1217,22 +1252,12 @@ static void setup_rules(S *s) {
             }
         }
     }
-    s->ha = s->hb = 0;
-    for (int k = 0; k < NCOLS; k++) {
-        for (int h = 0; h < s->len[k]; h++) {
-            int c = s->cols[k][h];
-            hash_card(s, c, below_key(s, k, h));
-            if (h < s->down[k]) {
-                s->ha ^= DA[c];
-                s->hb ^= DB[c];
-            }
-        }
-    }
+    hash_position(s);
 }
 
 static void free_search(S *s) {
     if (!s) return;
-    free_table(s->tt, s->tt_slots);
+    free_table(s->tt.t, s->tt.slots);
     free(s->log);
     free(s->frames);
     free(s);
@@ -1278,14 +1303,14 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
      * small (or at the size the node budget needs) and doubles up to the memory cap */
     size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
-    /* the table doubles in place (tt_grow_in_place), so its peak is its own size */
+    /* the table doubles in place (table_grow_in_place), so its peak is its own size */
     while (slots * 2 * 16 <= cap_bytes) slots *= 2;
-    s->tt_max_slots = slots;
-    s->tt_cap_bytes = cap_bytes;
+    s->tt.max_slots = slots;
+    s->tt.cap_bytes = cap_bytes;
     size_t want = 1024;
     double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 19);
     while (want < slots && (double)want * TT_LOAD < need) want *= 2;
-    if (tt_setup(s, want) < 0) {
+    if (table_setup(&s->tt, want) < 0) {
         free(s);
         PyErr_NoMemory();
         return NULL;
@@ -1355,6 +1380,269 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *result = run_search(s, max_nodes, seconds, wall_seconds);
     free_search(s);
     return result;
+}
+
+/* ---------------------------------------------------------------- the plain search by levels */
+
+/* exhaust_by_levels(): the plain search (no rule: flags 0, every empty column tried,
+ * columns not interchangeable) in the memory of one part of one level of progress
+ * instead of the whole space, to confirm unwinnable verdicts of deals whose space does
+ * not fit in memory.
+ *
+ * The level of a position is its cards home plus its cards turned face up. Without
+ * take-back no move lowers it: a tableau move raises it by the card it turns (0 or 1), a
+ * move home by 1 or 2. So the levels are searched in order, each from its entries: the
+ * positions that moves of lower levels led to, written to temporary files (with repeats:
+ * one record per move). A level splits further by its class, the foundations and the
+ * face-down counts, which a move that keeps the level keeps too, so the classes of a
+ * level are searched apart, in LEVEL_PARTS parts by a hash of the class. A part's table
+ * holds its positions; each entry is looked up in it and, if new, searched by the moves
+ * that keep the level (those positions go into the same table), while every move that
+ * raises the level writes its position to the file of its level and part. Once a part is
+ * done no position of it can be reached again: its table and file are dropped. Every
+ * position is looked up in the table of its part before it is expanded, so the positions
+ * visited (and counted) are those of the depth-first plain search, in another order. */
+
+#define LEVEL_PARTS 64
+
+typedef struct {
+    Table set;                    /* the positions of the part being searched */
+    FILE *spill[3][LEVEL_PARTS]; /* spill[L % 3][p]: the entries of level L in part p */
+    uint64_t *sent;               /* keys of entries written lately: a repeat is not written again */
+    size_t sent_mask, cap_bytes;
+    uint8_t start[NCOLS][52];     /* the first position's columns */
+    int8_t under0[52];            /* the card under each card in the first position, or -1 */
+    uint64_t nodes, peak, records, max_nodes;
+    int reason; /* why the search stopped: R_MEMORY (memory or disk) unless R_NODES */
+} Levels;
+
+static int part_of(const S *s) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int u = 0; u < 4; u++) h = (h ^ (uint64_t)s->found[u]) * 0x100000001B3ULL;
+    for (int k = 0; k < NCOLS; k++) h = (h ^ (uint64_t)s->down[k]) * 0x100000001B3ULL;
+    return (int)((h ^ (h >> 29)) % LEVEL_PARTS);
+}
+
+/* A record is 4 bits per card, then the 7 face-down counts. A face-up card lies on the
+ * card it lay on in the first position (0), on one of its parents (1 + the parent's
+ * index), or at the bottom of column k (8 + k): moves put cards only there, and a pile
+ * keeps its order. 15: home or face down (the face-down cards of a column are the
+ * bottom ones of the first position; the cards not in the tableau are home). */
+#define RECORD (26 + NCOLS)
+
+static int put_entry(Levels *lv, int L, const S *s) {
+    uint8_t rec[RECORD];
+    uint64_t *sent = &lv->sent[2 * ((size_t)s->ha & lv->sent_mask)];
+    if (sent[0] == s->ha && sent[1] == s->hb) return 0; /* written already, to the same file */
+    sent[0] = s->ha;
+    sent[1] = s->hb;
+    memset(rec, 0xFF, 26);
+    for (int k = 0; k < NCOLS; k++) {
+        rec[26 + k] = (uint8_t)s->down[k];
+        for (int h = s->down[k]; h < s->len[k]; h++) {
+            int c = s->cols[k][h], code;
+            if (h == 0)
+                code = 8 + k;
+            else if (s->cols[k][h - 1] == lv->under0[c])
+                code = 0;
+            else if (s->pidx[c][s->cols[k][h - 1]] >= 0)
+                code = 1 + s->pidx[c][s->cols[k][h - 1]];
+            else
+                return -1;
+            rec[c >> 1] = (uint8_t)(c & 1 ? (rec[c >> 1] & 0x0F) | code << 4 : (rec[c >> 1] & 0xF0) | code);
+        }
+    }
+    FILE **f = &lv->spill[L % 3][part_of(s)];
+    if (!*f && !(*f = tmpfile())) return -1;
+    lv->records++;
+    return fwrite(rec, 1, RECORD, *f) == RECORD ? 0 : -1;
+}
+
+/* 1: the position of s is now the file's next entry, 0: no more entries, -1 error. */
+static int get_entry(const Levels *lv, FILE *f, S *s) {
+    uint8_t rec[RECORD];
+    int8_t above[52], bottom[NCOLS];
+    size_t got = fread(rec, 1, RECORD, f);
+    if (got == 0 && feof(f)) return 0;
+    if (got != RECORD) return -1;
+    memset(above, -1, sizeof above);
+    memset(bottom, -1, sizeof bottom);
+    for (int c = 0; c < 52; c++) {
+        int code = c & 1 ? rec[c >> 1] >> 4 : rec[c >> 1] & 15, under;
+        s->col_of[c] = HOME;
+        s->pos_of[c] = 0;
+        if (code == 15) continue;
+        if (code >= 8 + NCOLS || (code > 3 && code < 8)) return -1;
+        if (code >= 8) {
+            bottom[code - 8] = (int8_t)c;
+            continue;
+        }
+        under = code ? (code - 1 < s->npar[c] ? s->par[c][code - 1] : -1) : lv->under0[c];
+        if (under < 0) return -1;
+        above[under] = (int8_t)c;
+    }
+    for (int k = 0; k < NCOLS; k++) {
+        int n = s->down[k] = rec[26 + k], x = n ? above[lv->start[k][n - 1]] : bottom[k];
+        memcpy(s->cols[k], lv->start[k], (size_t)n);
+        for (; x >= 0 && n < 52; x = above[x]) s->cols[k][n++] = (uint8_t)x;
+        s->len[k] = n;
+        for (int h = 0; h < n; h++) {
+            s->col_of[s->cols[k][h]] = (int8_t)k;
+            s->pos_of[s->cols[k][h]] = (int8_t)h;
+        }
+    }
+    s->nhome = 0;
+    for (int u = 0; u < 4; u++) {
+        s->found[u] = 0;
+        while (s->found[u] < 13 && s->col_of[u * 13 + s->found[u]] == HOME) s->found[u]++;
+        s->nhome += s->found[u];
+    }
+    hash_position(s);
+    return 1;
+}
+
+/* The current position into the part's table: table_insert's answers, or -3 when the
+ * position budget is spent. */
+static int level_insert(Levels *lv, const S *s) {
+    uint64_t a = s->ha, b = s->hb;
+    if (!a && !b) a = 1;
+    int r = table_insert(&lv->set, NULL, a, b);
+    if (r == 1 && lv->max_nodes && lv->nodes >= lv->max_nodes) {
+        lv->reason = R_NODES;
+        return -3;
+    }
+    if (r == 1) {
+        lv->nodes++;
+        if (lv->set.count > lv->peak) lv->peak = lv->set.count;
+    }
+    return r;
+}
+
+/* Search part p of level L from its entries: 0 won, 1 done, 2 stopped (lv->reason). */
+static int search_part(S *s, Levels *lv, int L, int p) {
+    FILE *f = lv->spill[L % 3][p];
+    Table *t = &lv->set;
+    t->cap_bytes = lv->cap_bytes;
+    t->max_slots = 1024;
+    while (t->max_slots * 2 * 16 <= t->cap_bytes) t->max_slots *= 2;
+    if (table_setup(t, 1024) < 0) return 2;
+    rewind(f);
+    for (;;) {
+        int got = get_entry(lv, f, s);
+        if (got < 0) return 2;
+        if (got == 0) return 1;
+        int r = level_insert(lv, s);
+        if (r < 0) return 2;
+        if (r == 0) continue;
+        s->log_len = 0;
+        s->nframes = 0;
+        Frame *top = new_frame(s);
+        if (!top) return 2;
+        top->n = gen_moves(s, top->moves);
+        top->idx = 0;
+        top->mark = 0;
+        while (s->nframes) {
+            Frame *fr = &s->frames[s->nframes - 1];
+            if (fr->idx >= fr->n) {
+                s->nframes--;
+                if (s->nframes) pop_to(s, s->frames[s->nframes - 1].mark);
+                continue;
+            }
+            int move = fr->moves[fr->idx++], c = move >> 3, d = move & 7;
+            int k = s->col_of[c], h = s->pos_of[c];
+            int up = (d == FOUND_DEST) + (h > 0 && h == s->down[k]);
+            if (push_move(s, move) < 0) return 2;
+            if (s->nhome == 52) return 0;
+            if (up) {
+                if (put_entry(lv, L + up, s) < 0) return 2;
+            } else {
+                r = level_insert(lv, s);
+                if (r < 0) return 2;
+                if (r == 1) {
+                    Frame *nf = new_frame(s);
+                    if (!nf) return 2;
+                    nf->n = gen_moves(s, nf->moves);
+                    nf->idx = 0;
+                    nf->mark = s->log_len;
+                    continue;
+                }
+            }
+            pop_move(s);
+        }
+    }
+}
+
+/* 0 won, 1 exhausted (no win), 2 out of memory or disk; *lv holds the counts. */
+static int exhaust_levels(S *s, Levels *lv, int verbose) {
+    int down0 = 0, verdict = 1;
+    for (int k = 0; k < NCOLS; k++) down0 += s->down[k];
+    if (s->nhome == 52) return 0;
+    for (int k = 0; k < NCOLS; k++) {
+        memcpy(lv->start[k], s->cols[k], (size_t)s->len[k]);
+        for (int h = 0; h < s->len[k]; h++) lv->under0[s->cols[k][h]] = (int8_t)(h ? s->cols[k][h - 1] : -1);
+    }
+    if (put_entry(lv, s->nhome, s) < 0) return 2;
+    for (int L = s->nhome; L <= 52 + down0 && verdict == 1; L++) {
+        uint64_t nodes = lv->nodes, records = lv->records;
+        double cpu = cpu_now();
+        for (int p = 0; p < LEVEL_PARTS && verdict == 1; p++) {
+            FILE **f = &lv->spill[L % 3][p];
+            if (!*f) continue;
+            verdict = search_part(s, lv, L, p);
+            fclose(*f);
+            *f = NULL;
+            free_table(lv->set.t, lv->set.slots);
+            memset(&lv->set, 0, sizeof(Table));
+        }
+        if (verbose && lv->nodes > nodes)
+            fprintf(stderr, "level %d: %llu positions, %llu records written, %.1f CPU-s, at most %llu positions held\n",
+                    L, (unsigned long long)(lv->nodes - nodes), (unsigned long long)(lv->records - records),
+                    cpu_now() - cpu, (unsigned long long)lv->peak);
+    }
+    return verdict;
+}
+
+/* exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0,
+ * verbose=False) -> (verdict, positions, most positions in one table, reason); verbose
+ * prints a line per level to stderr */
+static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"variant", "columns", "down", "found", "memory_mb", "max_nodes", "verbose", NULL};
+    int variant, verbose = 0, verdict;
+    Py_ssize_t memory_mb = 4096;
+    unsigned long long max_nodes = 0;
+    PyObject *columns, *down, *found, *max_nodes_obj = NULL;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|nOp", kwlist, &variant, &columns, &down, &found, &memory_mb,
+                                     &max_nodes_obj, &verbose))
+        return NULL;
+    if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
+    S *s = new_search(variant, columns, down, found, 0, memory_mb, 0, 0, 1, 0);
+    if (!s) return NULL;
+    Levels lv;
+    memset(&lv, 0, sizeof lv);
+    lv.max_nodes = max_nodes;
+    lv.reason = R_MEMORY;
+    /* an eighth of the memory (at most 1 GB) remembers the entries written lately */
+    size_t sent_slots = 1024;
+    while (sent_slots * 2 * 16 * 8 <= ((size_t)memory_mb << 20) && sent_slots < (1u << 26)) sent_slots *= 2;
+    lv.sent = alloc_table(sent_slots);
+    lv.sent_mask = sent_slots - 1;
+    lv.cap_bytes = ((size_t)memory_mb << 20) - sent_slots * 16;
+    if (!lv.sent) {
+        free_search(s);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    verdict = exhaust_levels(s, &lv, verbose);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 3; i++)
+        for (int p = 0; p < LEVEL_PARTS; p++)
+            if (lv.spill[i][p]) fclose(lv.spill[i][p]);
+    free_table(lv.set.t, lv.set.slots);
+    free_table(lv.sent, sent_slots);
+    free_search(s);
+    return Py_BuildValue("(iKKs)", verdict, (unsigned long long)lv.nodes, (unsigned long long)lv.peak,
+                         verdict == 2 ? REASONS[lv.reason] : "");
 }
 
 /* ---------------------------------------------------------------- Search objects */
@@ -1493,6 +1781,9 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(variant, columns, down, found, takeback=False) -> list of moves (every empty column offered)"},
+    {"exhaust_by_levels", (PyCFunction)(void (*)(void))py_exhaust_by_levels, METH_VARARGS | METH_KEYWORDS,
+     "exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0, verbose=False) -> (verdict, "
+     "positions, most positions in one table, reason): the plain search (flags 0), level of progress by level"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(variant, columns, down, found, flags=F_ALL, max_nodes=0, seconds=0.0, memory_mb=256, seed=0, "
      "randomize=False, wall_seconds=0.0, takeback=False) -> (verdict, moves, nodes, reason); seconds is CPU time"},

@@ -25,6 +25,15 @@ def solve(
     wall_seconds: float = ...,
     takeback: bool = ...,
 ) -> tuple[int, list[int], int, str]: ...
+def exhaust_by_levels(
+    variant: int,
+    columns: Sequence[Sequence[int]],
+    down: Sequence[int],
+    found: Sequence[int],
+    memory_mb: int = ...,
+    max_nodes: int = ...,
+    verbose: bool = ...,
+) -> tuple[int, int, int, str]: ...
 def legal_moves(
     variant: int,
     columns: Sequence[Sequence[int]],

@@ -61,6 +61,27 @@ def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
     assert lost >= 10  # the sample holds lost games, where an unsound rule would show
 
 
+@pytest.mark.parametrize("variant", list(VARIANT_CODES))
+def test_the_search_by_levels_is_the_plain_search(variant: str) -> None:
+    """Where the depth-first plain search exhausts an endgame, the search by levels does
+    too, through exactly the same number of positions; where it wins, the search by
+    levels wins or runs out of its budget (it reaches a win only at the last level)."""
+    code = VARIANT_CODES[variant]
+    lost = won = 0
+    for pos in endgames(variant=variant):
+        args = (code, pos.cols, pos.down, pos.found)
+        plain, _, positions, _ = _csolver.solve(*args, flags=0, max_nodes=BUDGET)
+        if plain == 1:
+            levels = _csolver.exhaust_by_levels(*args, memory_mb=64, max_nodes=positions + 1)
+            assert levels[:2] == (1, positions), pos.to_text()
+            lost += 1
+        elif plain == 0:
+            levels = _csolver.exhaust_by_levels(*args, memory_mb=64, max_nodes=50_000)
+            assert levels[0] == 0 or levels[0::3] == (2, "nodes"), pos.to_text()
+            won += levels[0] == 0
+    assert lost >= 10 and won >= 100
+
+
 @pytest.mark.parametrize("text", COUNTEREXAMPLES)
 @pytest.mark.parametrize("name", list(RULES))
 def test_counterexamples_stay_winnable_under_each_rule(text: str, name: str) -> None:

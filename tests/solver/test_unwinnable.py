@@ -5,6 +5,9 @@ solver's own proof (every pruning rule) and by a plain exhaustive search that sh
 pruning rule with it (only the transposition table), both deterministic and both run to
 the end by make_unwinnable.py. Here the records are checked by rerunning the searches
 where that takes seconds: the same verdict with exactly the same number of positions.
+The plain search runs level of progress by level (exhaust_by_levels, so that spaces
+larger than memory fit); the depth-first search with no rule visits the same positions,
+and both reproduce the records they can finish.
 """
 
 from __future__ import annotations
@@ -53,9 +56,28 @@ def test_every_known_unwinnable_deal_is_confirmed() -> None:
         assert record["all_rules_positions"] > 0 and record["plain_positions"] > 0
 
 
+def by_levels(deal: int, **limits: int) -> tuple[int, int, int, str]:
+    start = Position.deal(deal, "yukon")
+    return _csolver.exhaust_by_levels(0, start.cols, start.down, start.found, **limits)
+
+
 @pytest.mark.parametrize("deal", cases("plain_positions", RERUN_PLAIN))
 def test_the_plain_search_reproduces_its_record(deal: int) -> None:
+    assert by_levels(deal, memory_mb=1024)[:2] == (1, RECORDS[deal]["plain_positions"])
     assert exhaust(deal, 0) == (1, RECORDS[deal]["plain_positions"])
+
+
+def test_the_search_by_levels_holds_a_small_part_of_the_space() -> None:
+    verdict, positions, held, _ = by_levels(156, memory_mb=256)
+    assert (verdict, positions) == (1, RECORDS[156]["plain_positions"])
+    assert held * 10 < positions
+
+
+def test_the_search_by_levels_says_when_it_stops() -> None:
+    assert by_levels(27, memory_mb=1)[0::3] == (2, "memory")
+    assert by_levels(27, max_nodes=1_000) == (2, 1_000, 1_000, "nodes")
+    with pytest.raises(ValueError, match="memory_mb"):
+        by_levels(27, memory_mb=0)
 
 
 @pytest.mark.parametrize("deal", cases("all_rules_positions", RERUN_PROOF))
