@@ -160,3 +160,36 @@ def test_legal_moves_entry_point_takes_garbage_cleanly() -> None:
         except ERRORS:
             continue
         assert all(0 <= m < 52 * 8 for m in moves)
+
+
+def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
+    for args in [(9, COLS, DOWN, FOUND), (0, COLS[:3], DOWN, FOUND), (0, COLS, DOWN, [1, 0, 0, 0])]:
+        with pytest.raises(ERRORS):
+            _csolver.exhaust_by_levels(*args)
+    with pytest.raises(ERRORS):
+        _csolver.exhaust_by_levels(0, COLS, DOWN, FOUND, max_nodes=-1)
+    # Random layouts (a card on any card, any card at a column's bottom): where both the
+    # search by levels and the depth-first plain search settle, they agree, through the
+    # same number of positions when lost.
+    rng = random.Random(8)
+    agreed = lost = 0
+    for _ in range(400):
+        found = [rng.randint(5, 13) for _ in range(4)]
+        cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
+        rng.shuffle(cards)
+        cols: list[list[int]] = [[] for _ in range(7)]
+        for card in cards:
+            cols[rng.randrange(7)].append(card)
+        down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
+        variant, budget = rng.randrange(5), rng.choice([1, 50, 5000, 50000, 50000])
+        verdict, positions, held, reason = _csolver.exhaust_by_levels(
+            variant, cols, down, found, memory_mb=16, max_nodes=budget
+        )
+        assert verdict in (0, 1, 2) and held <= positions <= budget
+        assert reason == ("nodes" if verdict == 2 else "")
+        plain = _csolver.solve(variant, cols, down, found, flags=0, max_nodes=budget)
+        if verdict != 2 and plain[0] != 2:
+            assert verdict == plain[0] and (verdict == 0 or positions == plain[2])
+            agreed += 1
+            lost += verdict == 1
+    assert agreed >= 100 and lost >= 20
