@@ -929,13 +929,29 @@ static int tt_insert(S *s) {
  * already unsafe: the position was closed under the rule); when that card is not safe,
  * the child's key is the parent's with the moved card's (card, under) pair changed and,
  * if a card turns, its face-down value removed: exactly what push_move() does to it. */
+static void move_key(S *s, int move, uint64_t *pa, uint64_t *pb);
+
 static int child_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     int c = move >> 3, d = move & 7;
     int k = s->col_of[c], h = s->pos_of[c];
     if (d == FOUND_DEST || k == HOME) return 0;
     if (h > 0 && (s->flags & F_AUTO) && safe_home(s, s->cols[k][h - 1])) return 0;
-    int from = below_key(s, k, h), to = below_key(s, d, s->len[d]);
-    uint64_t a = s->ha ^ ZA[c][from] ^ ZA[c][to], b = s->hb ^ ZB[c][from] ^ ZB[c][to];
+    move_key(s, move, pa, pb);
+    return 1;
+}
+
+/* The key of the position the move of a tableau card leads to (no auto-foundation
+ * move), as the table stores it: the moved card's (card, under) pair changes, or goes
+ * for a move home, and a card it uncovers loses its face-down value. */
+static void move_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
+    int c = move >> 3, d = move & 7;
+    int k = s->col_of[c], h = s->pos_of[c], from = below_key(s, k, h);
+    uint64_t a = s->ha ^ ZA[c][from], b = s->hb ^ ZB[c][from];
+    if (d != FOUND_DEST) {
+        int to = below_key(s, d, s->len[d]);
+        a ^= ZA[c][to];
+        b ^= ZB[c][to];
+    }
     if (h > 0 && h == s->down[k]) {
         a ^= DA[s->cols[k][h - 1]];
         b ^= DB[s->cols[k][h - 1]];
@@ -943,7 +959,6 @@ static int child_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     if (!a && !b) a = 1;
     *pa = a;
     *pb = b;
-    return 1;
 }
 
 /* A new frame on top of the stack (NULL: out of memory). */
@@ -1430,12 +1445,15 @@ static int part_of(const S *s) {
  * bottom ones of the first position; the cards not in the tableau are home). */
 #define RECORD (26 + NCOLS)
 
-static int put_entry(Levels *lv, int L, const S *s) {
+static inline uint64_t *sent_slot(const Levels *lv, uint64_t a) { return &lv->sent[2 * ((size_t)a & lv->sent_mask)]; }
+
+/* Write the position of s, whose key is (a, b), as an entry of level L. */
+static int put_entry(Levels *lv, int L, const S *s, uint64_t a, uint64_t b) {
     uint8_t rec[RECORD];
-    uint64_t *sent = &lv->sent[2 * ((size_t)s->ha & lv->sent_mask)];
-    if (sent[0] == s->ha && sent[1] == s->hb) return 0; /* written already, to the same file */
-    sent[0] = s->ha;
-    sent[1] = s->hb;
+    uint64_t *sent = sent_slot(lv, a);
+    if (sent[0] == a && sent[1] == b) return 0; /* written already, to the same file */
+    sent[0] = a;
+    sent[1] = b;
     memset(rec, 0xFF, 26);
     for (int k = 0; k < NCOLS; k++) {
         rec[26 + k] = (uint8_t)s->down[k];
@@ -1501,11 +1519,9 @@ static int get_entry(const Levels *lv, FILE *f, S *s) {
     return 1;
 }
 
-/* The current position into the part's table: table_insert's answers, or -3 when the
- * position budget is spent. */
-static int level_insert(Levels *lv, const S *s) {
-    uint64_t a = s->ha, b = s->hb;
-    if (!a && !b) a = 1;
+/* The position with key (a, b) into the part's table: table_insert's answers, or -3 when
+ * the position budget is spent. */
+static int level_insert(Levels *lv, uint64_t a, uint64_t b) {
     int r = table_insert(&lv->set, NULL, a, b);
     if (r == 1 && lv->max_nodes && lv->nodes >= lv->max_nodes) {
         lv->reason = R_NODES;
@@ -1516,6 +1532,31 @@ static int level_insert(Levels *lv, const S *s) {
         if (lv->set.count > lv->peak) lv->peak = lv->set.count;
     }
     return r;
+}
+
+/* A frame for the current position (NULL: out of memory). Its children already known
+ * are marked now, all at once (their table slots prefetched first, so that the misses
+ * overlap): a child of the level already in the part's table, a child of a higher level
+ * already written. Neither is ever removed before the part is done. */
+static Frame *level_frame(S *s, Levels *lv) {
+    Frame *f = new_frame(s);
+    if (!f) return NULL;
+    f->n = gen_moves(s, f->moves);
+    f->idx = 0;
+    f->mark = s->log_len;
+    uint64_t ka[MAXMOVES], kb[MAXMOVES];
+    for (int i = 0; i < f->n; i++) {
+        move_key(s, f->moves[i], &ka[i], &kb[i]);
+        __builtin_prefetch(&lv->set.t[2 * (size_t)(kb[i] >> lv->set.shift)]);
+        __builtin_prefetch(sent_slot(lv, ka[i]));
+    }
+    for (int i = 0; i < f->n; i++) {
+        int c = f->moves[i] >> 3, k = s->col_of[c], h = s->pos_of[c];
+        int up = (f->moves[i] & 7) == FOUND_DEST || (h > 0 && h == s->down[k]);
+        const uint64_t *sent = sent_slot(lv, ka[i]);
+        f->known[i] = (uint8_t)(up ? sent[0] == ka[i] && sent[1] == kb[i] : table_contains(&lv->set, ka[i], kb[i]));
+    }
+    return f;
 }
 
 /* Search part p of level L from its entries: 0 won, 1 done, 2 stopped (lv->reason). */
@@ -1531,16 +1572,12 @@ static int search_part(S *s, Levels *lv, int L, int p) {
         int got = get_entry(lv, f, s);
         if (got < 0) return 2;
         if (got == 0) return 1;
-        int r = level_insert(lv, s);
+        int r = level_insert(lv, s->ha || s->hb ? s->ha : 1, s->hb);
         if (r < 0) return 2;
         if (r == 0) continue;
         s->log_len = 0;
         s->nframes = 0;
-        Frame *top = new_frame(s);
-        if (!top) return 2;
-        top->n = gen_moves(s, top->moves);
-        top->idx = 0;
-        top->mark = 0;
+        if (!level_frame(s, lv)) return 2;
         while (s->nframes) {
             Frame *fr = &s->frames[s->nframes - 1];
             if (fr->idx >= fr->n) {
@@ -1548,24 +1585,25 @@ static int search_part(S *s, Levels *lv, int L, int p) {
                 if (s->nframes) pop_to(s, s->frames[s->nframes - 1].mark);
                 continue;
             }
+            if (fr->known[fr->idx]) {
+                fr->idx++;
+                continue;
+            }
             int move = fr->moves[fr->idx++], c = move >> 3, d = move & 7;
             int k = s->col_of[c], h = s->pos_of[c];
             int up = (d == FOUND_DEST) + (h > 0 && h == s->down[k]);
+            uint64_t ka, kb;
+            move_key(s, move, &ka, &kb);
+            if (!up && table_contains(t, ka, kb)) continue;
             if (push_move(s, move) < 0) return 2;
             if (s->nhome == 52) return 0;
             if (up) {
-                if (put_entry(lv, L + up, s) < 0) return 2;
+                if (put_entry(lv, L + up, s, ka, kb) < 0) return 2;
             } else {
-                r = level_insert(lv, s);
+                r = level_insert(lv, ka, kb);
                 if (r < 0) return 2;
-                if (r == 1) {
-                    Frame *nf = new_frame(s);
-                    if (!nf) return 2;
-                    nf->n = gen_moves(s, nf->moves);
-                    nf->idx = 0;
-                    nf->mark = s->log_len;
-                    continue;
-                }
+                if (!level_frame(s, lv)) return 2;
+                continue;
             }
             pop_move(s);
         }
@@ -1581,7 +1619,7 @@ static int exhaust_levels(S *s, Levels *lv, int verbose) {
         memcpy(lv->start[k], s->cols[k], (size_t)s->len[k]);
         for (int h = 0; h < s->len[k]; h++) lv->under0[s->cols[k][h]] = (int8_t)(h ? s->cols[k][h - 1] : -1);
     }
-    if (put_entry(lv, s->nhome, s) < 0) return 2;
+    if (put_entry(lv, s->nhome, s, s->ha || s->hb ? s->ha : 1, s->hb) < 0) return 2;
     for (int L = s->nhome; L <= 52 + down0 && verdict == 1; L++) {
         uint64_t nodes = lv->nodes, records = lv->records;
         double cpu = cpu_now();
