@@ -1534,6 +1534,12 @@ static int level_insert(Levels *lv, uint64_t a, uint64_t b) {
     return r;
 }
 
+/* How far a move raises the level: 1 for a move home, 1 for the card it turns. */
+static inline int level_up(const S *s, int move) {
+    int c = move >> 3, k = s->col_of[c], h = s->pos_of[c];
+    return ((move & 7) == FOUND_DEST) + (h > 0 && h == s->down[k]);
+}
+
 /* A frame for the current position (NULL: out of memory). Its children already known
  * are marked now, all at once (their table slots prefetched first, so that the misses
  * overlap): a child of the level already in the part's table, a child of a higher level
@@ -1551,10 +1557,9 @@ static Frame *level_frame(S *s, Levels *lv) {
         __builtin_prefetch(sent_slot(lv, ka[i]));
     }
     for (int i = 0; i < f->n; i++) {
-        int c = f->moves[i] >> 3, k = s->col_of[c], h = s->pos_of[c];
-        int up = (f->moves[i] & 7) == FOUND_DEST || (h > 0 && h == s->down[k]);
         const uint64_t *sent = sent_slot(lv, ka[i]);
-        f->known[i] = (uint8_t)(up ? sent[0] == ka[i] && sent[1] == kb[i] : table_contains(&lv->set, ka[i], kb[i]));
+        f->known[i] = (uint8_t)(level_up(s, f->moves[i]) ? sent[0] == ka[i] && sent[1] == kb[i]
+                                                         : table_contains(&lv->set, ka[i], kb[i]));
     }
     return f;
 }
@@ -1589,9 +1594,7 @@ static int search_part(S *s, Levels *lv, int L, int p) {
                 fr->idx++;
                 continue;
             }
-            int move = fr->moves[fr->idx++], c = move >> 3, d = move & 7;
-            int k = s->col_of[c], h = s->pos_of[c];
-            int up = (d == FOUND_DEST) + (h > 0 && h == s->down[k]);
+            int move = fr->moves[fr->idx++], up = level_up(s, move);
             uint64_t ka, kb;
             move_key(s, move, &ka, &kb);
             if (!up && table_contains(t, ka, kb)) continue;
