@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #define NCOLS 7
@@ -1419,17 +1420,34 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
  * visited (and counted) are those of the depth-first plain search, in another order. */
 
 #define LEVEL_PARTS 64
+#define MAX_WORKERS 8
 
+typedef struct Levels Levels;
+
+/* One worker of the search by levels (a thread; the first is the caller): its own copy
+ * of the position, its own table and the files of the entries it writes. */
 typedef struct {
+    Levels *lv;
+    S *s;
     Table set;                    /* the positions of the part being searched */
-    FILE *spill[3][LEVEL_PARTS]; /* spill[L % 3][p]: the entries of level L in part p */
-    uint64_t *sent;               /* keys of entries written lately: a repeat is not written again */
-    size_t sent_mask, cap_bytes;
-    uint8_t start[NCOLS][52];     /* the first position's columns */
-    int8_t under0[52];            /* the card under each card in the first position, or -1 */
-    uint64_t nodes, peak, records, max_nodes;
-    int reason; /* why the search stopped: R_MEMORY (memory or disk) unless R_NODES */
-} Levels;
+    FILE *spill[3][LEVEL_PARTS]; /* spill[L % 3][p]: the entries of level L in part p it wrote */
+    uint64_t *sent;               /* keys of entries it wrote lately: a repeat is not written again */
+    size_t sent_slots, cap_bytes;
+    uint64_t peak, records;
+    int verdict; /* of the level: 0 won, 1 done, 2 stopped */
+} Worker;
+
+struct Levels {
+    Worker w[MAX_WORKERS];
+    int workers, level;
+    int next_part;            /* the next part of the level to take (atomic) */
+    int stop;                 /* a worker won or stopped: the others stop too (atomic) */
+    int reason;               /* why the search stopped: R_MEMORY (memory or disk) unless R_NODES */
+    uint64_t nodes;           /* positions, all workers (atomic) */
+    uint64_t max_nodes;
+    uint8_t start[NCOLS][52]; /* the first position's columns */
+    int8_t under0[52];        /* the card under each card in the first position, or -1 */
+};
 
 static int part_of(const S *s) {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
@@ -1445,12 +1463,12 @@ static int part_of(const S *s) {
  * bottom ones of the first position; the cards not in the tableau are home). */
 #define RECORD (26 + NCOLS)
 
-static inline uint64_t *sent_slot(const Levels *lv, uint64_t a) { return &lv->sent[2 * ((size_t)a & lv->sent_mask)]; }
+static inline uint64_t *sent_slot(const Worker *w, uint64_t a) { return &w->sent[2 * ((size_t)a & (w->sent_slots - 1))]; }
 
 /* Write the position of s, whose key is (a, b), as an entry of level L. */
-static int put_entry(Levels *lv, int L, const S *s, uint64_t a, uint64_t b) {
+static int put_entry(Worker *w, int L, const S *s, uint64_t a, uint64_t b) {
     uint8_t rec[RECORD];
-    uint64_t *sent = sent_slot(lv, a);
+    uint64_t *sent = sent_slot(w, a);
     if (sent[0] == a && sent[1] == b) return 0; /* written already, to the same file */
     sent[0] = a;
     sent[1] = b;
@@ -1461,7 +1479,7 @@ static int put_entry(Levels *lv, int L, const S *s, uint64_t a, uint64_t b) {
             int c = s->cols[k][h], code;
             if (h == 0)
                 code = 8 + k;
-            else if (s->cols[k][h - 1] == lv->under0[c])
+            else if (s->cols[k][h - 1] == w->lv->under0[c])
                 code = 0;
             else if (s->pidx[c][s->cols[k][h - 1]] >= 0)
                 code = 1 + s->pidx[c][s->cols[k][h - 1]];
@@ -1470,9 +1488,9 @@ static int put_entry(Levels *lv, int L, const S *s, uint64_t a, uint64_t b) {
             rec[c >> 1] = (uint8_t)(c & 1 ? (rec[c >> 1] & 0x0F) | code << 4 : (rec[c >> 1] & 0xF0) | code);
         }
     }
-    FILE **f = &lv->spill[L % 3][part_of(s)];
+    FILE **f = &w->spill[L % 3][part_of(s)];
     if (!*f && !(*f = tmpfile())) return -1;
-    lv->records++;
+    w->records++;
     return fwrite(rec, 1, RECORD, *f) == RECORD ? 0 : -1;
 }
 
@@ -1519,19 +1537,20 @@ static int get_entry(const Levels *lv, FILE *f, S *s) {
     return 1;
 }
 
-/* The position with key (a, b) into the part's table: table_insert's answers, or -3 when
- * the position budget is spent. */
-static int level_insert(Levels *lv, uint64_t a, uint64_t b) {
-    int r = table_insert(&lv->set, NULL, a, b);
-    if (r == 1 && lv->max_nodes && lv->nodes >= lv->max_nodes) {
+/* The position with key (a, b) into the worker's table: table_insert's answers, or -3
+ * when the position budget is spent. */
+static int level_insert(Worker *w, uint64_t a, uint64_t b) {
+    Levels *lv = w->lv;
+    int r = table_insert(&w->set, NULL, a, b);
+    if (r != 1) return r;
+    uint64_t n = __atomic_add_fetch(&lv->nodes, 1, __ATOMIC_RELAXED);
+    if (lv->max_nodes && n > lv->max_nodes) {
+        __atomic_sub_fetch(&lv->nodes, 1, __ATOMIC_RELAXED);
         lv->reason = R_NODES;
         return -3;
     }
-    if (r == 1) {
-        lv->nodes++;
-        if (lv->set.count > lv->peak) lv->peak = lv->set.count;
-    }
-    return r;
+    if (w->set.count > w->peak) w->peak = w->set.count;
+    return 1;
 }
 
 /* How far a move raises the level: 1 for a move home, 1 for the card it turns. */
@@ -1544,7 +1563,8 @@ static inline int level_up(const S *s, int move) {
  * are marked now, all at once (their table slots prefetched first, so that the misses
  * overlap): a child of the level already in the part's table, a child of a higher level
  * already written. Neither is ever removed before the part is done. */
-static Frame *level_frame(S *s, Levels *lv) {
+static Frame *level_frame(Worker *w) {
+    S *s = w->s;
     Frame *f = new_frame(s);
     if (!f) return NULL;
     f->n = gen_moves(s, f->moves);
@@ -1553,36 +1573,32 @@ static Frame *level_frame(S *s, Levels *lv) {
     uint64_t ka[MAXMOVES], kb[MAXMOVES];
     for (int i = 0; i < f->n; i++) {
         move_key(s, f->moves[i], &ka[i], &kb[i]);
-        __builtin_prefetch(&lv->set.t[2 * (size_t)(kb[i] >> lv->set.shift)]);
-        __builtin_prefetch(sent_slot(lv, ka[i]));
+        __builtin_prefetch(&w->set.t[2 * (size_t)(kb[i] >> w->set.shift)]);
+        __builtin_prefetch(sent_slot(w, ka[i]));
     }
     for (int i = 0; i < f->n; i++) {
-        const uint64_t *sent = sent_slot(lv, ka[i]);
+        const uint64_t *sent = sent_slot(w, ka[i]);
         f->known[i] = (uint8_t)(level_up(s, f->moves[i]) ? sent[0] == ka[i] && sent[1] == kb[i]
-                                                         : table_contains(&lv->set, ka[i], kb[i]));
+                                                         : table_contains(&w->set, ka[i], kb[i]));
     }
     return f;
 }
 
-/* Search part p of level L from its entries: 0 won, 1 done, 2 stopped (lv->reason). */
-static int search_part(S *s, Levels *lv, int L, int p) {
-    FILE *f = lv->spill[L % 3][p];
-    Table *t = &lv->set;
-    t->cap_bytes = lv->cap_bytes;
-    t->max_slots = 1024;
-    while (t->max_slots * 2 * 16 <= t->cap_bytes) t->max_slots *= 2;
-    if (table_setup(t, 1024) < 0) return 2;
+/* Search the entries of one file of part p of level L: 0 won, 1 done, 2 stopped. */
+static int search_entries(Worker *w, int L, FILE *f) {
+    S *s = w->s;
     rewind(f);
     for (;;) {
-        int got = get_entry(lv, f, s);
+        if (__atomic_load_n(&w->lv->stop, __ATOMIC_RELAXED)) return 1;
+        int got = get_entry(w->lv, f, s);
         if (got < 0) return 2;
         if (got == 0) return 1;
-        int r = level_insert(lv, s->ha || s->hb ? s->ha : 1, s->hb);
+        int r = level_insert(w, s->ha || s->hb ? s->ha : 1, s->hb);
         if (r < 0) return 2;
         if (r == 0) continue;
         s->log_len = 0;
         s->nframes = 0;
-        if (!level_frame(s, lv)) return 2;
+        if (!level_frame(w)) return 2;
         while (s->nframes) {
             Frame *fr = &s->frames[s->nframes - 1];
             if (fr->idx >= fr->n) {
@@ -1597,15 +1613,15 @@ static int search_part(S *s, Levels *lv, int L, int p) {
             int move = fr->moves[fr->idx++], up = level_up(s, move);
             uint64_t ka, kb;
             move_key(s, move, &ka, &kb);
-            if (!up && table_contains(t, ka, kb)) continue;
+            if (!up && table_contains(&w->set, ka, kb)) continue;
             if (push_move(s, move) < 0) return 2;
             if (s->nhome == 52) return 0;
             if (up) {
-                if (put_entry(lv, L + up, s, ka, kb) < 0) return 2;
+                if (put_entry(w, L + up, s, ka, kb) < 0) return 2;
             } else {
-                r = level_insert(lv, ka, kb);
+                r = level_insert(w, ka, kb);
                 if (r < 0) return 2;
-                if (!level_frame(s, lv)) return 2;
+                if (!level_frame(w)) return 2;
                 continue;
             }
             pop_move(s);
@@ -1613,8 +1629,43 @@ static int search_part(S *s, Levels *lv, int L, int p) {
     }
 }
 
-/* 0 won, 1 exhausted (no win), 2 out of memory or disk; *lv holds the counts. */
-static int exhaust_levels(S *s, Levels *lv, int verbose) {
+/* Take parts of the current level until none is left (or another worker stopped):
+ * each part's entries, from the files of every worker, go through one table. */
+static void *work_level(void *arg) {
+    Worker *w = arg;
+    Levels *lv = w->lv;
+    int L = lv->level;
+    w->verdict = 1;
+    for (;;) {
+        int p = __atomic_fetch_add(&lv->next_part, 1, __ATOMIC_RELAXED);
+        if (p >= LEVEL_PARTS || __atomic_load_n(&lv->stop, __ATOMIC_RELAXED)) break;
+        Table *t = &w->set;
+        t->cap_bytes = w->cap_bytes;
+        t->max_slots = 1024;
+        while (t->max_slots * 2 * 16 <= t->cap_bytes) t->max_slots *= 2;
+        int v = table_setup(t, 1024) < 0 ? 2 : 1;
+        for (int i = 0; i < lv->workers && v == 1; i++)
+            if (lv->w[i].spill[L % 3][p]) v = search_entries(w, L, lv->w[i].spill[L % 3][p]);
+        free_table(t->t, t->slots);
+        memset(t, 0, sizeof(Table));
+        if (v != 1) {
+            w->verdict = v;
+            __atomic_store_n(&lv->stop, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static double process_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* 0 won, 1 exhausted (no win), 2 stopped (lv->reason); lv holds the counts. */
+static int exhaust_levels(Levels *lv, int verbose) {
+    S *s = lv->w[0].s;
     int down0 = 0, verdict = 1;
     for (int k = 0; k < NCOLS; k++) down0 += s->down[k];
     if (s->nhome == 52) return 0;
@@ -1622,68 +1673,115 @@ static int exhaust_levels(S *s, Levels *lv, int verbose) {
         memcpy(lv->start[k], s->cols[k], (size_t)s->len[k]);
         for (int h = 0; h < s->len[k]; h++) lv->under0[s->cols[k][h]] = (int8_t)(h ? s->cols[k][h - 1] : -1);
     }
-    if (put_entry(lv, s->nhome, s, s->ha || s->hb ? s->ha : 1, s->hb) < 0) return 2;
+    if (put_entry(&lv->w[0], s->nhome, s, s->ha || s->hb ? s->ha : 1, s->hb) < 0) return 2;
     for (int L = s->nhome; L <= 52 + down0 && verdict == 1; L++) {
-        uint64_t nodes = lv->nodes, records = lv->records;
-        double cpu = cpu_now();
-        for (int p = 0; p < LEVEL_PARTS && verdict == 1; p++) {
-            FILE **f = &lv->spill[L % 3][p];
-            if (!*f) continue;
-            verdict = search_part(s, lv, L, p);
-            fclose(*f);
-            *f = NULL;
-            free_table(lv->set.t, lv->set.slots);
-            memset(&lv->set, 0, sizeof(Table));
+        uint64_t nodes = lv->nodes, records = 0;
+        for (int i = 0; i < lv->workers; i++) records -= lv->w[i].records; /* minus those written before */
+        double cpu = process_cpu_now();
+        pthread_t threads[MAX_WORKERS];
+        int started = 1;
+        lv->level = L;
+        lv->next_part = 0;
+        for (; started < lv->workers; started++)
+            if (pthread_create(&threads[started], NULL, work_level, &lv->w[started]) != 0) break;
+        work_level(&lv->w[0]);
+        for (int i = 1; i < started; i++) pthread_join(threads[i], NULL);
+        for (int i = 0; i < started; i++) {
+            if (lv->w[i].verdict == 0) verdict = 0;
+            else if (lv->w[i].verdict == 2 && verdict == 1) verdict = 2;
         }
-        if (verbose && lv->nodes > nodes)
-            fprintf(stderr, "level %d: %llu positions, %llu records written, %.1f CPU-s, at most %llu positions held\n",
-                    L, (unsigned long long)(lv->nodes - nodes), (unsigned long long)(lv->records - records),
-                    cpu_now() - cpu, (unsigned long long)lv->peak);
+        for (int i = 0; i < lv->workers; i++) {
+            records += lv->w[i].records;
+            for (int p = 0; p < LEVEL_PARTS; p++) {
+                FILE **f = &lv->w[i].spill[L % 3][p];
+                if (*f) fclose(*f);
+                *f = NULL;
+            }
+        }
+        if (verbose && lv->nodes > nodes) {
+            uint64_t peak = 0;
+            for (int i = 0; i < lv->workers; i++) peak = lv->w[i].peak > peak ? lv->w[i].peak : peak;
+            fprintf(stderr, "level %d: %llu positions, %llu records written, %.1f CPU-s, at most %llu positions in a table\n",
+                    L, (unsigned long long)(lv->nodes - nodes), (unsigned long long)records, process_cpu_now() - cpu,
+                    (unsigned long long)peak);
+        }
     }
     return verdict;
 }
 
+static void free_levels(Levels *lv) {
+    for (int i = 0; i < lv->workers; i++) {
+        Worker *w = &lv->w[i];
+        for (int j = 0; j < 3; j++)
+            for (int p = 0; p < LEVEL_PARTS; p++)
+                if (w->spill[j][p]) fclose(w->spill[j][p]);
+        free_table(w->set.t, w->set.slots);
+        free_table(w->sent, w->sent_slots);
+        free_search(w->s);
+    }
+    free(lv);
+}
+
 /* exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0,
- * verbose=False) -> (verdict, positions, most positions in one table, reason); verbose
- * prints a line per level to stderr */
+ * threads=1, verbose=False) -> (verdict, positions, most positions in one table, reason);
+ * verbose prints a line per level to stderr */
 static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"variant", "columns", "down", "found", "memory_mb", "max_nodes", "verbose", NULL};
-    int variant, verbose = 0, verdict;
+    static char *kwlist[] = {"variant", "columns", "down", "found", "memory_mb", "max_nodes", "threads", "verbose",
+                             NULL};
+    int variant, verbose = 0, workers = 1, verdict;
     Py_ssize_t memory_mb = 4096;
     unsigned long long max_nodes = 0;
     PyObject *columns, *down, *found, *max_nodes_obj = NULL;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|nOp", kwlist, &variant, &columns, &down, &found, &memory_mb,
-                                     &max_nodes_obj, &verbose))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|nOip", kwlist, &variant, &columns, &down, &found, &memory_mb,
+                                     &max_nodes_obj, &workers, &verbose))
         return NULL;
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
+    if (workers < 1 || workers > MAX_WORKERS) {
+        PyErr_Format(PyExc_ValueError, "threads must be between 1 and %d", MAX_WORKERS);
+        return NULL;
+    }
+    Levels *lv = calloc(1, sizeof(Levels));
+    if (!lv) return PyErr_NoMemory();
     S *s = new_search(variant, columns, down, found, 0, memory_mb, 0, 0, 1, 0);
-    if (!s) return NULL;
-    Levels lv;
-    memset(&lv, 0, sizeof lv);
-    lv.max_nodes = max_nodes;
-    lv.reason = R_MEMORY;
-    /* an eighth of the memory (at most 1 GB) remembers the entries written lately */
-    size_t sent_slots = 1024;
-    while (sent_slots * 2 * 16 * 8 <= ((size_t)memory_mb << 20) && sent_slots < (1u << 26)) sent_slots *= 2;
-    lv.sent = alloc_table(sent_slots);
-    lv.sent_mask = sent_slots - 1;
-    lv.cap_bytes = ((size_t)memory_mb << 20) - sent_slots * 16;
-    if (!lv.sent) {
-        free_search(s);
-        return PyErr_NoMemory();
+    if (!s) {
+        free(lv);
+        return NULL;
+    }
+    lv->max_nodes = max_nodes;
+    lv->reason = R_MEMORY;
+    /* an eighth of the memory (at most 1 GB a worker) remembers the entries written lately */
+    size_t share = ((size_t)memory_mb << 20) / (size_t)workers, sent_slots = 1024;
+    while (sent_slots * 2 * 16 * 8 <= share && sent_slots < (1u << 26)) sent_slots *= 2;
+    for (int i = 0; i < workers; i++) {
+        Worker *w = &lv->w[i];
+        lv->workers = i + 1;
+        w->lv = lv;
+        w->s = i ? malloc(sizeof(S)) : s;
+        if (w->s && i) {
+            memcpy(w->s, s, sizeof(S));
+            memset(&w->s->tt, 0, sizeof(Table));
+            w->s->log = NULL;
+            w->s->frames = NULL;
+            w->s->log_len = w->s->log_cap = w->s->nframes = w->s->frames_cap = 0;
+        }
+        w->sent_slots = sent_slots;
+        w->sent = w->s ? alloc_table(sent_slots) : NULL;
+        w->cap_bytes = share > sent_slots * 16 ? share - sent_slots * 16 : 0;
+        if (!w->sent) {
+            free_levels(lv);
+            return PyErr_NoMemory();
+        }
     }
     Py_BEGIN_ALLOW_THREADS
-    verdict = exhaust_levels(s, &lv, verbose);
+    verdict = exhaust_levels(lv, verbose);
     Py_END_ALLOW_THREADS
-    for (int i = 0; i < 3; i++)
-        for (int p = 0; p < LEVEL_PARTS; p++)
-            if (lv.spill[i][p]) fclose(lv.spill[i][p]);
-    free_table(lv.set.t, lv.set.slots);
-    free_table(lv.sent, sent_slots);
-    free_search(s);
-    return Py_BuildValue("(iKKs)", verdict, (unsigned long long)lv.nodes, (unsigned long long)lv.peak,
-                         verdict == 2 ? REASONS[lv.reason] : "");
+    uint64_t peak = 0;
+    for (int i = 0; i < workers; i++) peak = lv->w[i].peak > peak ? lv->w[i].peak : peak;
+    PyObject *result = Py_BuildValue("(iKKs)", verdict, (unsigned long long)lv->nodes, (unsigned long long)peak,
+                                     verdict == 2 ? REASONS[lv->reason] : "");
+    free_levels(lv);
+    return result;
 }
 
 /* ---------------------------------------------------------------- Search objects */
@@ -1823,7 +1921,7 @@ static PyMethodDef methods[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(variant, columns, down, found, takeback=False) -> list of moves (every empty column offered)"},
     {"exhaust_by_levels", (PyCFunction)(void (*)(void))py_exhaust_by_levels, METH_VARARGS | METH_KEYWORDS,
-     "exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0, verbose=False) -> (verdict, "
+     "exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0, threads=1, verbose=False) -> (verdict, "
      "positions, most positions in one table, reason): the plain search (flags 0), level of progress by level"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(variant, columns, down, found, flags=F_ALL, max_nodes=0, seconds=0.0, memory_mb=256, seed=0, "

@@ -32,6 +32,7 @@ def exhaust_by_levels(
     found: Sequence[int],
     memory_mb: int = ...,
     max_nodes: int = ...,
+    threads: int = ...,
     verbose: bool = ...,
 ) -> tuple[int, int, int, str]: ...
 def legal_moves(

@@ -24,6 +24,7 @@ recorded and keeps their plain searches (which no rule touches).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -52,7 +53,7 @@ def exhaust(deal: int, plain: bool) -> tuple[int, int, float]:
     cpu = time.process_time()
     if plain:
         verdict, nodes, _, reason = _csolver.exhaust_by_levels(
-            *position, memory_mb=MEMORY_MB, verbose=True
+            *position, memory_mb=MEMORY_MB, threads=min(os.cpu_count() or 1, 8), verbose=True
         )
     else:
         search = _csolver.Search(*position, flags=_csolver.F_ALL, memory_mb=MEMORY_MB)

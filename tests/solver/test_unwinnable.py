@@ -63,7 +63,8 @@ def by_levels(deal: int, **limits: int) -> tuple[int, int, int, str]:
 
 @pytest.mark.parametrize("deal", cases("plain_positions", RERUN_PLAIN))
 def test_the_plain_search_reproduces_its_record(deal: int) -> None:
-    assert by_levels(deal, memory_mb=1024)[:2] == (1, RECORDS[deal]["plain_positions"])
+    # two threads (each part of a level by one of them): the same positions as one
+    assert by_levels(deal, memory_mb=1024, threads=2)[:2] == (1, RECORDS[deal]["plain_positions"])
     assert exhaust(deal, 0) == (1, RECORDS[deal]["plain_positions"])
 
 
@@ -78,6 +79,8 @@ def test_the_search_by_levels_says_when_it_stops() -> None:
     assert by_levels(27, max_nodes=1_000) == (2, 1_000, 1_000, "nodes")
     with pytest.raises(ValueError, match="memory_mb"):
         by_levels(27, memory_mb=0)
+    with pytest.raises(ValueError, match="threads"):
+        by_levels(27, threads=9)
 
 
 @pytest.mark.parametrize("deal", cases("all_rules_positions", RERUN_PROOF))
