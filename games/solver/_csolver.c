@@ -1644,8 +1644,12 @@ static void *work_level(void *arg) {
         t->max_slots = 1024;
         while (t->max_slots * 2 * 16 <= t->cap_bytes) t->max_slots *= 2;
         int v = table_setup(t, 1024) < 0 ? 2 : 1;
-        for (int i = 0; i < lv->workers && v == 1; i++)
-            if (lv->w[i].spill[L % 3][p]) v = search_entries(w, L, lv->w[i].spill[L % 3][p]);
+        for (int i = 0; i < lv->workers; i++) {
+            FILE **f = &lv->w[i].spill[L % 3][p]; /* no other worker touches it in this level */
+            if (*f && v == 1) v = search_entries(w, L, *f);
+            if (*f) fclose(*f); /* its disk space is free at once */
+            *f = NULL;
+        }
         free_table(t->t, t->slots);
         memset(t, 0, sizeof(Table));
         if (v != 1) {
@@ -1690,14 +1694,7 @@ static int exhaust_levels(Levels *lv, int verbose) {
             if (lv->w[i].verdict == 0) verdict = 0;
             else if (lv->w[i].verdict == 2 && verdict == 1) verdict = 2;
         }
-        for (int i = 0; i < lv->workers; i++) {
-            records += lv->w[i].records;
-            for (int p = 0; p < LEVEL_PARTS; p++) {
-                FILE **f = &lv->w[i].spill[L % 3][p];
-                if (*f) fclose(*f);
-                *f = NULL;
-            }
-        }
+        for (int i = 0; i < lv->workers; i++) records += lv->w[i].records;
         if (verbose && lv->nodes > nodes) {
             uint64_t peak = 0;
             for (int i = 0; i < lv->workers; i++) peak = lv->w[i].peak > peak ? lv->w[i].peak : peak;
