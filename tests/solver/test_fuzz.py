@@ -100,16 +100,23 @@ def test_random_garbage_never_crashes() -> None:
         call(rng.randrange(-1, 6), cols, down, found, takeback=rng.random() < 0.5)
 
 
+def random_layout(rng: random.Random, lowest: int) -> tuple[list[list[int]], list[int], list[int]]:
+    """A valid position: foundations from ``lowest`` up, the rest dealt at random, some
+    face down (any card on any card, any card at a column's bottom)."""
+    found = [rng.randint(lowest, 13) for _ in range(4)]
+    cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
+    rng.shuffle(cards)
+    cols: list[list[int]] = [[] for _ in range(7)]
+    for card in cards:
+        cols[rng.randrange(7)].append(card)
+    down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
+    return cols, down, found
+
+
 def test_random_valid_positions_solve_cleanly() -> None:
     rng = random.Random(7)
     for _ in range(400):
-        found = [rng.randint(0, 13) for _ in range(4)]
-        cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
-        rng.shuffle(cards)
-        cols: list[list[int]] = [[] for _ in range(7)]
-        for card in cards:
-            cols[rng.randrange(7)].append(card)
-        down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
+        cols, down, found = random_layout(rng, lowest=0)
         variant = rng.randrange(5)
         flags = rng.randrange((_csolver.F_ALL | _csolver.F_POR) + 1)
         call(
@@ -168,19 +175,12 @@ def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
             _csolver.exhaust_by_levels(*args)
     with pytest.raises(ERRORS):
         _csolver.exhaust_by_levels(0, COLS, DOWN, FOUND, max_nodes=-1)
-    # Random layouts (a card on any card, any card at a column's bottom): where both the
-    # search by levels and the depth-first plain search settle, they agree, through the
-    # same number of positions when lost.
+    # Random layouts: where both the search by levels and the depth-first plain search
+    # settle, they agree, through the same number of positions when lost.
     rng = random.Random(8)
     agreed = lost = 0
     for _ in range(400):
-        found = [rng.randint(5, 13) for _ in range(4)]
-        cards = [s * 13 + r for s in range(4) for r in range(found[s], 13)]
-        rng.shuffle(cards)
-        cols: list[list[int]] = [[] for _ in range(7)]
-        for card in cards:
-            cols[rng.randrange(7)].append(card)
-        down = [rng.randint(0, len(c) - 1) if c else 0 for c in cols]
+        cols, down, found = random_layout(rng, lowest=5)
         variant, budget = rng.randrange(5), rng.choice([1, 50, 5000, 50000, 50000])
         verdict, positions, held, reason = _csolver.exhaust_by_levels(
             variant, cols, down, found, memory_mb=16, max_nodes=budget
