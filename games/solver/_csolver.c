@@ -750,6 +750,13 @@ static inline size_t table_limit_of(const Table *t, size_t slots) {
     return (size_t)((double)slots * (slots >= t->max_slots ? TT_LOAD_CAP : TT_LOAD));
 }
 
+/* The most 16-byte slots, a power of two from 1024 up, that fit in bytes. */
+static size_t slots_within(size_t bytes) {
+    size_t slots = 1024;
+    while (slots * 2 * 16 <= bytes) slots *= 2;
+    return slots;
+}
+
 static int table_setup(Table *t, size_t slots) {
     t->t = alloc_table(slots);
     if (!t->t) return -1;
@@ -1318,9 +1325,8 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     setup_rules(s);
     /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
      * small (or at the size the node budget needs) and doubles up to the memory cap */
-    size_t cap_bytes = (size_t)memory_mb << 20, slots = 1024;
     /* the table doubles in place (table_grow_in_place), so its peak is its own size */
-    while (slots * 2 * 16 <= cap_bytes) slots *= 2;
+    size_t cap_bytes = (size_t)memory_mb << 20, slots = slots_within(cap_bytes);
     s->tt.max_slots = slots;
     s->tt.cap_bytes = cap_bytes;
     size_t want = 1024;
@@ -1641,8 +1647,7 @@ static void *work_level(void *arg) {
         if (p >= LEVEL_PARTS || __atomic_load_n(&lv->stop, __ATOMIC_RELAXED)) break;
         Table *t = &w->set;
         t->cap_bytes = w->cap_bytes;
-        t->max_slots = 1024;
-        while (t->max_slots * 2 * 16 <= t->cap_bytes) t->max_slots *= 2;
+        t->max_slots = slots_within(t->cap_bytes);
         int v = table_setup(t, 1024) < 0 ? 2 : 1;
         for (int i = 0; i < lv->workers; i++) {
             FILE **f = &lv->w[i].spill[L % 3][p]; /* no other worker touches it in this level */
@@ -1659,6 +1664,13 @@ static void *work_level(void *arg) {
         }
     }
     return NULL;
+}
+
+/* The most positions any worker held in one table. */
+static uint64_t most_held(const Levels *lv) {
+    uint64_t peak = 0;
+    for (int i = 0; i < lv->workers; i++) peak = lv->w[i].peak > peak ? lv->w[i].peak : peak;
+    return peak;
 }
 
 static double process_cpu_now(void) {
@@ -1696,11 +1708,9 @@ static int exhaust_levels(Levels *lv, int verbose) {
         }
         for (int i = 0; i < lv->workers; i++) records += lv->w[i].records;
         if (verbose && lv->nodes > nodes) {
-            uint64_t peak = 0;
-            for (int i = 0; i < lv->workers; i++) peak = lv->w[i].peak > peak ? lv->w[i].peak : peak;
             fprintf(stderr, "level %d: %llu positions, %llu records written, %.1f CPU-s, at most %llu positions in a table\n",
                     L, (unsigned long long)(lv->nodes - nodes), (unsigned long long)records, process_cpu_now() - cpu,
-                    (unsigned long long)peak);
+                    (unsigned long long)most_held(lv));
         }
     }
     return verdict;
@@ -1773,9 +1783,7 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
     Py_BEGIN_ALLOW_THREADS
     verdict = exhaust_levels(lv, verbose);
     Py_END_ALLOW_THREADS
-    uint64_t peak = 0;
-    for (int i = 0; i < workers; i++) peak = lv->w[i].peak > peak ? lv->w[i].peak : peak;
-    PyObject *result = Py_BuildValue("(iKKs)", verdict, (unsigned long long)lv->nodes, (unsigned long long)peak,
+    PyObject *result = Py_BuildValue("(iKKs)", verdict, (unsigned long long)lv->nodes, (unsigned long long)most_held(lv),
                                      verdict == 2 ? REASONS[lv->reason] : "");
     free_levels(lv);
     return result;
