@@ -26,6 +26,12 @@
 #include <string.h>
 #include <time.h>
 #include <pthread.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 
 #define NCOLS 7
@@ -1436,7 +1442,7 @@ typedef struct {
     Levels *lv;
     S *s;
     Table set;                    /* the positions of the part being searched */
-    FILE *spill[3][LEVEL_PARTS]; /* spill[L % 3][p]: the entries of level L in part p it wrote */
+    FILE *spill[3][2][LEVEL_PARTS]; /* spill[T % 3][up - 1][p]: entries of level T, part p, written from level T - up */
     uint64_t *sent;               /* keys of entries it wrote lately: a repeat is not written again */
     size_t sent_slots, cap_bytes;
     uint64_t peak, records;
@@ -1453,6 +1459,11 @@ struct Levels {
     uint64_t max_nodes;
     uint8_t start[NCOLS][52]; /* the first position's columns */
     int8_t under0[52];        /* the card under each card in the first position, or -1 */
+    /* with a directory, the entries are named files there and the search can resume */
+    char dir[PATH_MAX - 64];
+    int first_level;   /* the level to search first: the deal's, or where a stopped run ended */
+    double cpu_before; /* CPU seconds of the runs before this one (resumed) */
+    uint64_t key_a, key_b;
 };
 
 static int part_of(const S *s) {
@@ -1471,11 +1482,18 @@ static int part_of(const S *s) {
 
 static inline uint64_t *sent_slot(const Worker *w, uint64_t a) { return &w->sent[2 * ((size_t)a & (w->sent_slots - 1))]; }
 
-/* Write the position of s, whose key is (a, b), as an entry of level L. */
-static int put_entry(Worker *w, int L, const S *s, uint64_t a, uint64_t b) {
+/* The name of the file of the entries of level T, part p, written from level T - up by
+ * worker i, in the search's directory. */
+static void entry_path(const Levels *lv, char *path, int T, int up, int i, int p) {
+    snprintf(path, PATH_MAX, "%s/entries-%d-%d-%d-%d", lv->dir, T, up, i, p);
+}
+
+/* Write the position of s, whose key is (a, b), as an entry of level T (up levels above
+ * the level being searched). */
+static int put_entry(Worker *w, int T, int up, const S *s, uint64_t a, uint64_t b) {
     uint8_t rec[RECORD];
     uint64_t *sent = sent_slot(w, a);
-    if (sent[0] == a && sent[1] == b) return 0; /* written already, to the same file */
+    if (sent[0] == a && sent[1] == b) return 0; /* written already, to a file of its level and part */
     sent[0] = a;
     sent[1] = b;
     memset(rec, 0xFF, 26);
@@ -1494,8 +1512,16 @@ static int put_entry(Worker *w, int L, const S *s, uint64_t a, uint64_t b) {
             rec[c >> 1] = (uint8_t)(c & 1 ? (rec[c >> 1] & 0x0F) | code << 4 : (rec[c >> 1] & 0xF0) | code);
         }
     }
-    FILE **f = &w->spill[L % 3][part_of(s)];
-    if (!*f && !(*f = tmpfile())) return -1;
+    int p = part_of(s);
+    FILE **f = &w->spill[T % 3][up - 1][p];
+    if (!*f && w->lv->dir[0]) {
+        char path[PATH_MAX];
+        entry_path(w->lv, path, T, up, (int)(w - w->lv->w), p);
+        *f = fopen(path, "wb");
+    } else if (!*f) {
+        *f = tmpfile();
+    }
+    if (!*f) return -1;
     w->records++;
     return fwrite(rec, 1, RECORD, *f) == RECORD ? 0 : -1;
 }
@@ -1623,7 +1649,7 @@ static int search_entries(Worker *w, int L, FILE *f) {
             if (push_move(s, move) < 0) return 2;
             if (s->nhome == 52) return 0;
             if (up) {
-                if (put_entry(w, L + up, s, ka, kb) < 0) return 2;
+                if (put_entry(w, L + up, up, s, ka, kb) < 0) return 2;
             } else {
                 r = level_insert(w, ka, kb);
                 if (r < 0) return 2;
@@ -1649,11 +1675,21 @@ static void *work_level(void *arg) {
         t->cap_bytes = w->cap_bytes;
         t->max_slots = slots_within(t->cap_bytes);
         int v = table_setup(t, 1024) < 0 ? 2 : 1;
-        for (int i = 0; i < lv->workers; i++) {
-            FILE **f = &lv->w[i].spill[L % 3][p]; /* no other worker touches it in this level */
-            if (*f && v == 1) v = search_entries(w, L, *f);
-            if (*f) fclose(*f); /* its disk space is free at once */
-            *f = NULL;
+        /* every worker's files of the part: no other worker touches them in this level; a
+         * directory's files are closed already, and may come from another number of workers */
+        for (int i = 0; i < (lv->dir[0] ? MAX_WORKERS : lv->workers); i++) {
+            for (int up = 1; up <= 2; up++) {
+                FILE **f = &lv->w[i].spill[L % 3][up - 1][p], *named = NULL;
+                if (lv->dir[0] && v == 1) {
+                    char path[PATH_MAX];
+                    entry_path(lv, path, L, up, i, p);
+                    f = &named;
+                    if (!(named = fopen(path, "rb")) && errno != ENOENT) v = 2;
+                }
+                if (*f && v == 1) v = search_entries(w, L, *f);
+                if (*f) fclose(*f); /* unnamed, its disk space is free at once; named, at the level's end */
+                *f = NULL;
+            }
         }
         free_table(t->t, t->slots);
         memset(t, 0, sizeof(Table));
@@ -1679,18 +1715,128 @@ static double process_cpu_now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* ---- a directory: named entry files and a state file, so that a stopped run resumes */
+
+#define STATE_FORMAT(CPU) \
+    "{\"format\": 1, \"variant\": %d, \"key\": \"%016llx%016llx\", \"level\": %d, \"positions\": %llu, " \
+    "\"held\": %llu, \"cpu_seconds\": " CPU "}\n"
+
+/* Remove the directory's entry files whose level T is below `below`, or that were written
+ * from level `from` or above. */
+static void remove_entries(const Levels *lv, int below, int from) {
+    DIR *d = opendir(lv->dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int T, up, i, p, n = 0;
+        if (sscanf(e->d_name, "entries-%d-%d-%d-%d%n", &T, &up, &i, &p, &n) != 4 || e->d_name[n]) continue;
+        if (T < below || T - up >= from) {
+            char path[PATH_MAX];
+            entry_path(lv, path, T, up, i, p);
+            (void)unlink(path);
+        }
+    }
+    closedir(d);
+}
+
+/* Close the named files of the entries of level T written from level T - up (they are
+ * read by name): 0, or -1 if one could not be written out. */
+static int close_entries(Levels *lv, int T, int up) {
+    int ok = 1;
+    for (int i = 0; i < lv->workers; i++)
+        for (int p = 0; p < LEVEL_PARTS; p++) {
+            FILE **f = &lv->w[i].spill[T % 3][up - 1][p];
+            if (*f && fclose(*f) != 0) ok = 0;
+            *f = NULL;
+        }
+    return ok ? 0 : -1;
+}
+
+/* Level L is done: close the files it wrote, record that the search goes on at level
+ * L + 1, and drop the files of level L. -1: the state could not be written. */
+static int level_done(Levels *lv, int L, double cpu) {
+    int ok = close_entries(lv, L + 1, 1) == 0 && close_entries(lv, L + 2, 2) == 0;
+    char path[PATH_MAX], tmp[PATH_MAX];
+    snprintf(path, PATH_MAX, "%s/state.json", lv->dir);
+    snprintf(tmp, PATH_MAX, "%s/state.json.new", lv->dir);
+    FILE *f = ok ? fopen(tmp, "w") : NULL;
+    if (!f) return -1;
+    ok = fprintf(f, STATE_FORMAT("%.1f"), lv->w[0].s->variant, (unsigned long long)lv->key_a, (unsigned long long)lv->key_b,
+                 L + 1, (unsigned long long)lv->nodes, (unsigned long long)most_held(lv), cpu) > 0;
+    if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) return -1;
+    remove_entries(lv, L + 1, INT_MAX);
+    return 0;
+}
+
+/* Open the search's directory (with the GIL): lock it against a second search, then
+ * resume from its state file or clear it. -1 with a Python exception. */
+static int open_directory(Levels *lv, const char *dir, int *lock_fd) {
+    S *s = lv->w[0].s;
+    char path[PATH_MAX];
+    if (strlen(dir) >= sizeof lv->dir) {
+        PyErr_SetString(PyExc_ValueError, "directory: the path is too long");
+        return -1;
+    }
+    strcpy(lv->dir, dir);
+    lv->key_a = s->ha;
+    lv->key_b = s->hb;
+    snprintf(path, PATH_MAX, "%s/lock", dir);
+    *lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*lock_fd < 0) {
+        PyErr_Format(PyExc_ValueError, "directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        PyErr_Format(PyExc_ValueError, "directory %s: another search is using it", dir);
+        return -1;
+    }
+    snprintf(path, PATH_MAX, "%s/state.json", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        remove_entries(lv, INT_MAX, 0); /* a run stopped before its first level ended */
+        return 0;
+    }
+    int variant, level, got;
+    unsigned long long a, b, positions, held;
+    double cpu;
+    got = fscanf(f, STATE_FORMAT("%lf"), &variant, &a, &b, &level, &positions, &held, &cpu);
+    fclose(f);
+    if (got != 7 || level < s->nhome || level > 53 + 52) {
+        PyErr_Format(PyExc_ValueError, "directory %s: state.json is not the state of a search by levels", dir);
+        return -1;
+    }
+    if (variant != s->variant || a != lv->key_a || b != lv->key_b) {
+        PyErr_Format(PyExc_ValueError, "directory %s holds the search of another position", dir);
+        return -1;
+    }
+    lv->first_level = level;
+    lv->nodes = positions;
+    lv->w[0].peak = held;
+    lv->cpu_before = cpu;
+    remove_entries(lv, level, level); /* what the stopped run wrote in its last level */
+    return 0;
+}
+
 /* 0 won, 1 exhausted (no win), 2 stopped (lv->reason); lv holds the counts. */
 static int exhaust_levels(Levels *lv, int verbose) {
     S *s = lv->w[0].s;
     int down0 = 0, verdict = 1;
+    double cpu0 = process_cpu_now();
     for (int k = 0; k < NCOLS; k++) down0 += s->down[k];
     if (s->nhome == 52) return 0;
     for (int k = 0; k < NCOLS; k++) {
         memcpy(lv->start[k], s->cols[k], (size_t)s->len[k]);
         for (int h = 0; h < s->len[k]; h++) lv->under0[s->cols[k][h]] = (int8_t)(h ? s->cols[k][h - 1] : -1);
     }
-    if (put_entry(&lv->w[0], s->nhome, s, s->ha || s->hb ? s->ha : 1, s->hb) < 0) return 2;
-    for (int L = s->nhome; L <= 52 + down0 && verdict == 1; L++) {
+    if (lv->first_level > s->nhome) {
+        if (verbose)
+            fprintf(stderr, "resuming at level %d: %llu positions and %.1f CPU-s before\n", lv->first_level,
+                    (unsigned long long)lv->nodes, lv->cpu_before);
+    } else if (put_entry(&lv->w[0], s->nhome, 1, s, s->ha || s->hb ? s->ha : 1, s->hb) < 0 ||
+               (lv->dir[0] && close_entries(lv, s->nhome, 1) < 0)) {
+        return 2;
+    }
+    for (int L = lv->first_level; L <= 52 + down0 && verdict == 1; L++) {
         uint64_t nodes = lv->nodes, records = 0;
         for (int i = 0; i < lv->workers; i++) records -= lv->w[i].records; /* minus those written before */
         double cpu = process_cpu_now();
@@ -1712,6 +1858,10 @@ static int exhaust_levels(Levels *lv, int verbose) {
                     L, (unsigned long long)(lv->nodes - nodes), (unsigned long long)records, process_cpu_now() - cpu,
                     (unsigned long long)most_held(lv));
         }
+        if (verdict == 1 && lv->dir[0] && level_done(lv, L, lv->cpu_before + process_cpu_now() - cpu0) < 0) {
+            lv->reason = R_MEMORY; /* the disk */
+            verdict = 2;
+        }
     }
     return verdict;
 }
@@ -1721,7 +1871,8 @@ static void free_levels(Levels *lv) {
         Worker *w = &lv->w[i];
         for (int j = 0; j < 3; j++)
             for (int p = 0; p < LEVEL_PARTS; p++)
-                if (w->spill[j][p]) fclose(w->spill[j][p]);
+                for (int up = 0; up < 2; up++)
+                    if (w->spill[j][up][p]) fclose(w->spill[j][up][p]);
         free_table(w->set.t, w->set.slots);
         free_table(w->sent, w->sent_slots);
         free_search(w->s);
@@ -1729,19 +1880,33 @@ static void free_levels(Levels *lv) {
     free(lv);
 }
 
+/* The search ended (won or exhausted): its directory's files go. */
+static void clear_directory(const Levels *lv) {
+    char path[PATH_MAX];
+    remove_entries(lv, INT_MAX, 0);
+    snprintf(path, PATH_MAX, "%s/state.json", lv->dir);
+    (void)unlink(path);
+    snprintf(path, PATH_MAX, "%s/lock", lv->dir);
+    (void)unlink(path);
+}
+
 /* exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0,
- * threads=1, verbose=False) -> (verdict, positions, most positions in one table, reason);
- * verbose prints a line per level to stderr */
+ * threads=1, verbose=False, directory=None) -> (verdict, positions, most positions in one
+ * table, reason); verbose prints a line per level to stderr. With a directory (which must
+ * exist) the entries are named files there, and a state file records each finished level:
+ * a run that stopped, was stopped or was killed resumes at the level it was in when called
+ * again with the same directory and position (any number of threads). */
 static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"variant", "columns", "down", "found", "memory_mb", "max_nodes", "threads", "verbose",
-                             NULL};
-    int variant, verbose = 0, workers = 1, verdict;
+                             "directory", NULL};
+    int variant, verbose = 0, workers = 1, verdict, lock_fd = -1;
+    const char *directory = NULL;
     Py_ssize_t memory_mb = 4096;
     unsigned long long max_nodes = 0;
     PyObject *columns, *down, *found, *max_nodes_obj = NULL;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|nOip", kwlist, &variant, &columns, &down, &found, &memory_mb,
-                                     &max_nodes_obj, &workers, &verbose))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|nOipz", kwlist, &variant, &columns, &down, &found, &memory_mb,
+                                     &max_nodes_obj, &workers, &verbose, &directory))
         return NULL;
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (workers < 1 || workers > MAX_WORKERS) {
@@ -1757,6 +1922,7 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
     }
     lv->max_nodes = max_nodes;
     lv->reason = R_MEMORY;
+    lv->first_level = s->nhome;
     /* an eighth of the memory (at most 1 GB a worker) remembers the entries written lately */
     size_t share = ((size_t)memory_mb << 20) / (size_t)workers, sent_slots = 1024;
     while (sent_slots * 2 * 16 * 8 <= share && sent_slots < (1u << 26)) sent_slots *= 2;
@@ -1780,12 +1946,19 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
             return PyErr_NoMemory();
         }
     }
+    if (directory && open_directory(lv, directory, &lock_fd) < 0) {
+        if (lock_fd >= 0) close(lock_fd);
+        free_levels(lv);
+        return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     verdict = exhaust_levels(lv, verbose);
     Py_END_ALLOW_THREADS
     PyObject *result = Py_BuildValue("(iKKs)", verdict, (unsigned long long)lv->nodes, (unsigned long long)most_held(lv),
                                      verdict == 2 ? REASONS[lv->reason] : "");
+    if (directory && verdict != 2) clear_directory(lv);
     free_levels(lv);
+    if (lock_fd >= 0) close(lock_fd);
     return result;
 }
 
@@ -1926,7 +2099,7 @@ static PyMethodDef methods[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(variant, columns, down, found, takeback=False) -> list of moves (every empty column offered)"},
     {"exhaust_by_levels", (PyCFunction)(void (*)(void))py_exhaust_by_levels, METH_VARARGS | METH_KEYWORDS,
-     "exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0, threads=1, verbose=False) -> (verdict, "
+     "exhaust_by_levels(variant, columns, down, found, memory_mb=4096, max_nodes=0, threads=1, verbose=False, directory=None) -> (verdict, "
      "positions, most positions in one table, reason): the plain search (flags 0), level of progress by level"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(variant, columns, down, found, flags=F_ALL, max_nodes=0, seconds=0.0, memory_mb=256, seed=0, "

@@ -34,6 +34,7 @@ def exhaust_by_levels(
     max_nodes: int = ...,
     threads: int = ...,
     verbose: bool = ...,
+    directory: str | None = ...,
 ) -> tuple[int, int, int, str]: ...
 def legal_moves(
     variant: int,

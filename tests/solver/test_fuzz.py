@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -175,6 +176,9 @@ def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
             _csolver.exhaust_by_levels(*args)
     with pytest.raises(ERRORS):
         _csolver.exhaust_by_levels(0, COLS, DOWN, FOUND, max_nodes=-1)
+    for directory in [b"/tmp", 7, "/tmp/\0x", "/" + "x" * 5000]:
+        with pytest.raises(ERRORS):
+            _csolver.exhaust_by_levels(0, COLS, DOWN, FOUND, directory=directory)
     # Random layouts: where both the search by levels and the depth-first plain search
     # settle, they agree, through the same number of positions when lost.
     rng = random.Random(8)
@@ -193,3 +197,28 @@ def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
             agreed += 1
             lost += verdict == 1
     assert agreed >= 100 and lost >= 20
+
+
+def test_a_search_by_levels_stopped_halfway_and_resumed_agrees(tmp_path: Path) -> None:
+    # Random layouts of every variant, each searched whole and then stopped halfway and
+    # resumed from its directory: the same verdict, through the same positions when lost.
+    rng = random.Random(11)
+    resumed = {0: 0, 1: 0}
+    for _ in range(200):
+        cols, down, found = random_layout(rng, lowest=5)
+        args = (rng.randrange(5), cols, down, found)
+        whole = _csolver.exhaust_by_levels(*args, memory_mb=16, max_nodes=20_000)
+        if whole[0] == 2 or whole[1] < 10:
+            continue
+        half = _csolver.exhaust_by_levels(
+            *args, memory_mb=16, max_nodes=whole[1] // 2, directory=str(tmp_path)
+        )
+        if half[0] != 2:  # won before half the positions of the whole run
+            assert half[0] == whole[0] == 0
+            continue
+        stopped = (tmp_path / "state.json").exists()
+        again = _csolver.exhaust_by_levels(*args, memory_mb=16, directory=str(tmp_path))
+        assert again[0] == whole[0] and (whole[0] == 0 or again[:3] == whole[:3])
+        assert not list(tmp_path.iterdir())
+        resumed[whole[0]] += stopped
+    assert resumed[0] >= 40 and resumed[1] >= 8, resumed

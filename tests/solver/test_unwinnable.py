@@ -12,8 +12,15 @@ and both reproduce the records they can finish.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,7 +63,7 @@ def test_every_known_unwinnable_deal_is_confirmed() -> None:
         assert record["all_rules_positions"] > 0 and record["plain_positions"] > 0
 
 
-def by_levels(deal: int, **limits: int) -> tuple[int, int, int, str]:
+def by_levels(deal: int, **limits: Any) -> tuple[int, int, int, str]:
     start = Position.deal(deal, "yukon")
     return _csolver.exhaust_by_levels(0, start.cols, start.down, start.found, **limits)
 
@@ -81,6 +88,71 @@ def test_the_search_by_levels_says_when_it_stops() -> None:
         by_levels(27, memory_mb=0)
     with pytest.raises(ValueError, match="threads"):
         by_levels(27, threads=9)
+
+
+def test_a_stopped_search_by_levels_resumes_where_it_stopped(tmp_path: Path) -> None:
+    # Stopped mid-level again and again, with one thread or two: each run goes on at the
+    # level the last one was in, and the last run ends with the record's count and table.
+    whole = by_levels(156, memory_mb=256, threads=2)
+    assert whole[:2] == (1, RECORDS[156]["plain_positions"])
+    directory = str(tmp_path)
+    stops = []
+    for threads, budget in [(1, 150_000), (2, 300_000), (1, 310_000), (2, 700_000)]:
+        verdict, positions, _, reason = by_levels(
+            156, memory_mb=256, threads=threads, max_nodes=budget, directory=directory
+        )
+        assert (verdict, positions, reason) == (2, budget, "nodes")
+        state = json.loads((tmp_path / "state.json").read_text())
+        assert state["positions"] < budget and state["cpu_seconds"] >= 0
+        stops.append(state["level"])
+    assert stops == sorted(stops) and stops[0] < stops[-1]
+    assert by_levels(156, memory_mb=256, threads=2, directory=directory) == whole
+    assert os.listdir(tmp_path) == []  # done: the entries and the state are gone
+
+
+def test_a_killed_search_by_levels_resumes(tmp_path: Path) -> None:
+    # SIGKILL leaves a level half searched and its entries half written: the next run
+    # drops what that level wrote and searches it again.
+    program = (
+        "import sys; from games.engine import Position; from games.solver import _csolver;"
+        "p = Position.deal(27, 'yukon');"
+        "_csolver.exhaust_by_levels(0, p.cols, p.down, p.found, memory_mb=512, threads=2,"
+        " directory=sys.argv[1])"
+    )
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.Popen([sys.executable, "-c", program, str(tmp_path)], cwd=root)
+    state = tmp_path / "state.json"
+
+    def level() -> int:
+        try:
+            return int(json.loads(state.read_text())["level"])
+        except FileNotFoundError:
+            return -1
+
+    while run.poll() is None and level() < 5:
+        time.sleep(0.01)
+    run.send_signal(signal.SIGKILL)
+    assert run.wait() == -signal.SIGKILL, "the search ended before it could be killed"
+    killed_at = json.loads(state.read_text())
+    assert 0 < killed_at["positions"] < RECORDS[27]["plain_positions"]
+    verdict, positions, _, _ = by_levels(27, memory_mb=512, threads=2, directory=str(tmp_path))
+    assert (verdict, positions) == (1, RECORDS[27]["plain_positions"])
+
+
+def test_a_directory_holds_one_search(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="No such file"):
+        by_levels(156, directory=str(tmp_path / "missing"))
+    assert by_levels(156, max_nodes=100_000, directory=str(tmp_path))[0] == 2
+    with pytest.raises(ValueError, match="another position"):
+        by_levels(27, directory=str(tmp_path))
+    with open(tmp_path / "lock") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with pytest.raises(ValueError, match="another search is using it"):
+            by_levels(156, directory=str(tmp_path))
+    state = tmp_path / "state.json"
+    state.write_text(state.read_text().replace('"level": ', '"level": x'))
+    with pytest.raises(ValueError, match="not the state of a search by levels"):
+        by_levels(156, directory=str(tmp_path))
 
 
 @pytest.mark.parametrize("deal", cases("all_rules_positions", RERUN_PROOF))
