@@ -155,6 +155,32 @@ def test_a_directory_holds_one_search(tmp_path: Path) -> None:
         by_levels(156, directory=str(tmp_path))
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["x"], "not a list of deal numbers: 'x'"),
+        (["0"], "deal numbers start at 1"),
+        (["--directory", "/nonexistent/levels", "37"], "/nonexistent/levels: not a directory"),
+    ],
+)
+def test_make_unwinnable_refuses_bad_arguments_in_one_line(
+    arguments: list[str], message: str
+) -> None:
+    # before any search, and without touching the fixture
+    before = (HERE / "fixtures" / "unwinnable.json").read_bytes()
+    run = subprocess.run(
+        [sys.executable, str(HERE / "make_unwinnable.py"), *arguments],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1].endswith(message)
+    assert "Traceback" not in run.stderr
+    assert (HERE / "fixtures" / "unwinnable.json").read_bytes() == before
+
+
 @pytest.mark.parametrize("deal", cases("all_rules_positions", RERUN_PROOF))
 def test_the_solvers_proof_reproduces_its_record(deal: int) -> None:
     assert exhaust(deal, _csolver.F_ALL) == (1, RECORDS[deal]["all_rules_positions"])
