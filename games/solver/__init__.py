@@ -52,8 +52,11 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # positions (node counts unchanged; a search that stopped for memory may now settle).
 # 4: a position where some card can never go home is lost (F_STUCK): fewer positions,
 # more deals settled. 5: at a search's first position, two cards that must lie on the
-# same parent at once (F_TWIN).
-SOLVER_VERSION: Final = 5
+# same parent at once (F_TWIN). 6: the proof search's table goes narrow (8-byte slots)
+# past NARROW_SLOTS, so it holds twice the positions in the same memory_mb, and a narrow
+# search that runs out is proven again with a wide table (node counts unchanged below
+# about 2.1 million positions in the proof search).
+SOLVER_VERSION: Final = 6
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {
@@ -74,6 +77,10 @@ PROOF_SHARE: Final = 2.0  # proof-search positions per restart position, interle
 # version 4 the proof search finds the late wins (deal 110 at 14.8 million positions).
 LATE_AFTER: Final = 3_000_000
 LATE_PROOF_SHARE: Final = 16.0
+# The proof search's table goes narrow (8-byte slots) when it doubles to this many slots,
+# about 2.1 million positions: every unwinnable proof of deals 1..200 and every search of
+# the published study stays below it, wide (docs/solver.md, "Narrow table").
+NARROW_SLOTS: Final = 1 << 23
 
 
 def proof_share(used: int) -> float:
@@ -247,13 +254,13 @@ def solve(
     budget = _Budget(seconds, nodes, wall_seconds)
     # The proof search: one deterministic search, run in slices that resume where the
     # last one stopped (same table), interleaved with Luby restarts with random
-    # tie-breaks and a fresh table each. Any run that exhausts the space proves the
-    # loss: the move order never affects soundness.
+    # tie-breaks and a fresh table each. Any run that exhausts the space with a wide table
+    # proves the loss: the move order never affects soundness.
     proof = runs.proof_search(FIRST_NODES if restarts else 0)
     if not restarts:
-        verdict, line, reason = runs.prove(proof, budget, budget.nodes_until(nodes))
+        verdict, line, reason = proof.run(budget, budget.nodes_until(nodes))
         return _finish(start, budget, verdict, line, reason)
-    verdict, line, reason = runs.prove(proof, budget, budget.nodes_until(nodes, FIRST_NODES))
+    verdict, line, reason = proof.run(budget, budget.nodes_until(nodes, FIRST_NODES))
     proof_open = reason != "memory"
     i = 1
     while verdict == 2 and not budget.spent():
@@ -264,7 +271,7 @@ def solve(
         if verdict != 2 or budget.spent() or not proof_open:
             continue
         step = budget.nodes_until(nodes, max(1, round(proof_share(budget.used) * used)))
-        verdict, line, reason = runs.prove(proof, budget, step)
+        verdict, line, reason = proof.run(budget, step)
         proof_open = reason != "memory"
     if verdict == 2 and reason != "memory":
         if budget.out_of_time():
@@ -304,27 +311,54 @@ class _Runs:
         budget.used += used
         return verdict, line, used, reason
 
-    def proof_search(self, expect_nodes: int) -> _csolver.Search:
-        """The deterministic search, run in slices by ``prove``."""
+    def search(self, expect_nodes: int, *, narrow: int) -> _csolver.Search:
+        """A deterministic search; its table goes narrow at ``narrow`` slots (0: never)."""
         return _csolver.Search(
             *self._args(),
             flags=self.rules,
             memory_mb=self.memory_mb,
             expect_nodes=expect_nodes,
             takeback=self.start.variant.foundation_takeback,
+            narrow=narrow,
         )
 
-    def prove(
-        self, proof: _csolver.Search, budget: _Budget, max_nodes: int
-    ) -> tuple[int, list[int], str]:
-        """The proof search's next slice, from where the last one stopped."""
-        verdict, line, used, reason = proof.run(
-            max_nodes=max_nodes,
-            seconds=budget.seconds_until(self.seconds),
-            wall_seconds=budget.wall_until(),
-        )
-        budget.used += used
-        return verdict, line, reason
+    def proof_search(self, expect_nodes: int) -> _Proof:
+        """The deterministic search, run in slices by ``_Proof.run``."""
+        return _Proof(self, self.search(expect_nodes, narrow=NARROW_SLOTS))
+
+
+class _Proof:
+    """The portfolio's deterministic search, run in slices that resume where the last one
+    stopped. Its table narrows (8-byte slots) when it grows large: faster, but keys are
+    told apart by 79 bits or more, not 128, so two positions may be taken for one. A win
+    it finds is a real line (replayed anyway); an exhausted narrow search only says
+    "probably lost", and the search begins again with a wide table, whose exhaustion is
+    the proof (docs/solver.md, "Narrow table")."""
+
+    def __init__(self, runs: _Runs, search: _csolver.Search) -> None:
+        self.runs = runs
+        self.search = search
+
+    def run(self, budget: _Budget, max_nodes: int) -> tuple[int, list[int], str]:
+        """The next slice: ``max_nodes`` positions at most (0: no limit)."""
+        while True:
+            verdict, line, used, reason = self.search.run(
+                max_nodes=max_nodes,
+                seconds=budget.seconds_until(self.runs.seconds),
+                wall_seconds=budget.wall_until(),
+            )
+            budget.used += used
+            if verdict != 1 or not self.search.narrowed:
+                return verdict, line, reason
+            narrow_nodes = self.search.nodes
+            log.info("the narrow search ran out at %d positions: proving it wide", narrow_nodes)
+            self.search = self.runs.search(narrow_nodes, narrow=0)
+            if max_nodes and used >= max_nodes:
+                return 2, [], "nodes"
+            if max_nodes:
+                max_nodes -= used
+            if budget.out_of_time():
+                return 2, [], budget.out_of_time()
 
 
 # Positions per slice of the proof search when it runs beside the restarts: how often it
@@ -362,7 +396,7 @@ def _solve_side_by_side(runs: _Runs, nodes: int | None) -> SolveResult:
         proof = runs.proof_search(FIRST_NODES)
         while verdict == 2 and reason != "memory" and not settled.is_set() and not budget.spent():
             step = budget.nodes_until(nodes, SIDE_SLICE)
-            verdict, line, reason = runs.prove(proof, budget, step)
+            verdict, line, reason = proof.run(budget, step)
     except BaseException:
         settled.set()
         helper.join()

@@ -73,17 +73,37 @@ typedef struct {
 typedef struct {
     uint16_t moves[MAXMOVES];
     uint8_t known[MAXMOVES]; /* the child was already in the table when this frame began */
+    uint8_t keyed[MAXMOVES]; /* ka, kb hold the child's key (see child_key) */
+    uint64_t ka[MAXMOVES], kb[MAXMOVES];
     int n, idx;
     size_t mark; /* log length when this position was reached */
 } Frame;
 
 /* A set of 128-bit keys (the transposition table): open addressing over a power of two
  * of 16-byte slots, (0, 0) marking a free slot, filled to TT_LOAD (TT_LOAD_CAP once it
- * is at its cap and cannot grow). */
+ * is at its cap and cannot grow).
+ *
+ * A table that may narrow (the portfolio's proof search) changes to 8-byte slots when it
+ * doubles to narrow_at slots (2^23 in the portfolio): a quotient table. A key's home slot
+ * is still the top bits of its second word; its slot holds the 56 bits of the key (b,
+ * then a) that follow the first qbits (the home bits when it narrowed) and, in its low
+ * byte, 1 + its distance from home (at most NARROW_REACH - 1). Home and slot together tell
+ * keys apart by qbits + 56 (79 in the portfolio) bits, not 128: two positions may be
+ * taken for one, so an exhausted
+ * narrow search only says "probably lost" (the caller proves it again with a wide table)
+ * while a win it finds is a real line. Half the bytes per position: fewer cache misses
+ * and pages to clear on the large searches where the time goes. */
+enum { NARROW_NO = 0, NARROW_MAY, NARROW_YES };
+#define NARROW_REACH 255
 typedef struct {
     uint64_t *t;
     size_t slots, mask, count, limit, max_slots, cap_bytes;
     int shift; /* a key's home slot is its top bits: b >> shift */
+    int narrow; /* NARROW_NO, NARROW_MAY (16-byte slots until narrow_at) or NARROW_YES */
+    int words;  /* 64-bit words per slot: 2, or 1 once narrow */
+    int qbits;  /* narrow: the home bits when it narrowed */
+    size_t narrow_at; /* NARROW_MAY: narrow when it doubles to this many slots */
+    uint64_t qmask;   /* the quotient bits kept: all 56, fewer only to test false merges */
 } Table;
 
 typedef struct {
@@ -738,8 +758,8 @@ static int twin_lock(const S *s) {
 
 /* The table is zeroed memory from mmap, with transparent huge pages where the kernel
  * allows them (random access over hundreds of MB otherwise misses the TLB each time). */
-static uint64_t *alloc_table(size_t slots) {
-    size_t bytes = slots * 16;
+static uint64_t *alloc_words(size_t words) {
+    size_t bytes = words * 8;
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
 #ifdef MADV_HUGEPAGE
@@ -748,9 +768,15 @@ static uint64_t *alloc_table(size_t slots) {
     return (uint64_t *)p;
 }
 
-static void free_table(uint64_t *tt, size_t slots) {
-    if (tt) munmap(tt, slots * 16);
+static void free_words(uint64_t *p, size_t words) {
+    if (p) munmap(p, words * 8);
 }
+
+/* 16-byte slots (the level search's tables of keys it sent) */
+static uint64_t *alloc_table(size_t slots) { return alloc_words(2 * slots); }
+static void free_table(uint64_t *tt, size_t slots) { free_words(tt, 2 * slots); }
+
+static void table_free(Table *t) { free_words(t->t, t->slots * (size_t)t->words); }
 
 static inline size_t table_limit_of(const Table *t, size_t slots) {
     return (size_t)((double)slots * (slots >= t->max_slots ? TT_LOAD_CAP : TT_LOAD));
@@ -764,7 +790,8 @@ static size_t slots_within(size_t bytes) {
 }
 
 static int table_setup(Table *t, size_t slots) {
-    t->t = alloc_table(slots);
+    t->words = t->narrow == NARROW_YES ? 1 : 2;
+    t->t = alloc_words(slots * (size_t)t->words);
     if (!t->t) return -1;
     t->slots = slots;
     t->mask = slots - 1;
@@ -781,6 +808,57 @@ static void tt_put(uint64_t *tt, size_t mask, int shift, uint64_t a, uint64_t b)
     tt[2 * i + 1] = b;
 }
 
+/* A narrow slot's 56 key bits: those of (b, a) after the first qbits (11 to 63), less
+ * those qmask drops. */
+static inline uint64_t narrow_q(const Table *t, uint64_t a, uint64_t b) {
+    return (((b << t->qbits) | (a >> (64 - t->qbits))) >> 8) & t->qmask;
+}
+
+/* Put quotient q at the first free slot from home, within reach: 0, or -1 (none free). */
+static int narrow_put(uint64_t *tt, size_t mask, size_t home, uint64_t q) {
+    uint64_t w = q << 8 | 1;
+    size_t i = home;
+    while (tt[i]) {
+        if ((w & 0xff) == NARROW_REACH) return -1;
+        i = (i + 1) & mask;
+        w++;
+    }
+    tt[i] = w;
+    return 0;
+}
+
+/* Double a table's mapping of `bytes` where it lies (mremap: the new half is fresh, zeroed
+ * memory), or NULL if it cannot (nothing changed). */
+static uint64_t *double_mapping(uint64_t *p, size_t bytes) {
+#ifdef MREMAP_MAYMOVE
+    void *q = mremap(p, bytes, 2 * bytes, MREMAP_MAYMOVE);
+    if (q == MAP_FAILED) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (2 * bytes >= (2u << 20)) (void)madvise(q, 2 * bytes, MADV_HUGEPAGE);
+#endif
+    return (uint64_t *)q;
+#else
+    (void)p;
+    (void)bytes;
+    return NULL;
+#endif
+}
+
+/* Append the pair (x, y) to a list of pairs that grows: 0, or -1 (out of memory). */
+static int pairs_push(uint64_t **list, size_t *n, size_t *cap, uint64_t x, uint64_t y) {
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 1024;
+        uint64_t *nl = realloc(*list, c * 16);
+        if (!nl) return -1;
+        *list = nl;
+        *cap = c;
+    }
+    (*list)[2 * *n] = x;
+    (*list)[2 * *n + 1] = y;
+    (*n)++;
+    return 0;
+}
+
 /* Double the table where it lies: mremap() extends the mapping (the new half is fresh,
  * zeroed memory; the old half keeps its pages, so each page of a table is zeroed by the
  * kernel once, not once per doubling), then the entries are rehashed in place. A key's
@@ -794,14 +872,9 @@ static void tt_put(uint64_t *tt, size_t mask, int shift, uint64_t a, uint64_t b)
  * the new one. Returns 0 (done), 1 (mremap failed: nothing changed), -1 (out of memory
  * for the side list: entries may be lost, the search must stop). */
 static int table_grow_in_place(Table *t) {
-#ifdef MREMAP_MAYMOVE
     size_t n = t->slots, m = 2 * n;
-    void *p = mremap(t->t, n * 16, m * 16, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) return 1;
-    uint64_t *tt = (uint64_t *)p;
-#ifdef MADV_HUGEPAGE
-    if (m * 16 >= (2u << 20)) (void)madvise(p, m * 16, MADV_HUGEPAGE);
-#endif
+    uint64_t *tt = double_mapping(t->t, n * 16);
+    if (!tt) return 1;
     int old_shift = t->shift, shift = old_shift - 1;
     size_t mask = m - 1, nside = 0, side_cap = 0;
     uint64_t *side = NULL;
@@ -824,32 +897,84 @@ static int table_grow_in_place(Table *t) {
                 continue;
             }
         }
-        if (nside == side_cap) {
-            size_t cap = side_cap ? side_cap * 2 : 1024;
-            uint64_t *ns = realloc(side, cap * 16);
-            if (!ns) {
-                lost = 1;
-                continue;
-            }
-            side = ns;
-            side_cap = cap;
-        }
-        side[2 * nside] = a;
-        side[2 * nside + 1] = b;
-        nside++;
+        if (pairs_push(&side, &nside, &side_cap, a, b) < 0) lost = 1;
     }
     for (size_t k = 0; k < nside; k++) tt_put(tt, mask, shift, side[2 * k], side[2 * k + 1]);
     free(side);
     return lost ? -1 : 0;
-#else
-    (void)t;
-    return 1;
-#endif
+}
+
+/* The same for a narrow table. An entry's old home is its slot less its distance; the
+ * new home's last bit is the next bit of the key, which its quotient holds (the bits
+ * after the first qbits; the home has 64 - shift of the key's bits). Same returns, and
+ * -1 too when an entry finds no free slot within reach. */
+static int narrow_grow_in_place(Table *t) {
+    size_t n = t->slots, m = 2 * n;
+    int pick = 55 - (64 - t->shift - t->qbits); /* the bit of the quotient the new home takes */
+    if (pick < 0 || !((t->qmask >> pick) & 1)) return 1; /* a bit it does not keep */
+    uint64_t *tt = double_mapping(t->t, n * 8);
+    if (!tt) return 1;
+    size_t old_mask = n - 1, mask = m - 1, nside = 0, side_cap = 0;
+    uint64_t *side = NULL; /* pairs (new home, quotient) */
+    int lost = 0;
+    t->t = tt;
+    t->slots = m;
+    t->mask = mask;
+    t->shift--;
+    t->limit = table_limit_of(t, m);
+    for (size_t i = n; i-- > 0;) {
+        uint64_t w = tt[i];
+        if (!w) continue;
+        tt[i] = 0;
+        uint64_t q = w >> 8;
+        size_t h = (i - (size_t)((w & 0xff) - 1)) & old_mask, h2 = 2 * h + (size_t)((q >> pick) & 1), j = h2;
+        if (i >= h && h2 >= i) {
+            while (j < m && tt[j]) j++;
+            if (j < m && j - h2 < NARROW_REACH) {
+                tt[j] = q << 8 | (j - h2 + 1);
+                continue;
+            }
+        }
+        if (pairs_push(&side, &nside, &side_cap, h2, q) < 0) lost = 1;
+    }
+    for (size_t k = 0; k < nside; k++)
+        if (narrow_put(tt, mask, (size_t)side[2 * k], side[2 * k + 1]) < 0) lost = 1;
+    free(side);
+    return lost ? -1 : 0;
+}
+
+/* A wide table of n slots becomes a narrow one of 2n (the same bytes): a new mapping
+ * that the entries are copied into, so both must fit the cap. 0 done, 1 not done (no
+ * memory, or an entry out of reach: the wide table is unchanged and stays wide). */
+static int table_narrow(Table *t) {
+    size_t n = t->slots, m = 2 * n;
+    if (n * 32 > t->cap_bytes) return 1;
+    uint64_t *nt = alloc_words(m);
+    if (!nt) return 1;
+    int shift = t->shift - 1;
+    t->qbits = 64 - shift;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = t->t[2 * i], b = t->t[2 * i + 1];
+        if ((a || b) && narrow_put(nt, m - 1, (size_t)(b >> shift), narrow_q(t, a, b)) < 0) {
+            free_words(nt, m);
+            return 1;
+        }
+    }
+    free_words(t->t, 2 * n);
+    t->t = nt;
+    t->narrow = NARROW_YES;
+    t->words = 1;
+    t->max_slots *= 2; /* the same bytes hold twice the slots */
+    t->slots = m;
+    t->mask = m - 1;
+    t->shift = shift;
+    t->limit = table_limit_of(t, m);
+    return 0;
 }
 
 /* Double the table (up to its cap): only the memory a search needs is touched. With a
  * search s, a large rehash is not started once s is out of time; without (NULL), no
- * clock. */
+ * clock. A table that may narrow does so when it doubles to NARROW_SLOTS. */
 static int table_grow(Table *t, S *s) {
     size_t old_slots = t->slots, count = t->count;
     uint64_t *old = t->t;
@@ -863,11 +988,19 @@ static int table_grow(Table *t, S *s) {
             return -2;
         }
     }
-    int g = table_grow_in_place(t);
+    if (t->narrow == NARROW_MAY && old_slots * 2 >= t->narrow_at) {
+        if (table_narrow(t) == 0) {
+            if (s) s->grow_aborted = 0;
+            return 0;
+        }
+        t->narrow = NARROW_NO;
+    }
+    int g = t->narrow == NARROW_YES ? narrow_grow_in_place(t) : table_grow_in_place(t);
     if (g <= 0) {
         if (s) s->grow_aborted = 0;
         return g;
     }
+    if (t->narrow == NARROW_YES) return -1; /* mremap failed: a narrow table stops there */
     /* mremap failed: a new table beside the old one and a copy, if both fit the cap */
     if (old_slots * 3 * 16 > t->cap_bytes) return -1;
     if (table_setup(t, old_slots * 2) < 0) {
@@ -898,9 +1031,44 @@ static int table_grow(Table *t, S *s) {
     return 0;
 }
 
+/* Look the key up in a narrow table: 1 there, 0 not there (*at: the free slot where it
+ * would go, *word: what that slot would hold), -1 not there and no free slot in reach. */
+static inline int narrow_find(const Table *t, uint64_t a, uint64_t b, size_t *at, uint64_t *word) {
+    size_t i = (size_t)(b >> t->shift);
+    uint64_t want = narrow_q(t, a, b) << 8 | 1;
+    for (;;) {
+        uint64_t w = t->t[i];
+        if (!w) {
+            *at = i;
+            *word = want;
+            return 0;
+        }
+        if (w == want) return 1;
+        if ((want & 0xff) == NARROW_REACH) return -1;
+        i = (i + 1) & t->mask;
+        want++;
+    }
+}
+
+static int narrow_insert(Table *t, S *s, uint64_t a, uint64_t b) {
+    size_t i = 0;
+    uint64_t w = 0;
+    int f = narrow_find(t, a, b, &i, &w);
+    if (f == 1) return 0;
+    if (f < 0 || t->count >= t->limit) {
+        int g = table_grow(t, s);
+        if (g < 0) return g;
+        if (narrow_find(t, a, b, &i, &w) != 0) return -1; /* still out of reach */
+    }
+    t->t[i] = w;
+    t->count++;
+    return 1;
+}
+
 /* Insert the key (a, b) (never (0, 0)): 1 inserted (new), 0 already there, -1 full (at
  * the cap), -2 out of time while growing (s->reason is set). */
 static int table_insert(Table *t, S *s, uint64_t a, uint64_t b) {
+    if (t->narrow == NARROW_YES) return narrow_insert(t, s, a, b);
     size_t i = (size_t)(b >> t->shift);
     while (t->t[2 * i] || t->t[2 * i + 1]) {
         if (t->t[2 * i] == a && t->t[2 * i + 1] == b) return 0;
@@ -909,6 +1077,7 @@ static int table_insert(Table *t, S *s, uint64_t a, uint64_t b) {
     if (t->count >= t->limit) {
         int g = table_grow(t, s);
         if (g < 0) return g;
+        if (t->narrow == NARROW_YES) return narrow_insert(t, s, a, b);
         i = (size_t)(b >> t->shift);
         while (t->t[2 * i] || t->t[2 * i + 1]) i = (i + 1) & t->mask;
     }
@@ -919,12 +1088,22 @@ static int table_insert(Table *t, S *s, uint64_t a, uint64_t b) {
 }
 
 static int table_contains(const Table *t, uint64_t a, uint64_t b) {
+    if (t->narrow == NARROW_YES) {
+        size_t i;
+        uint64_t w;
+        return narrow_find(t, a, b, &i, &w) == 1;
+    }
     size_t i = (size_t)(b >> t->shift);
     while (t->t[2 * i] || t->t[2 * i + 1]) {
         if (t->t[2 * i] == a && t->t[2 * i + 1] == b) return 1;
         i = (i + 1) & t->mask;
     }
     return 0;
+}
+
+/* Where the key's probe starts (to prefetch it). */
+static inline const uint64_t *table_home(const Table *t, uint64_t b) {
+    return &t->t[(size_t)(b >> t->shift) * (size_t)t->words];
 }
 
 /* The current position's key into the search's table (table_insert's answers). */
@@ -1002,8 +1181,8 @@ static int push_frame(S *s) {
      * slots from the cache. An entry is never removed, so a child found now is still
      * there at its turn; one not found now is checked again then (an earlier child's
      * subtree may reach it). */
-    uint64_t ka[MAXMOVES], kb[MAXMOVES];
-    uint8_t has_key[MAXMOVES];
+    uint64_t *ka = f->ka, *kb = f->kb;
+    uint8_t *has_key = f->keyed;
     for (int i = 0; i < f->n; i++) {
         int move = f->moves[i], c = move >> 3, d = move & 7;
         f->known[i] = 0;
@@ -1017,7 +1196,7 @@ static int push_frame(S *s) {
             if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
             if (h > 0 && h == s->down[k]) b ^= DB[s->cols[k][h - 1]];
         }
-        __builtin_prefetch(&s->tt.t[2 * (size_t)(b >> s->tt.shift)]);
+        __builtin_prefetch(table_home(&s->tt, b));
     }
     for (int i = 0; i < f->n; i++)
         if (has_key[i]) f->known[i] = (uint8_t)table_contains(&s->tt, ka[i], kb[i]);
@@ -1094,11 +1273,10 @@ static int search(S *s) {
             f->idx++;
             continue;
         }
-        int move = f->moves[f->idx++];
+        int i = f->idx, move = f->moves[f->idx++];
         size_t mark = s->log_len;
         int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
-        uint64_t ca, cb;
-        if (src >= 0 && child_key(s, move, &ca, &cb) && table_contains(&s->tt, ca, cb)) continue;
+        if (f->keyed[i] && table_contains(&s->tt, f->ka[i], f->kb[i])) continue;
         if (push_move(s, move) < 0 || apply_autos(s, src) < 0) return fail_memory(s);
         if (s->nhome == 52) {
             s->finished = 1;
@@ -1286,7 +1464,7 @@ static void setup_rules(S *s) {
 
 static void free_search(S *s) {
     if (!s) return;
-    free_table(s->tt.t, s->tt.slots);
+    table_free(&s->tt);
     free(s->log);
     free(s->frames);
     free(s);
@@ -1296,7 +1474,7 @@ static void free_search(S *s) {
  * starts at the size expect_nodes positions need and doubles up to the memory cap. */
 static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *found, int flags,
                      Py_ssize_t memory_mb, unsigned long long seed, int randomize, unsigned long long expect_nodes,
-                     int takeback) {
+                     int takeback, size_t narrow_at, int narrow_bits) {
     if (variant < 0 || variant >= V_COUNT) {
         PyErr_SetString(PyExc_ValueError, VARIANT_ERROR);
         return NULL;
@@ -1335,6 +1513,9 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     size_t cap_bytes = (size_t)memory_mb << 20, slots = slots_within(cap_bytes);
     s->tt.max_slots = slots;
     s->tt.cap_bytes = cap_bytes;
+    s->tt.narrow = narrow_at ? NARROW_MAY : NARROW_NO;
+    s->tt.narrow_at = narrow_at;
+    s->tt.qmask = ((1ULL << 56) - 1) & ~((1ULL << (56 - narrow_bits)) - 1);
     size_t want = 1024;
     double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 19);
     while (want < slots && (double)want * TT_LOAD < need) want *= 2;
@@ -1403,7 +1584,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
     if (check_seconds(seconds) < 0 || check_seconds(wall_seconds) < 0) return NULL;
-    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes, takeback);
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes, takeback, 0, 56);
     if (!s) return NULL;
     PyObject *result = run_search(s, max_nodes, seconds, wall_seconds);
     free_search(s);
@@ -1691,7 +1872,7 @@ static void *work_level(void *arg) {
                 *f = NULL;
             }
         }
-        free_table(t->t, t->slots);
+        table_free(t);
         memset(t, 0, sizeof(Table));
         if (v != 1) {
             w->verdict = v;
@@ -1873,7 +2054,7 @@ static void free_levels(Levels *lv) {
             for (int p = 0; p < LEVEL_PARTS; p++)
                 for (int up = 0; up < 2; up++)
                     if (w->spill[j][up][p]) fclose(w->spill[j][up][p]);
-        free_table(w->set.t, w->set.slots);
+        table_free(&w->set);
         free_table(w->sent, w->sent_slots);
         free_search(w->s);
     }
@@ -1915,7 +2096,7 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
     }
     Levels *lv = calloc(1, sizeof(Levels));
     if (!lv) return PyErr_NoMemory();
-    S *s = new_search(variant, columns, down, found, 0, memory_mb, 0, 0, 1, 0);
+    S *s = new_search(variant, columns, down, found, 0, memory_mb, 0, 0, 1, 0, 0, 56);
     if (!s) {
         free(lv);
         return NULL;
@@ -1965,8 +2146,10 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
 /* ---------------------------------------------------------------- Search objects */
 
 /* Search(variant, columns, down, found, flags=F_ALL, memory_mb=256, seed=0,
- * randomize=False, expect_nodes=0, takeback=False): a search that can be run in slices with
- * run(max_nodes=0, seconds=0.0); each call continues where the last one stopped. */
+ * randomize=False, expect_nodes=0, takeback=False, narrow=0, narrow_bits=56): a search that
+ * can be run in slices with run(max_nodes=0, seconds=0.0); each call continues where the
+ * last one stopped. narrow: 0, or the slots at which its table goes narrow (see Table);
+ * narrow_bits < 56 keeps fewer quotient bits, only to test what false merges do. */
 typedef struct {
     PyObject_HEAD
     S *s;
@@ -1975,8 +2158,10 @@ typedef struct {
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"variant", "columns", "down", "found", "flags", "memory_mb", "seed", "randomize",
-                             "expect_nodes", "takeback", NULL};
-    int variant, flags = F_ALL, randomize = 0, takeback = 0;
+                             "expect_nodes", "takeback", "narrow", "narrow_bits", NULL};
+    int variant, flags = F_ALL, randomize = 0, takeback = 0, narrow_bits = 56;
+    unsigned long long narrow = 0;
+    PyObject *narrow_obj = NULL;
     unsigned long long seed = 0, expect = 0;
     PyObject *seed_obj = NULL, *expect_obj = NULL;
     Py_ssize_t memory_mb = 256;
@@ -1985,12 +2170,23 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_RuntimeError, "the search is running in another thread");
         return -1;
     }
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|inOpOp", kwlist, &variant, &columns, &down, &found, &flags,
-                                     &memory_mb, &seed_obj, &randomize, &expect_obj, &takeback))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOO|inOpOpOi", kwlist, &variant, &columns, &down, &found, &flags,
+                                     &memory_mb, &seed_obj, &randomize, &expect_obj, &takeback, &narrow_obj,
+                                     &narrow_bits))
         return -1;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return -1;
     if (expect_obj && read_u64(expect_obj, "expect_nodes", &expect) < 0) return -1;
-    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, expect, takeback);
+    if (narrow_obj && read_u64(narrow_obj, "narrow", &narrow) < 0) return -1;
+    if (narrow && (narrow < 2048 || narrow > (1ULL << 40) || (narrow & (narrow - 1)))) {
+        PyErr_SetString(PyExc_ValueError, "narrow must be 0 or a power of two from 2048 to 2**40");
+        return -1;
+    }
+    if (narrow_bits < 1 || narrow_bits > 56) {
+        PyErr_SetString(PyExc_ValueError, "narrow_bits must be from 1 to 56");
+        return -1;
+    }
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, expect, takeback,
+                      (size_t)narrow, narrow_bits);
     if (!s) return -1;
     free_search(self->s);
     self->s = s;
@@ -2030,6 +2226,11 @@ static PyObject *Search_get_nodes(SearchObject *self, void *closure) {
     return PyLong_FromUnsignedLongLong(self->s ? (unsigned long long)self->s->nodes : 0ULL);
 }
 
+static PyObject *Search_get_narrowed(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(self->s && self->s->tt.narrow == NARROW_YES);
+}
+
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
      "run(max_nodes=0, seconds=0.0, wall_seconds=0.0) -> (verdict, moves, nodes of this run, reason); resumes where the last "
@@ -2039,6 +2240,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions searched so far, all runs", NULL},
+    {"narrowed", (getter)Search_get_narrowed, NULL,
+     "the table went narrow: an exhausted search only says 'probably lost'", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -2049,7 +2252,8 @@ static PyTypeObject SearchType = {
     .tp_dealloc = (destructor)Search_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Search(variant, columns, down, found, flags=F_ALL, memory_mb=256, seed=0, randomize=False, "
-              "expect_nodes=0): a depth-first search that runs in resumable slices.",
+              "expect_nodes=0, takeback=False, narrow=0, narrow_bits=56): a depth-first search that runs in "
+              "resumable slices.",
     .tp_methods = Search_methods,
     .tp_getset = Search_getset,
     .tp_init = (initproc)Search_init,

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from games.engine import Position, move_text, replay
-from games.solver import VARIANT_CODES, _csolver, solve
+from games.solver import ALL_RULES, VARIANT_CODES, _Budget, _csolver, _Proof, _Runs, solve
 
 
 def search(deal: int, **kwargs: object) -> _csolver.Search:
@@ -162,3 +162,109 @@ def test_random_slices_agree_with_one_run_in_every_variant() -> None:
                 if verdict != 2 or total >= budget:
                     break
             assert (verdict, moves, total) == whole[:3], (code, deal)
+
+
+# The narrow table (8-byte slots) of the portfolio's proof search: going narrow at 2048
+# slots here, instead of the portfolio's 2**23, puts every search below through it.
+NARROW_AT = 2048
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_CODES))
+def test_a_narrow_table_searches_the_same_positions(variant: str) -> None:
+    # From 2048 slots to 2**18 and more, doubling in place: the same positions in the same
+    # order as with the wide table (a false merge at 67 bits or more would show as a
+    # different count; none is expected in a run of this size).
+    deals = range(1, 41) if variant == "yukon" else range(1, 17)
+    narrowed = 0
+    for deal in deals:
+        takeback = deal % 3 == 0
+        pos = Position.deal(deal, variant)
+        args = (VARIANT_CODES[variant], pos.cols, pos.down, pos.found)
+        wide = _csolver.Search(*args, takeback=takeback, expect_nodes=1).run(max_nodes=100_000)
+        s = _csolver.Search(*args, takeback=takeback, expect_nodes=1, narrow=NARROW_AT)
+        assert s.run(max_nodes=100_000) == wide, (variant, deal)
+        # (the half-size table fills to 50 % at its 513th position, then doubles narrow)
+        assert s.narrowed == (wide[2] > NARROW_AT // 4), (variant, deal, wide[2])
+        narrowed += s.narrowed
+    # (Moosehide's deals are won in a few hundred positions: too few to go narrow)
+    assert narrowed >= {"yukon": 5, "russian": 3, "alaska": 3}.get(variant, 0)
+
+
+def test_a_narrow_table_holds_twice_the_positions_in_the_same_memory() -> None:
+    # At the cap (1 MB) a table fills to 70 %: 65,536 wide slots, 131,072 narrow ones.
+    wide = search(61, memory_mb=1, expect_nodes=1).run()
+    s = search(61, memory_mb=1, expect_nodes=1, narrow=NARROW_AT)
+    narrow = s.run()
+    assert wide == (2, [], 45_875, "memory")
+    assert narrow == (2, [], 91_750, "memory")
+    assert s.narrowed
+
+
+def test_a_table_that_never_grows_past_narrow_stays_wide() -> None:
+    s = search(116, narrow=1 << 23)
+    assert s.run() == (1, [], 25_672, "")
+    assert not s.narrowed
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"narrow": 1024},
+        {"narrow": 3000},
+        {"narrow": -1},
+        {"narrow": 1 << 41},
+        {"narrow": "x"},
+        {"narrow_bits": 0},
+        {"narrow_bits": 57},
+    ],
+)
+def test_bad_narrow_arguments_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises((ValueError, TypeError, OverflowError)):
+        search(1, **kwargs)
+
+
+def lossy_proof(deal: int, bits: int) -> tuple[_Proof, _Budget]:
+    start = Position.deal(deal)
+    runs = _Runs(start, ALL_RULES, 256, None, None)
+    table = _csolver.Search(
+        0, start.cols, start.down, start.found, expect_nodes=1, narrow=NARROW_AT, narrow_bits=bits
+    )
+    return _Proof(runs, table), _Budget(None, None, None)
+
+
+def test_a_false_merge_in_the_narrow_table_can_only_lose_a_win() -> None:
+    # Keeping 1 of its 56 bits, the narrow table takes many positions for one: deal 20,
+    # won at 6,285 positions by the wide search, runs out at 2,041 ("probably lost").
+    alone = lossy_proof(20, 1)[0].search
+    assert alone.run() == (1, [], 2_041, "")
+    assert alone.narrowed
+    # The portfolio's proof search then searches again with a wide table, and wins.
+    proof, budget = lossy_proof(20, 1)
+    verdict, line, reason = proof.run(budget, 0)
+    assert (verdict, reason) == (0, "")
+    assert replay(20, "yukon", [move_text(m) for m in line]).won
+    assert budget.used == 2_041 + 6_285
+    assert not proof.search.narrowed
+
+
+def test_the_wide_search_after_a_narrow_one_keeps_to_the_slices() -> None:
+    # In slices of 1,000 positions: the narrow search runs out in the third, the wide one
+    # takes the rest of it and goes on in the next ones.
+    proof, budget = lossy_proof(20, 1)
+    results: list[tuple[int, list[int], str]] = []
+    while not results or results[-1][0] == 2:
+        before = budget.used
+        results.append(proof.run(budget, 1_000))
+        assert budget.used - before <= 1_000
+    assert [r[2] for r in results[:-1]] == ["nodes"] * (len(results) - 1)
+    assert results[-1][0] == 0
+    assert budget.used == 2_041 + 6_285
+
+
+def test_a_loss_found_with_a_narrow_table_is_proven_again_wide() -> None:
+    # Deal 116 is lost in 25,672 positions: the narrow search's "probably lost" is not the
+    # proof; the wide search's, of the same count, is.
+    proof, budget = lossy_proof(116, 56)
+    assert proof.run(budget, 0) == (1, [], "")
+    assert budget.used == 2 * 25_672
+    assert not proof.search.narrowed
