@@ -129,7 +129,9 @@ def later(share: float, after: int = 3_000_000) -> Share:
 
 
 SCHEDULES: dict[str, Share] = {
-    "today: 2, then 16 after 3M": proof_share,
+    "today: 2, then 64 after 3M": proof_share,
+    "2, then 16 after 3M (version 5)": later(16),
+    "2, then 32 after 3M": later(32),
     "share 2 (before version 5)": lambda used: 2.0,
     **{f"share {k}": later(k, after=0) for k in (3, 4, 5)},
     **{f"2, then {k} after 3M": later(k) for k in (3, 4, 5, 8, 12)},
