@@ -12,7 +12,8 @@ Multi-deck variants (Double, Triple, Quadruple Yukon) are searched by the pure-P
 ``games.solver.multideck`` (same verdicts, same budgets, same replay of every line).
 
 Verdicts: ``solved`` (``moves`` is a verified winning line from the given position),
-``unwinnable`` (a search whose every pruning rule is proven sound exhausted the space)
+``unwinnable`` (a search whose every pruning rule is proven sound exhausted the space,
+telling positions apart by 128-bit keys)
 and ``unknown`` (the budget ran out first; ``reason`` says which). See docs/solver.md.
 """
 
