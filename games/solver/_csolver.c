@@ -943,25 +943,51 @@ static int narrow_grow_in_place(Table *t) {
     return lost ? -1 : 0;
 }
 
-/* A wide table of n slots becomes a narrow one of 2n (the same bytes): a new mapping
- * that the entries are copied into, so both must fit the cap. 0 done, 1 not done (no
- * memory, or an entry out of reach: the wide table is unchanged and stays wide). */
+/* Place quotient q (home h) at the first free slot from h below `end` (the slots from
+ * `end` up still hold 16-byte entries): 1 placed, 0 it would need a slot from `end` up,
+ * -1 no free slot within reach. */
+static int narrow_put_below(uint64_t *tt, size_t end, size_t h, uint64_t q) {
+    uint64_t w = q << 8 | 1;
+    size_t i = h;
+    for (; i < end && tt[i]; i++, w++)
+        if ((w & 0xff) == NARROW_REACH) return -1;
+    if (i == end) return 0;
+    tt[i] = w;
+    return 1;
+}
+
+/* A wide table of n slots becomes a narrow one of 2n in the same bytes, in place: wide
+ * slot i is narrow slots 2i and 2i + 1. The wide slots are read from the bottom up, each
+ * cleared as it is read, and its entry goes at the first free narrow slot from its new
+ * home (2h or 2h + 1, h its old home) below 2i + 2, the slots not read yet: a probe never
+ * looks at a 16-byte entry. It always finds one: a full run of narrow slots from s to
+ * 2i + 1 would hold 2i + 2 - s entries of old home s/2 or more, from the i + 1 - s/2 wide
+ * slots read, so s = 2i + 1, the current entry's own new home when it is free. An entry
+ * whose old chain wrapped around the end (its slot is below its home) waits in a side
+ * list and goes in at the end, when the whole table is narrow. No second mapping: the
+ * peak stays the wide table's bytes, and no fresh page is touched. Returns 0 (done), 1
+ * (not done: no memory for the side list, the table unchanged and still wide), -1 (no
+ * memory for the side list mid-way, or an entry found no free slot within reach: entries
+ * may be lost, the search must stop). */
 static int table_narrow(Table *t) {
-    size_t n = t->slots, m = 2 * n;
-    if (n * 32 > t->cap_bytes) return 1;
-    uint64_t *nt = alloc_words(m);
-    if (!nt) return 1;
-    int shift = t->shift - 1;
+    size_t n = t->slots, m = 2 * n, nlate = 0, cap = 0;
+    uint64_t *tt = t->t, *late = NULL; /* pairs (new home, quotient) */
+    int shift = t->shift - 1, lost = 0;
+    if (pairs_push(&late, &nlate, &cap, 0, 0) < 0) return 1;
+    nlate = 0;
     t->qbits = 64 - shift;
     for (size_t i = 0; i < n; i++) {
-        uint64_t a = t->t[2 * i], b = t->t[2 * i + 1];
-        if ((a || b) && narrow_put(nt, m - 1, (size_t)(b >> shift), narrow_q(t, a, b)) < 0) {
-            free_words(nt, m);
-            return 1;
-        }
+        uint64_t a = tt[2 * i], b = tt[2 * i + 1];
+        if (!a && !b) continue;
+        tt[2 * i] = tt[2 * i + 1] = 0;
+        size_t h = (size_t)(b >> shift);
+        uint64_t q = narrow_q(t, a, b);
+        int r = h / 2 > i ? 0 : narrow_put_below(tt, 2 * i + 2, h, q);
+        if (r < 0 || (r == 0 && pairs_push(&late, &nlate, &cap, h, q) < 0)) lost = 1;
     }
-    free_words(t->t, 2 * n);
-    t->t = nt;
+    for (size_t k = 0; k < nlate; k++)
+        if (narrow_put(tt, m - 1, (size_t)late[2 * k], late[2 * k + 1]) < 0) lost = 1;
+    free(late);
     t->narrow = NARROW_YES;
     t->words = 1;
     t->max_slots *= 2; /* the same bytes hold twice the slots */
@@ -969,7 +995,7 @@ static int table_narrow(Table *t) {
     t->mask = m - 1;
     t->shift = shift;
     t->limit = table_limit_of(t, m);
-    return 0;
+    return lost ? -1 : 0;
 }
 
 /* Double the table (up to its cap): only the memory a search needs is touched. With a
@@ -978,7 +1004,9 @@ static int table_narrow(Table *t) {
 static int table_grow(Table *t, S *s) {
     size_t old_slots = t->slots, count = t->count;
     uint64_t *old = t->t;
-    if (old_slots * 2 > t->max_slots) return -1;
+    /* going narrow takes no more bytes: a table at its cap may still do it */
+    int narrows = t->narrow == NARROW_MAY && old_slots * 2 >= t->narrow_at;
+    if (!narrows && old_slots * 2 > t->max_slots) return -1;
     if (s && old_slots > 0xFFFFF && !s->grow_aborted) {
         /* a large rehash is not started out of time (nor stopped once started) */
         int out = clock_out(s);
@@ -988,12 +1016,15 @@ static int table_grow(Table *t, S *s) {
             return -2;
         }
     }
-    if (t->narrow == NARROW_MAY && old_slots * 2 >= t->narrow_at) {
-        if (table_narrow(t) == 0) {
+    if (narrows) {
+        int r = table_narrow(t);
+        if (r < 0) return -1;
+        if (r == 0) {
             if (s) s->grow_aborted = 0;
             return 0;
         }
         t->narrow = NARROW_NO;
+        if (old_slots * 2 > t->max_slots) return -1;
     }
     int g = t->narrow == NARROW_YES ? narrow_grow_in_place(t) : table_grow_in_place(t);
     if (g <= 0) {

@@ -200,6 +200,18 @@ def test_a_narrow_table_holds_twice_the_positions_in_the_same_memory() -> None:
     assert s.narrowed
 
 
+def test_a_wide_table_full_at_its_cap_goes_narrow_in_the_same_bytes() -> None:
+    # Narrow at 131,072 slots, twice the 65,536 wide ones that 1 MB holds: the wide table
+    # fills to its cap, then narrows where it lies (no second mapping) and holds as many
+    # positions as one that narrowed early. A threshold beyond that is never reached.
+    s = search(61, memory_mb=1, expect_nodes=1, narrow=131_072)
+    assert s.run() == (2, [], 91_750, "memory")
+    assert s.narrowed
+    s = search(61, memory_mb=1, expect_nodes=1, narrow=262_144)
+    assert s.run() == (2, [], 45_875, "memory")
+    assert not s.narrowed
+
+
 def test_a_table_that_never_grows_past_narrow_stays_wide() -> None:
     s = search(116, narrow=1 << 23)
     assert s.run() == (1, [], 25_672, "")
