@@ -1700,6 +1700,24 @@ static void entry_path(const Levels *lv, char *path, int T, int up, int i, int p
     snprintf(path, PATH_MAX, "%s/entries-%d-%d-%d-%d", lv->dir, T, up, i, p);
 }
 
+/* An unnamed temporary file (gone when closed) in $TMPDIR, or /tmp: NULL (errno set) if
+ * it cannot be made. tmpfile() would always use /tmp, however small. */
+static FILE *temp_file(void) {
+    const char *dir = getenv("TMPDIR");
+    char path[PATH_MAX];
+    if (!dir || !*dir) dir = "/tmp";
+    if (snprintf(path, sizeof path, "%s/yukon-levels.XXXXXX", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    int fd = mkstemp(path);
+    if (fd < 0) return NULL;
+    unlink(path);
+    FILE *f = fdopen(fd, "w+b");
+    if (!f) close(fd);
+    return f;
+}
+
 /* Write the position of s, whose key is (a, b), as an entry of level T (up levels above
  * the level being searched). */
 static int put_entry(Worker *w, int T, int up, const S *s, uint64_t a, uint64_t b) {
@@ -1731,7 +1749,7 @@ static int put_entry(Worker *w, int T, int up, const S *s, uint64_t a, uint64_t 
         entry_path(w->lv, path, T, up, (int)(w - w->lv->w), p);
         *f = fopen(path, "wb");
     } else if (!*f) {
-        *f = tmpfile();
+        *f = temp_file();
     }
     if (!*f) return -1;
     w->records++;

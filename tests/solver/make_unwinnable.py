@@ -14,8 +14,9 @@ part of one level in memory and the entries of the next two levels in temporary 
 so a space of billions of positions fits; it prints a line per level). It visits the
 positions of the depth-first search with no rule, in another order, so it counts the same.
 Its files (33 bytes per entry) take tens of GB on the largest deals: unnamed temporary
-files in /tmp, or with ``--directory DIR`` named files in DIR/deal-N, where a run that
-stops or is killed resumes at the level it was in (run the same command again).
+files in $TMPDIR (default /tmp), or with ``--directory DIR`` named files in DIR/deal-N,
+where a run that stops or is killed resumes at the level it was in (run the same command
+again).
 A deal is written to tests/solver/fixtures/unwinnable.json only when both exhaust the
 space; the positions each searched are recorded, and test_unwinnable.py checks them
 (the plain search is deterministic, so its node count is a certificate that a rerun

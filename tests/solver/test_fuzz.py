@@ -170,6 +170,20 @@ def test_legal_moves_entry_point_takes_garbage_cleanly() -> None:
         assert all(0 <= m < 52 * 8 for m in moves)
 
 
+def test_the_search_by_levels_keeps_its_temporary_files_in_tmpdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without a directory the entries go to unnamed files in $TMPDIR: where none can be
+    # made, the search stops (tmpfile() would have used /tmp whatever TMPDIR said).
+    deal = Position.deal(153)
+    args = (0, deal.cols, deal.down, deal.found)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    assert _csolver.exhaust_by_levels(*args, memory_mb=16) == (1, 11_275, 368, "")
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "missing"))
+    assert _csolver.exhaust_by_levels(*args, memory_mb=16) == (2, 0, 0, "memory")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
     for args in [(9, COLS, DOWN, FOUND), (0, COLS[:3], DOWN, FOUND), (0, COLS, DOWN, [1, 0, 0, 0])]:
         with pytest.raises(ERRORS):
