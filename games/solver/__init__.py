@@ -57,8 +57,10 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # past NARROW_SLOTS, so it holds twice the positions in the same memory_mb, and a narrow
 # search that runs out is proven again with a wide table (node counts unchanged below
 # about 2.1 million positions in the proof search); after 3 million positions the proof
-# search gets 64 positions per restart position instead of 16.
-SOLVER_VERSION: Final = 6
+# search gets 64 positions per restart position instead of 16. 7: the table goes narrow in
+# place, so a proof search whose table fills its cap (memory_mb from 64 to 127) still goes
+# narrow and holds twice the positions (node counts unchanged otherwise).
+SOLVER_VERSION: Final = 7
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {
