@@ -970,11 +970,10 @@ static int narrow_put_below(uint64_t *tt, size_t end, size_t h, uint64_t q) {
  * memory for the side list mid-way, or an entry found no free slot within reach: entries
  * may be lost, the search must stop). */
 static int table_narrow(Table *t) {
-    size_t n = t->slots, m = 2 * n, nlate = 0, cap = 0;
-    uint64_t *tt = t->t, *late = NULL; /* pairs (new home, quotient) */
+    size_t n = t->slots, m = 2 * n, nlate = 0, cap = 1024;
+    uint64_t *tt = t->t, *late = malloc(cap * 16); /* pairs (new home, quotient) */
     int shift = t->shift - 1, lost = 0;
-    if (pairs_push(&late, &nlate, &cap, 0, 0) < 0) return 1;
-    nlate = 0;
+    if (!late) return 1;
     t->qbits = 64 - shift;
     for (size_t i = 0; i < n; i++) {
         uint64_t a = tt[2 * i], b = tt[2 * i + 1];
