@@ -54,7 +54,8 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RU
 #define F_TWIN 32     /* at a search's first position: two cards that need the same parent at once */
 #define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON | F_STUCK | F_TWIN)
 #define F_POR 8       /* stubborn sets: expand only a stubborn set's moves (sound, measured useless: not in F_ALL) */
-#define F_KNOWN (F_ALL | F_POR)
+#define F_MERGE 64    /* twin classes (Yukon): one table entry per class of positions that flips connect */
+#define F_KNOWN (F_ALL | F_POR | F_MERGE)
 
 #define VARIANT_ERROR "variant must be 0 (yukon), 1 (russian), 2 (alaska), 3 (moosehide) or 4 (moosehide-runs)"
 
@@ -77,7 +78,23 @@ typedef struct {
     uint64_t ka[MAXMOVES], kb[MAXMOVES];
     int n, idx;
     size_t mark; /* log length when this position was reached */
+    /* F_MERGE: the class's members are s->mem[mem_base..], their moves s->cmv[mv_idx..mv_end),
+     * tried after the frame's own moves */
+    size_t mem_base, mv_base, mv_idx, mv_end;
 } Frame;
+
+/* F_MERGE: a member of a class, reached from member `parent` (0 is the class's entry) by
+ * the flip `flip`; a member's move. */
+typedef struct {
+    uint32_t parent;
+    uint16_t flip;
+} Member;
+typedef struct {
+    uint64_t a, b; /* the class key it leads to (keyed) */
+    uint32_t member;
+    uint16_t move;
+    uint8_t keyed;
+} MemberMove;
 
 /* A set of 128-bit keys (the transposition table): open addressing over a power of two
  * of 16-byte slots, (0, 0) marking a free slot, filled to TT_LOAD (TT_LOAD_CAP once it
@@ -126,6 +143,7 @@ typedef struct {
     uint32_t por_kings;
     uint16_t por_work[52 * 8];
     int nhome;
+    uint64_t on_parent; /* the tableau cards that lie face up on a face-up parent */
     uint64_t ha, hb;
     Table tt; /* transposition table */
     /* budgets */
@@ -146,6 +164,15 @@ typedef struct {
     size_t log_len, log_cap;
     Frame *frames;
     size_t nframes, frames_cap;
+    /* F_MERGE: the members of the classes on the stack and their moves; the raw keys of
+     * the members of the class being closed (scratch) */
+    Member *mem;
+    size_t mem_len, mem_cap;
+    MemberMove *cmv;
+    size_t cmv_len, cmv_cap;
+    uint64_t *mkey;
+    size_t mkey_cap;
+    uint64_t members;
 } S;
 
 static uint64_t splitmix(uint64_t *state) {
@@ -230,6 +257,7 @@ static int push_move(S *s, int move) {
     }
     if (k == HOME) { /* a take-back: the top card of its foundation onto column d */
         int base = s->len[d];
+        if (base && s->fits[c][s->cols[d][base - 1]]) s->on_parent |= 1ULL << c;
         hash_card(s, c, below_key(s, d, base));
         s->cols[d][base] = (uint8_t)c;
         s->len[d] = base + 1;
@@ -245,6 +273,7 @@ static int push_move(S *s, int move) {
         return 0;
     }
     hash_card(s, c, below_key(s, k, h));
+    s->on_parent &= ~(1ULL << c);
     if (d == FOUND_DEST) {
         s->len[k]--;
         s->found[suit(c)]++;
@@ -252,6 +281,7 @@ static int push_move(S *s, int move) {
         s->nhome++;
     } else {
         int base = s->len[d];
+        if (base && s->fits[c][s->cols[d][base - 1]]) s->on_parent |= 1ULL << c;
         hash_card(s, c, below_key(s, d, base));
         for (int i = h; i < s->len[k]; i++) {
             int x = s->cols[k][i];
@@ -284,6 +314,7 @@ static void pop_move(S *s) {
     if (k == HOME) {
         s->len[d]--;
         hash_card(s, c, below_key(s, d, s->len[d]));
+        s->on_parent &= ~(1ULL << c);
         s->col_of[c] = HOME;
         s->pos_of[c] = 0;
         s->found[suit(c)]++;
@@ -318,6 +349,8 @@ static void pop_move(S *s) {
         s->len[d] = from;
     }
     hash_card(s, c, below_key(s, k, h));
+    uint64_t bit = 1ULL << c;
+    s->on_parent = h > s->down[k] && s->fits[c][s->cols[k][h - 1]] ? s->on_parent | bit : s->on_parent & ~bit;
 }
 
 static int is_run(S *s, int k, int h) {
@@ -359,6 +392,30 @@ static int apply_autos(S *s, int only_col) {
 }
 
 static inline uint64_t rnd(S *s) { return splitmix(&s->rng); }
+
+/* The order of the moves: a higher key is tried first (the low 8 bits break ties, at
+ * random in a restart). */
+static int order_key(const S *s, int move) {
+    int c = move >> 3, d = move & 7;
+    int k = s->col_of[c], h = s->pos_of[c];
+    if (k == HOME) return -256; /* take-backs last */
+    int key;
+    if (h > 0 && h == s->down[k]) /* turns a card */
+        key = 1000 + 10 * s->down[k] + (d == FOUND_DEST ? 5 : 0);
+    else if (d == FOUND_DEST)
+        key = 600;
+    else if (h == 0)
+        key = 300; /* empties a column (a King never moves from the bottom) */
+    else if (s->len[d] == 0)
+        key = 100; /* a King into an empty column, turning nothing */
+    else if (s->fits[c][s->cols[k][h - 1]])
+        key = 0; /* moves a pile between two parents */
+    else
+        key = 200; /* frees a face-up card that sat on a non-parent */
+    return key << 8;
+}
+
+static void sort_moves(uint16_t *out, int *keys, int n);
 
 static int gen_moves(S *s, uint16_t *out) {
     int n = 0, empties[NCOLS], ne = 0;
@@ -402,30 +459,14 @@ static int gen_moves(S *s, uint16_t *out) {
     }
     /* ordering: a higher key is tried first */
     for (int i = 0; i < n; i++) {
-        int c = out[i] >> 3, d = out[i] & 7;
-        int k = s->col_of[c], h = s->pos_of[c];
-        if (k == HOME) { /* take-backs last */
-            keys[i] = -256 + (s->randomize ? (int)(rnd(s) & 255) : 0);
-            continue;
-        }
-        int turns = h > 0 && h == s->down[k];
-        int key;
-        if (turns)
-            key = 1000 + 10 * s->down[k] + (d == FOUND_DEST ? 5 : 0);
-        else if (d == FOUND_DEST)
-            key = 600;
-        else if (h == 0)
-            key = 300; /* empties a column (a King never moves from the bottom) */
-        else if (s->len[d] == 0)
-            key = 100; /* a King into an empty column, turning nothing */
-        else if (s->fits[c][s->cols[k][h - 1]])
-            key = 0; /* moves a pile between two parents */
-        else
-            key = 200; /* frees a face-up card that sat on a non-parent */
-        key <<= 8;
-        if (s->randomize) key += (int)(rnd(s) & 255);
-        keys[i] = key;
+        keys[i] = order_key(s, out[i]);
+        if (s->randomize) keys[i] += (int)(rnd(s) & 255);
     }
+    sort_moves(out, keys, n);
+    return n;
+}
+
+static void sort_moves(uint16_t *out, int *keys, int n) {
     /* insertion sort, descending, stable */
     for (int i = 1; i < n; i++) {
         int kk = keys[i];
@@ -439,7 +480,6 @@ static int gen_moves(S *s, uint16_t *out) {
         keys[j + 1] = kk;
         out[j + 1] = mv;
     }
-    return n;
 }
 
 /* ---------------------------------------------------------------- stubborn sets (F_POR) */
@@ -1136,10 +1176,197 @@ static inline const uint64_t *table_home(const Table *t, uint64_t b) {
     return &t->t[(size_t)(b >> t->shift) * (size_t)t->words];
 }
 
+/* ---------------------------------------------------------------- twin classes (F_MERGE) */
+
+static void pop_to(S *s, size_t mark);
+static void move_key(S *s, int move, uint64_t *pa, uint64_t *pb);
+
+/* Room for `need` elements of `size` bytes in *p (0, or -1: out of memory). */
+static int reserve(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 256;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* A flip: the move of a pile whose lowest card lies on a face-up parent onto its other
+ * parent, the top of another column. */
+static inline int is_flip(const S *s, int move) {
+    int c = move >> 3, d = move & 7;
+    int k = s->col_of[c], h = s->pos_of[c];
+    if (d == FOUND_DEST || k == HOME || h == 0 || h - 1 < s->down[k] || !s->len[d]) return 0;
+    return s->fits[c][s->cols[k][h - 1]] && s->fits[c][s->cols[d][s->len[d] - 1]];
+}
+
+/* The class key of the current position: its raw key after flipping, lowest card first,
+ * every pile whose other parent is lower and the top of another column onto it, until
+ * none is left (0, or -1: out of memory). Positions with one key flip to one position,
+ * so they are in one class.
+ *
+ * Most positions need one flip or none, and one flip is found without making it: the
+ * flip of y (the pile y..w) off r onto the top q of column B changes only y's key pair;
+ * afterwards q is covered, r (whose children, y and its twin, have no free parent) and w
+ * are the tops of their columns, so the other flips stay as they were except those onto
+ * q or onto w (which moved to B), and the new ones are onto w, of a card under r. */
+static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
+    size_t mark = s->log_len;
+    for (;;) {
+        /* the piles on a parent whose other parent may be a top, lowest card first */
+        uint64_t may = 0;
+        for (int k = 0; k < NCOLS; k++)
+            if (s->len[k]) may |= s->childmask[s->cols[k][s->len[k] - 1]];
+        may &= s->on_parent;
+        int n = 0, best = 0, ys[2 * NCOLS], ts[2 * NCOLS], ks[2 * NCOLS];
+        for (; may; may &= may - 1) {
+            int y = __builtin_ctzll(may), ky = s->col_of[y], r = s->cols[ky][s->pos_of[y] - 1];
+            for (int i = 0; i < s->npar[y]; i++) {
+                int t = s->par[y][i], k = s->col_of[t];
+                if (t > r || k == HOME || k == ky || s->pos_of[t] != s->len[k] - 1) continue;
+                ys[n] = y;
+                ts[n] = t;
+                ks[n++] = k;
+            }
+        }
+        if (!n) break;
+        int y = ys[best], q = ts[best], B = ks[best], A = s->col_of[y], h = s->pos_of[y];
+        int r = s->cols[A][h - 1], w = s->cols[A][s->len[A] - 1], more = 0;
+        for (int j = 0; j < n && !more; j++)
+            more = ts[j] != q && !(ts[j] == w && s->col_of[ys[j]] == B);
+        for (int i = 0; i < s->nchild[w] && !more; i++) {
+            int z = s->child[w][i], hz = s->pos_of[z];
+            more = s->col_of[z] == A && hz < h && hz > s->down[A] && s->cols[A][hz - 1] > w && s->fits[z][s->cols[A][hz - 1]];
+        }
+        if (!more) { /* the last flip: its key without making it */
+            uint64_t a = s->ha ^ ZA[y][r] ^ ZA[y][q], b = s->hb ^ ZB[y][r] ^ ZB[y][q];
+            if (!a && !b) a = 1;
+            *pa = a;
+            *pb = b;
+            pop_to(s, mark);
+            return 0;
+        }
+        if (push_move(s, y << 3 | B) < 0) {
+            pop_to(s, mark);
+            return -1;
+        }
+    }
+    uint64_t a = s->ha, b = s->hb;
+    if (!a && !b) a = 1;
+    *pa = a;
+    *pb = b;
+    pop_to(s, mark);
+    return 0;
+}
+
+/* The flips of the current position, in gen_moves' order. */
+static int gen_flips(const S *s, uint16_t *out) {
+    int n = 0;
+    for (int k = 0; k < NCOLS; k++) {
+        if (!s->len[k]) continue;
+        int t = s->cols[k][s->len[k] - 1];
+        for (int i = 0; i < s->nchild[t]; i++) {
+            int y = s->child[t][i], ky = s->col_of[y], h = s->pos_of[y];
+            if (ky == HOME || ky == k || h == 0 || h - 1 < s->down[ky] || !s->fits[y][s->cols[ky][h - 1]]) continue;
+            out[n++] = (uint16_t)(y << 3 | k);
+        }
+    }
+    return n;
+}
+
+/* The moves that a member reached by the flip of x off r needs, in gen_moves' order: a
+ * card onto r, r home, or r (or a card under it, carrying it) onto the top of x's
+ * column. Any other move leads where the same move from the member before the flip, then
+ * the flip, leads (docs/solver.md, "Twin classes"). Flips are left to gen_flips. */
+static int member_moves(S *s, int r, int x, uint16_t *out) {
+    int n = 0, keys[16], ka = s->col_of[r], kb = s->col_of[x];
+    for (int pass = 0; pass < 2; pass++) {
+        int k = (pass == 0) == (ka < kb) ? ka : kb;
+        int t = s->cols[k][s->len[k] - 1];
+        if (k == ka && s->found[suit(r)] == rank0(r)) out[n++] = (uint16_t)(r << 3 | FOUND_DEST);
+        for (int i = 0; i < s->nchild[t]; i++) {
+            int y = s->child[t][i], ky = s->col_of[y];
+            if (ky == HOME || ky == k || s->pos_of[y] < s->down[ky]) continue;
+            if (k == kb && (ky != ka || s->pos_of[y] > s->pos_of[r])) continue;
+            if (!is_flip(s, y << 3 | k)) out[n++] = (uint16_t)(y << 3 | k);
+        }
+    }
+    if (s->takeback)
+        for (int u = 0; u < 4; u++) {
+            int c = u * 13 + s->found[u] - 1;
+            if (s->found[u] && s->fits[c][r]) out[n++] = (uint16_t)(c << 3 | ka);
+        }
+    for (int i = 0; i < n; i++) keys[i] = order_key(s, out[i]);
+    sort_moves(out, keys, n);
+    return n;
+}
+
+/* The class key of the position the move leads to, found by making the move (and its
+ * auto-foundation moves) and undoing it: 1, 0 when it wins (no key), -1 out of memory. */
+static int made_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
+    size_t mark = s->log_len;
+    int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
+    int rc = push_move(s, move) < 0 || apply_autos(s, src) < 0 ? -1 : s->nhome == 52 ? 0 : class_key(s, pa, pb) < 0 ? -1 : 1;
+    pop_to(s, mark);
+    return rc;
+}
+
+/* The members of the class reachable from member m (the current position) by flips,
+ * depth first, each new one with the moves it needs (0, or -1: out of memory). */
+static int close_class(S *s, size_t base, uint32_t m, size_t *nkeys) {
+    uint16_t flips[MAXMOVES];
+    int nf = gen_flips(s, flips);
+    for (int i = 0; i < nf; i++) {
+        int x = flips[i] >> 3, r = s->cols[s->col_of[x]][s->pos_of[x] - 1];
+        uint64_t a, b;
+        move_key(s, flips[i], &a, &b);
+        size_t j = 0;
+        while (j < *nkeys && !(s->mkey[2 * j] == a && s->mkey[2 * j + 1] == b)) j++;
+        if (j < *nkeys) continue;
+        if (reserve((void **)&s->mkey, &s->mkey_cap, 2 * (*nkeys + 1), 8) < 0 ||
+            reserve((void **)&s->mem, &s->mem_cap, s->mem_len + 1, sizeof(Member)) < 0)
+            return -1;
+        s->mkey[2 * *nkeys] = a;
+        s->mkey[2 * *nkeys + 1] = b;
+        ++*nkeys;
+        uint32_t id = (uint32_t)(s->mem_len - base);
+        s->mem[s->mem_len++] = (Member){m, flips[i]};
+        s->members++;
+        if (push_move(s, flips[i]) < 0) return -1;
+        uint16_t mv[16];
+        int nm = member_moves(s, r, x, mv);
+        if (reserve((void **)&s->cmv, &s->cmv_cap, s->cmv_len + (size_t)nm, sizeof(MemberMove)) < 0) return -1;
+        for (int j = 0; j < nm; j++) {
+            MemberMove *cm = &s->cmv[s->cmv_len++];
+            cm->member = id;
+            cm->move = mv[j];
+            int rc = made_key(s, mv[j], &cm->a, &cm->b);
+            if (rc < 0) return -1;
+            cm->keyed = (uint8_t)rc;
+            if (rc) __builtin_prefetch(table_home(&s->tt, cm->b));
+        }
+        int rc = close_class(s, base, id, nkeys);
+        pop_move(s);
+        if (rc < 0) return -1;
+    }
+    return 0;
+}
+
+/* Make the flips that lead from a class's entry to its member m. */
+static int go_to_member(S *s, size_t base, uint32_t m) {
+    if (!m) return 0;
+    Member e = s->mem[base + m];
+    if (go_to_member(s, base, e.parent) < 0) return -1;
+    return push_move(s, e.flip);
+}
+
 /* The current position's key into the search's table (table_insert's answers). */
 static int tt_insert(S *s) {
     uint64_t a = s->ha, b = s->hb;
     if (!a && !b) a = 1;
+    if ((s->flags & F_MERGE) && class_key(s, &a, &b) < 0) return -1;
     return table_insert(&s->tt, s, a, b);
 }
 
@@ -1204,6 +1431,26 @@ static int push_frame(S *s) {
     if (!lost && s->nframes == 1 && (s->flags & F_TWIN)) lost = twin_lock(s);
     f->n = lost ? 0 : gen_moves(s, f->moves);
     if (s->flags & F_POR) f->n = por_reduce(s, f->moves, f->n);
+    f->mem_base = s->mem_len;
+    f->mv_base = f->mv_idx = f->mv_end = s->cmv_len;
+    if ((s->flags & F_MERGE) && f->n) {
+        /* a class's entry: its flips lead to its other members, whose moves follow */
+        int n = 0;
+        for (int i = 0; i < f->n; i++)
+            if (!is_flip(s, f->moves[i])) f->moves[n++] = f->moves[i];
+        if (n < f->n) {
+            size_t nkeys = 1;
+            if (reserve((void **)&s->mkey, &s->mkey_cap, 2, 8) < 0 ||
+                reserve((void **)&s->mem, &s->mem_cap, s->mem_len + 1, sizeof(Member)) < 0)
+                return -1;
+            s->mkey[0] = s->ha || s->hb ? s->ha : 1;
+            s->mkey[1] = s->hb;
+            s->mem[s->mem_len++] = (Member){0, 0};
+            if (close_class(s, f->mem_base, 0, &nkeys) < 0) return -1;
+            f->mv_end = s->cmv_len;
+        }
+        f->n = n;
+    }
     /* Look every child up now, all at once: prefetch the table slot of each child (its
      * key before any auto-foundation move), then probe the tableau children whose key
      * is known without making the move (see child_key). The misses then overlap instead
@@ -1216,7 +1463,12 @@ static int push_frame(S *s) {
     for (int i = 0; i < f->n; i++) {
         int move = f->moves[i], c = move >> 3, d = move & 7;
         f->known[i] = 0;
-        has_key[i] = (uint8_t)child_key(s, move, &ka[i], &kb[i]);
+        if (s->flags & F_MERGE) {
+            int rc = made_key(s, move, &ka[i], &kb[i]);
+            if (rc < 0) return -1;
+            has_key[i] = (uint8_t)rc;
+        } else
+            has_key[i] = (uint8_t)child_key(s, move, &ka[i], &kb[i]);
         uint64_t b = kb[i];
         if (!has_key[i] && s->col_of[c] == HOME) {
             b = s->hb ^ ZB[c][below_key(s, d, s->len[d])];
@@ -1230,6 +1482,11 @@ static int push_frame(S *s) {
     }
     for (int i = 0; i < f->n; i++)
         if (has_key[i]) f->known[i] = (uint8_t)table_contains(&s->tt, ka[i], kb[i]);
+    /* the members' moves whose classes are already in the table are dropped */
+    size_t keep = f->mv_base;
+    for (size_t j = f->mv_base; j < f->mv_end; j++)
+        if (!s->cmv[j].keyed || !table_contains(&s->tt, s->cmv[j].a, s->cmv[j].b)) s->cmv[keep++] = s->cmv[j];
+    f->mv_end = s->cmv_len = keep;
     f->idx = 0;
     f->mark = s->log_len;
     return 0;
@@ -1292,32 +1549,52 @@ static int search(S *s) {
     }
     while (s->nframes) {
         Frame *f = &s->frames[s->nframes - 1];
-        if (f->idx >= f->n) {
+        int move, member = f->idx >= f->n && f->mv_idx < f->mv_end;
+        size_t mark = s->log_len;
+        int keyed = 0; /* F_MERGE: the child's class key ka, kb is known from push_frame */
+        uint64_t ka = 0, kb = 0;
+        if (member) { /* a move of one of the class's other members */
+            MemberMove cm = s->cmv[f->mv_idx++];
+            if (cm.keyed) {
+                if (table_contains(&s->tt, cm.a, cm.b)) continue;
+                keyed = 1, ka = cm.a, kb = cm.b;
+            }
+            if (go_to_member(s, f->mem_base, cm.member) < 0) return fail_memory(s);
+            move = cm.move;
+        } else if (f->idx >= f->n) {
             pop_to(s, f->mark);
+            s->mem_len = f->mem_base;
+            s->cmv_len = f->mv_base;
             s->nframes--;
             /* undo the move that led here */
             if (s->nframes) pop_to(s, s->frames[s->nframes - 1].mark);
             continue;
-        }
-        if (f->known[f->idx]) {
+        } else if (f->known[f->idx]) {
             f->idx++;
             continue;
+        } else {
+            int i = f->idx;
+            move = f->moves[f->idx++];
+            if (f->keyed[i]) {
+                if (table_contains(&s->tt, f->ka[i], f->kb[i])) continue;
+                keyed = (s->flags & F_MERGE) != 0, ka = f->ka[i], kb = f->kb[i];
+            }
         }
-        int i = f->idx, move = f->moves[f->idx++];
-        size_t mark = s->log_len;
         int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
-        if (f->keyed[i] && table_contains(&s->tt, f->ka[i], f->kb[i])) continue;
         if (push_move(s, move) < 0 || apply_autos(s, src) < 0) return fail_memory(s);
         if (s->nhome == 52) {
             s->finished = 1;
             return 0;
         }
-        int r = tt_insert(s);
+        int r = keyed ? table_insert(&s->tt, s, ka, kb) : tt_insert(s);
         if (r == -1) return fail_memory(s);
         if (r < 0) {
             /* out of time while growing the table: try this move again on resume */
             pop_to(s, mark);
-            f->idx--;
+            if (member)
+                f->mv_idx--;
+            else
+                f->idx--;
             return 2;
         }
         if (r == 0) {
@@ -1458,9 +1735,11 @@ static int read_position(S *s, PyObject *columns, PyObject *down, PyObject *foun
 /* The key of the position, from scratch. */
 static void hash_position(S *s) {
     s->ha = s->hb = 0;
+    s->on_parent = 0;
     for (int k = 0; k < NCOLS; k++) {
         for (int h = 0; h < s->len[k]; h++) {
             int c = s->cols[k][h];
+            if (h > s->down[k] && s->fits[c][s->cols[k][h - 1]]) s->on_parent |= 1ULL << c;
             hash_card(s, c, below_key(s, k, h));
             if (h < s->down[k]) {
                 s->ha ^= DA[c];
@@ -1494,6 +1773,9 @@ static void setup_rules(S *s) {
 
 static void free_search(S *s) {
     if (!s) return;
+    free(s->mem);
+    free(s->cmv);
+    free(s->mkey);
     table_free(&s->tt);
     free(s->log);
     free(s->frames);
@@ -1513,6 +1795,10 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
         PyErr_SetString(PyExc_ValueError, "unknown flags");
         return NULL;
     }
+    if ((flags & F_MERGE) && (flags & F_POR)) {
+        PyErr_SetString(PyExc_ValueError, "F_MERGE and F_POR cannot be combined");
+        return NULL;
+    }
     if (memory_mb < 1 || memory_mb > (1 << 20)) {
         PyErr_SetString(PyExc_ValueError, "memory_mb must be between 1 and 1048576");
         return NULL;
@@ -1528,6 +1814,8 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
      * tests of cards that can never go home (the same assumption) and the stubborn sets,
      * whose proof needs a won position with no legal move. */
     s->flags = takeback ? flags & ~(F_AUTO | F_POR | F_STUCK | F_TWIN) : flags;
+    /* twin classes: Yukon's build (two parents of one colour and rank), whole piles moving */
+    if (variant != V_YUKON) s->flags &= ~F_MERGE;
     s->runs_only = variant == V_MOOSEHIDE_RUNS;
     s->takeback = takeback;
     s->randomize = randomize;
@@ -2274,6 +2562,11 @@ static PyObject *Search_get_nodes(SearchObject *self, void *closure) {
     return PyLong_FromUnsignedLongLong(self->s ? (unsigned long long)self->s->nodes : 0ULL);
 }
 
+static PyObject *Search_get_members(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromUnsignedLongLong(self->s ? (unsigned long long)self->s->members : 0ULL);
+}
+
 static PyObject *Search_get_narrowed(SearchObject *self, void *closure) {
     (void)closure;
     return PyBool_FromLong(self->s && self->s->tt.narrow == NARROW_YES);
@@ -2288,6 +2581,8 @@ static PyMethodDef Search_methods[] = {
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions searched so far, all runs", NULL},
+    {"members", (getter)Search_get_members, NULL,
+     "F_MERGE: members of the classes searched so far, besides their entries (the positions of nodes)", NULL},
     {"narrowed", (getter)Search_get_narrowed, NULL,
      "the table went narrow: an exhausted search only says 'probably lost'", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -2375,7 +2670,8 @@ PyMODINIT_FUNC PyInit__csolver(void) {
     }
     if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
-        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_TWIN", F_TWIN) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
+        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_TWIN", F_TWIN) < 0 ||
+        PyModule_AddIntConstant(m, "F_MERGE", F_MERGE) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
         Py_DECREF(m);
         return NULL;
     }
