@@ -170,8 +170,10 @@ typedef struct {
     size_t mem_len, mem_cap;
     MemberMove *cmv;
     size_t cmv_len, cmv_cap;
-    uint64_t *mkey;
-    size_t mkey_cap;
+    uint64_t *mkey; /* raw keys, two words each */
+    size_t mkey_cap, nkeys;
+    uint32_t *mslot, *mstamp; /* a hash set over mkey: a slot is used when its stamp is mgen */
+    uint32_t mslots, mgen;
     uint64_t members;
 } S;
 
@@ -1267,10 +1269,10 @@ static int gen_flips(const S *s, uint16_t *out) {
     for (int k = 0; k < NCOLS; k++) {
         if (!s->len[k]) continue;
         int t = s->cols[k][s->len[k] - 1];
+        if (!(s->childmask[t] & s->on_parent)) continue;
         for (int i = 0; i < s->nchild[t]; i++) {
-            int y = s->child[t][i], ky = s->col_of[y], h = s->pos_of[y];
-            if (ky == HOME || ky == k || h == 0 || h - 1 < s->down[ky] || !s->fits[y][s->cols[ky][h - 1]]) continue;
-            out[n++] = (uint16_t)(y << 3 | k);
+            int y = s->child[t][i], ky = s->col_of[y];
+            if ((s->on_parent >> y & 1) && ky != k) out[n++] = (uint16_t)(y << 3 | k);
         }
     }
     return n;
@@ -1313,27 +1315,67 @@ static int made_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     return rc;
 }
 
+/* A member's raw key into the set of the class being closed: 1 new, 0 already there, -1
+ * out of memory. */
+static int member_add(S *s, uint64_t a, uint64_t b) {
+    if (2 * (s->nkeys + 1) > s->mslots) { /* grow the set, and put the keys in again */
+        uint32_t n = s->mslots ? 2 * s->mslots : 64;
+        uint32_t *slot = realloc(s->mslot, n * sizeof(uint32_t));
+        if (slot) s->mslot = slot;
+        uint32_t *stamp = slot ? realloc(s->mstamp, n * sizeof(uint32_t)) : NULL;
+        if (!stamp) return -1;
+        s->mstamp = stamp;
+        memset(stamp, 0, n * sizeof(uint32_t));
+        s->mslots = n;
+        s->mgen = 1;
+        for (uint32_t j = 0; j < s->nkeys; j++) {
+            uint32_t i = (uint32_t)s->mkey[2 * j + 1] & (n - 1);
+            while (s->mstamp[i] == s->mgen) i = (i + 1) & (n - 1);
+            s->mstamp[i] = s->mgen;
+            s->mslot[i] = j;
+        }
+    }
+    uint32_t mask = s->mslots - 1, i = (uint32_t)b & mask;
+    for (; s->mstamp[i] == s->mgen; i = (i + 1) & mask) {
+        uint32_t j = s->mslot[i];
+        if (s->mkey[2 * j] == a && s->mkey[2 * j + 1] == b) return 0;
+    }
+    if (reserve((void **)&s->mkey, &s->mkey_cap, 2 * (s->nkeys + 1), 8) < 0) return -1;
+    s->mkey[2 * s->nkeys] = a;
+    s->mkey[2 * s->nkeys + 1] = b;
+    s->mstamp[i] = s->mgen;
+    s->mslot[i] = (uint32_t)s->nkeys++;
+    return 1;
+}
+
+/* Empty the set of members' keys. */
+static void member_clear(S *s) {
+    s->nkeys = 0;
+    if (s->mslots && ++s->mgen == 0) {
+        memset(s->mstamp, 0, s->mslots * sizeof(uint32_t));
+        s->mgen = 1;
+    }
+}
+
 /* The members of the class reachable from member m (the current position) by flips,
  * depth first, each new one with the moves it needs (0, or -1: out of memory). */
-static int close_class(S *s, size_t base, uint32_t m, size_t *nkeys) {
+static int close_class(S *s, size_t base, uint32_t m) {
     uint16_t flips[MAXMOVES];
     int nf = gen_flips(s, flips);
     for (int i = 0; i < nf; i++) {
         int x = flips[i] >> 3, r = s->cols[s->col_of[x]][s->pos_of[x] - 1];
         uint64_t a, b;
         move_key(s, flips[i], &a, &b);
-        size_t j = 0;
-        while (j < *nkeys && !(s->mkey[2 * j] == a && s->mkey[2 * j + 1] == b)) j++;
-        if (j < *nkeys) continue;
-        if (reserve((void **)&s->mkey, &s->mkey_cap, 2 * (*nkeys + 1), 8) < 0 ||
-            reserve((void **)&s->mem, &s->mem_cap, s->mem_len + 1, sizeof(Member)) < 0)
-            return -1;
-        s->mkey[2 * *nkeys] = a;
-        s->mkey[2 * *nkeys + 1] = b;
-        ++*nkeys;
+        int added = member_add(s, a, b);
+        if (added <= 0) {
+            if (added < 0) return -1;
+            continue;
+        }
+        if (reserve((void **)&s->mem, &s->mem_cap, s->mem_len + 1, sizeof(Member)) < 0) return -1;
         uint32_t id = (uint32_t)(s->mem_len - base);
         s->mem[s->mem_len++] = (Member){m, flips[i]};
         s->members++;
+        s->nodes++; /* a position searched, like its class's entry */
         if (push_move(s, flips[i]) < 0) return -1;
         uint16_t mv[16];
         int nm = member_moves(s, r, x, mv);
@@ -1347,7 +1389,7 @@ static int close_class(S *s, size_t base, uint32_t m, size_t *nkeys) {
             cm->keyed = (uint8_t)rc;
             if (rc) __builtin_prefetch(table_home(&s->tt, cm->b));
         }
-        int rc = close_class(s, base, id, nkeys);
+        int rc = close_class(s, base, id);
         pop_move(s);
         if (rc < 0) return -1;
     }
@@ -1439,14 +1481,12 @@ static int push_frame(S *s) {
         for (int i = 0; i < f->n; i++)
             if (!is_flip(s, f->moves[i])) f->moves[n++] = f->moves[i];
         if (n < f->n) {
-            size_t nkeys = 1;
-            if (reserve((void **)&s->mkey, &s->mkey_cap, 2, 8) < 0 ||
+            member_clear(s);
+            if (member_add(s, s->ha || s->hb ? s->ha : 1, s->hb) < 0 ||
                 reserve((void **)&s->mem, &s->mem_cap, s->mem_len + 1, sizeof(Member)) < 0)
                 return -1;
-            s->mkey[0] = s->ha || s->hb ? s->ha : 1;
-            s->mkey[1] = s->hb;
             s->mem[s->mem_len++] = (Member){0, 0};
-            if (close_class(s, f->mem_base, 0, &nkeys) < 0) return -1;
+            if (close_class(s, f->mem_base, 0) < 0) return -1;
             f->mv_end = s->cmv_len;
         }
         f->n = n;
@@ -1776,6 +1816,8 @@ static void free_search(S *s) {
     free(s->mem);
     free(s->cmv);
     free(s->mkey);
+    free(s->mslot);
+    free(s->mstamp);
     table_free(&s->tt);
     free(s->log);
     free(s->frames);
