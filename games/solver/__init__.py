@@ -59,9 +59,9 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # about 2.1 million positions in the proof search); after 3 million positions the proof
 # search gets 64 positions per restart position instead of 16. 7: the table goes narrow in
 # place, so a proof search whose table fills its cap (memory_mb from 64 to 127) still goes
-# narrow and holds twice the positions (node counts unchanged otherwise). 8: the
-# deterministic searches keep one table entry per twin class (F_MERGE, Yukon): other
-# lines, node counts and verdicts; a position count includes the classes' other members.
+# narrow and holds twice the positions (node counts unchanged otherwise). 8: every
+# search keeps one table entry per twin class (F_MERGE, Yukon): other lines, node counts
+# and verdicts; a position count includes the classes' other members.
 SOLVER_VERSION: Final = 8
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
@@ -73,8 +73,7 @@ VARIANT_CODES: Final = {
     "moosehide-runs": 4,
 }
 # Every rule in ALL_RULES has a soundness argument in docs/solver.md and a test in
-# tests/solver/test_soundness.py. Twin classes (F_MERGE, Yukon) are for the deterministic
-# searches only: the restarts, short and at random, search positions one by one.
+# tests/solver/test_soundness.py. Twin classes (F_MERGE, version 8) apply to Yukon only.
 ALL_RULES: Final = _csolver.F_ALL | _csolver.F_MERGE
 FIRST_NODES: Final = 20_000  # the first, deterministic run
 LUBY_UNIT: Final = 20_000  # positions per Luby unit in the restarts
@@ -308,7 +307,7 @@ class _Runs:
         """Restart ``i``: random tie-breaks (its own seed), a fresh table."""
         verdict, line, used, reason = _csolver.solve(
             *self._args(),
-            flags=self.rules & ~_csolver.F_MERGE,
+            flags=self.rules,
             max_nodes=max_nodes,
             seconds=budget.seconds_until(self.seconds),
             wall_seconds=budget.wall_until(),

@@ -9,6 +9,7 @@ F_CANON: Final[int]
 F_STUCK: Final[int]
 F_TWIN: Final[int]
 F_POR: Final[int]
+F_MERGE: Final[int]
 F_ALL: Final[int]
 
 def solve(
@@ -66,5 +67,7 @@ class Search:
     ) -> tuple[int, list[int], int, str]: ...
     @property
     def nodes(self) -> int: ...
+    @property
+    def members(self) -> int: ...
     @property
     def narrowed(self) -> bool: ...
