@@ -2624,7 +2624,7 @@ static PyMethodDef Search_methods[] = {
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "positions searched so far, all runs", NULL},
     {"members", (getter)Search_get_members, NULL,
-     "F_MERGE: members of the classes searched so far, besides their entries (the positions of nodes)", NULL},
+     "F_MERGE: the classes' members searched so far besides their entries (counted in nodes too)", NULL},
     {"narrowed", (getter)Search_get_narrowed, NULL,
      "the table went narrow: an exhausted search only says 'probably lost'", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -143,7 +143,8 @@ def test_the_published_study_is_whole_and_consistent() -> None:
     data = json.loads(odds.STUDY_FILE.read_text())
     for variant, part in data["variants"].items():
         assert len(part["nodes"]) == len(part["verdicts"])
-        # nothing ran past the budget (the portfolio may overshoot by one position per run)
+        # nothing ran past the budget (a run may overshoot by one position, or by the
+        # other members of the last twin class it entered: a few dozen)
         assert max(part["nodes"]) <= study.budget_nodes + 1000, variant
 
 
