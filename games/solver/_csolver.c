@@ -395,6 +395,12 @@ static int apply_autos(S *s, int only_col) {
 
 static inline uint64_t rnd(S *s) { return splitmix(&s->rng); }
 
+/* The column a tableau-to-tableau move leaves (apply_autos' only_col), or -1 for a move
+ * home or a take-back. */
+static inline int move_source(const S *s, int move) {
+    return (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
+}
+
 /* The order of the moves: a higher key is tried first (the low 8 bits break ties, at
  * random in a restart). */
 static int order_key(const S *s, int move) {
@@ -1216,6 +1222,7 @@ static inline int is_flip(const S *s, int move) {
  * q or onto w (which moved to B), and the new ones are onto w, of a card under r. */
 static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
     size_t mark = s->log_len;
+    uint64_t a, b;
     for (;;) {
         /* the piles on a parent whose other parent may be a top, lowest card first */
         uint64_t may = 0;
@@ -1233,7 +1240,11 @@ static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
                 ks[n++] = k;
             }
         }
-        if (!n) break;
+        if (!n) {
+            a = s->ha;
+            b = s->hb;
+            break;
+        }
         int y = ys[best], q = ts[best], B = ks[best], A = s->col_of[y], h = s->pos_of[y];
         int r = s->cols[A][h - 1], w = s->cols[A][s->len[A] - 1], more = 0;
         for (int j = 0; j < n && !more; j++)
@@ -1243,23 +1254,19 @@ static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
             more = s->col_of[z] == A && hz < h && hz > s->down[A] && s->cols[A][hz - 1] > w && s->fits[z][s->cols[A][hz - 1]];
         }
         if (!more) { /* the last flip: its key without making it */
-            uint64_t a = s->ha ^ ZA[y][r] ^ ZA[y][q], b = s->hb ^ ZB[y][r] ^ ZB[y][q];
-            if (!a && !b) a = 1;
-            *pa = a;
-            *pb = b;
-            pop_to(s, mark);
-            return 0;
+            a = s->ha ^ ZA[y][r] ^ ZA[y][q];
+            b = s->hb ^ ZB[y][r] ^ ZB[y][q];
+            break;
         }
         if (push_move(s, y << 3 | B) < 0) {
             pop_to(s, mark);
             return -1;
         }
     }
-    uint64_t a = s->ha, b = s->hb;
+    pop_to(s, mark);
     if (!a && !b) a = 1;
     *pa = a;
     *pb = b;
-    pop_to(s, mark);
     return 0;
 }
 
@@ -1309,7 +1316,7 @@ static int member_moves(S *s, int r, int x, uint16_t *out) {
  * auto-foundation moves) and undoing it: 1, 0 when it wins (no key), -1 out of memory. */
 static int made_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     size_t mark = s->log_len;
-    int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
+    int src = move_source(s, move);
     int rc = push_move(s, move) < 0 || apply_autos(s, src) < 0 ? -1 : s->nhome == 52 ? 0 : class_key(s, pa, pb) < 0 ? -1 : 1;
     pop_to(s, mark);
     return rc;
@@ -1620,7 +1627,7 @@ static int search(S *s) {
                 keyed = (s->flags & F_MERGE) != 0, ka = f->ka[i], kb = f->kb[i];
             }
         }
-        int src = (move & 7) == FOUND_DEST || s->col_of[move >> 3] == HOME ? -1 : s->col_of[move >> 3];
+        int src = move_source(s, move);
         if (push_move(s, move) < 0 || apply_autos(s, src) < 0) return fail_memory(s);
         if (s->nhome == 52) {
             s->finished = 1;
