@@ -12,12 +12,18 @@ APPS = $(shell $(PY) -c 'import tomllib; print(*(p.rstrip("*") for p in tomllib.
 # The Django code and the top-level tests: normal mypy with the django-stubs plugin.
 TYPED_DJANGO = $(APPS) $(wildcard tests/*.py)
 PYTEST_ARGS ?=
+# pytest-xdist workers for `make test`: most of the suite waits on servers and the browser,
+# so three workers keep two cores busy (docs/development.md has the figures).
+PYTEST_WORKERS ?= 3
+# The ten slowest tests are printed at the end of every run.
+PYTEST_FLAGS = -n $(PYTEST_WORKERS) --dist worksteal --durations=10
 
-.PHONY: help run test lint sanitize install clean
+.PHONY: help run test test-fast lint sanitize install clean
 
 help:
 	@echo "make run    - install into .venv if needed, migrate, serve http://127.0.0.1:8000/"
 	@echo "make test   - lint (ruff, mypy) and the whole pytest suite with throwaway services"
+	@echo "make test-fast - the tests that need no service, browser or worker (under a minute)"
 	@echo "make lint   - ruff (with the engine import ban) and mypy only"
 	@echo "make sanitize - the solver's tests on an ASan/UBSan build of its C extension"
 	@echo "make clean  - remove .venv, caches, build output and the dev database"
@@ -42,6 +48,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 ifneq ($(PURE_DIRS),)
 	$(VENV)/bin/ruff check --config tools/ruff-engine.toml $(PURE_DIRS)
 	$(VENV)/bin/mypy --strict $(PURE_DIRS)
@@ -58,9 +65,15 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: lint node_modules/.package-lock.json
 	@mkdir -p test-artifacts
 	node --test tests/frontend/
-	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
 	exit $$rc
+
+# The inner loop: no PostgreSQL, Redis, Celery worker or browser, and nothing marked slow
+# (SQLite and in-process tasks, as `make run`); no lint.
+test-fast: $(STAMP)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(PYTEST_FLAGS) \
+		-m "not (postgres or redis or celery or e2e or slow)" $(PYTEST_ARGS)
 
 # The solver's C extension rebuilt with AddressSanitizer + UBSan, and tests/solver run on it.
 sanitize: $(STAMP)

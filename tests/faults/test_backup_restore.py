@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -43,6 +42,7 @@ from games.models import Game, Status, Verification, utc_today
 from tests.factories import make_challenges, winning_lines
 from tests.faults.pgtools import pg_tool, with_database
 from tests.faults.server import Browser, gunicorn, production_env
+from tests.worker_services import REDIS_SPARE_DBS, with_redis_db
 from tests.workers import ROOT, own_queue, start_worker, stop, worker_database_url
 
 pytestmark = [
@@ -55,12 +55,7 @@ pytestmark = [
 
 DEALS = {"easy": 0, "medium": 1, "hard": 68}
 PLAYERS = 6
-LIVE_REDIS_DB, RESTORED_REDIS_DB = 7, 8  # boards, cache and broker of each site
-
-
-def with_redis_db(redis_url: str, db: int) -> str:
-    parts = urlsplit(redis_url)
-    return urlunsplit(parts._replace(path=f"/{db}"))
+LIVE_REDIS_DB, RESTORED_REDIS_DB = REDIS_SPARE_DBS  # boards, cache and broker of each site
 
 
 # ----- players --------------------------------------------------------------------------
