@@ -83,9 +83,7 @@ class AccountAdapter(DefaultAccountAdapter):
                 "errors": [{"message": m, "code": "invalid", "param": field} for m in messages],
             }
             raise ImmediateHttpResponse(JsonResponse(body, status=400))
-        page = render(
-            request, "allauth/refused.html", {"messages_refused": messages}, status=400
-        )
+        page = render(request, "allauth/refused.html", {"messages_refused": messages}, status=400)
         raise ImmediateHttpResponse(page)
 
     def authenticate(self, request: HttpRequest, **credentials: Any) -> AbstractBaseUser | None:

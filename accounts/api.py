@@ -109,8 +109,11 @@ class SignupView(BaseAPIView):
         request=SignupSerializer,
         responses={
             201: _ME,
-            202: OpenApiResponse(_ME, description="That email address already has an "
-                                 "account: we mailed it instead (nothing is created)."),
+            202: OpenApiResponse(
+                _ME,
+                description="That email address already has an "
+                "account: we mailed it instead (nothing is created).",
+            ),
             400: OpenApiResponse(ERROR, description="A field is missing or refused."),
         },
         summary="Create an account and log in",
@@ -122,8 +125,10 @@ class SignupView(BaseAPIView):
         data = serializer.validated_data
         form = SignupForm(
             data={
-                "username": data["username"], "display_name": data["display_name"],
-                "password1": data["password"], "email": data["email"],
+                "username": data["username"],
+                "display_name": data["display_name"],
+                "password1": data["password"],
+                "email": data["email"],
             }
         )
         if not form.is_valid():
@@ -154,8 +159,11 @@ class LoginView(BaseAPIView):
         responses={
             200: _ME,
             400: OpenApiResponse(ERROR, description="Wrong username or password."),
-            401: OpenApiResponse(ERROR, description="Right password; the account's second "
-                                 "factor is still to come (headless API)."),
+            401: OpenApiResponse(
+                ERROR,
+                description="Right password; the account's second "
+                "factor is still to come (headless API).",
+            ),
         },
         summary="Log in",
         tags=["auth"],
@@ -176,9 +184,7 @@ class LoginView(BaseAPIView):
             )
         flows.login.perform_password_login(django_request, form.cleaned_data, form.login)
         if not django_request.user.is_authenticated:
-            return Response(
-                {"detail": SECOND_FACTOR_NEEDED}, status=status.HTTP_401_UNAUTHORIZED
-            )
+            return Response({"detail": SECOND_FACTOR_NEEDED}, status=status.HTTP_401_UNAUTHORIZED)
         response = Response(_me(request))
         remember_device(response, django_request.user)
         return response
@@ -219,8 +225,9 @@ class DisplayNameView(BaseAPIView):
         request=DisplayNameSerializer,
         responses={
             200: _ME,
-            400: OpenApiResponse(ERROR, description="Taken, too close to another "
-                                 "player's, or not a valid name."),
+            400: OpenApiResponse(
+                ERROR, description="Taken, too close to another player's, or not a valid name."
+            ),
             403: OpenApiResponse(ERROR, description="Not logged in."),
         },
         summary="Change your display name",
@@ -259,9 +266,7 @@ class ExportView(BaseAPIView):
         user = request.user
         assert isinstance(user, User)  # IsAuthenticated
         response = Response(services.export_data(user))
-        response["Content-Disposition"] = (
-            f'attachment; filename="yukon-daily-{user.pk}.json"'
-        )
+        response["Content-Disposition"] = f'attachment; filename="yukon-daily-{user.pk}.json"'
         response["Cache-Control"] = "no-store"
         return response
 
@@ -273,7 +278,10 @@ class DeleteAccountSerializer(serializers.Serializer):
         help_text=f'Exactly "{DELETE_CONFIRMATION}".',
     )
     password = serializers.CharField(
-        max_length=128, required=False, trim_whitespace=False, write_only=True,
+        max_length=128,
+        required=False,
+        trim_whitespace=False,
+        write_only=True,
         help_text="Your password, unless you confirmed who you are in the last minutes "
         "(/accounts/reauthenticate/, with a password, a code or a passkey).",
     )
@@ -288,8 +296,9 @@ class DeleteAccountView(BaseAPIView):
         responses={
             200: _ME,
             400: OpenApiResponse(ERROR, description="Not confirmed, or a wrong password."),
-            401: OpenApiResponse(ERROR, description="Confirm who you are first: "
-                                 "`reauthenticate` names the page."),
+            401: OpenApiResponse(
+                ERROR, description="Confirm who you are first: `reauthenticate` names the page."
+            ),
             403: OpenApiResponse(ERROR, description="Not logged in."),
         },
         summary="Delete your account (after confirming who you are)",

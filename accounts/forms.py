@@ -32,4 +32,3 @@ class SignupDetailsForm(forms.Form):
 
     def signup(self, request: Any, user: Any) -> None:
         """allauth calls this after saving the user; the adapter already set the name."""
-

@@ -91,9 +91,7 @@ class User(AbstractUser):
 
 def username_taken(username: str, exclude_user_id: Any = None) -> bool:
     """Another account's username folds to this one's (``kate``, ``KATE``, ``\u212aate``)."""
-    return (
-        User.objects.filter(username_key=fold(username)).exclude(pk=exclude_user_id).exists()
-    )
+    return User.objects.filter(username_key=fold(username)).exclude(pk=exclude_user_id).exists()
 
 
 def public_name(user: Any) -> str:

@@ -45,8 +45,8 @@ def look_alike_error(name: str, *, exclude_user_id: int | None = None) -> str | 
     Compared by key (accounts/skeleton.py): the same name in another case, or one that
     reads the same (``AIice``, ``A1ice`` for ``Alice``; ``rn`` for ``m``; ``0`` for ``O``).
     """
-    others = User.objects.all() if exclude_user_id is None else User.objects.exclude(
-        pk=exclude_user_id
+    others = (
+        User.objects.all() if exclude_user_id is None else User.objects.exclude(pk=exclude_user_id)
     )
     if others.filter(display_name__iexact=name).exists():
         return "That display name is taken."

@@ -113,15 +113,15 @@ def advise(position: Position, seconds: float | None = None) -> Advice:
 
 
 def _practice_game(actor: Actor, game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).only(
-        "id", "player_id", "session_key", "mode", "status", "ply", "position"
-    ).first()
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only("id", "player_id", "session_key", "mode", "status", "ply", "position")
+        .first()
+    )
     if game is None or not actor.owns(game):
         raise NotFound("no such game")
     if game.mode != Mode.PRACTICE:
-        raise Forbidden(
-            "hints are for practice games: a ranked daily game is played without help"
-        )
+        raise Forbidden("hints are for practice games: a ranked daily game is played without help")
     if game.status != Status.PLAYING:
         raise Conflict(
             f"the game is over ({game.status}): its analysis is on the replay page",

@@ -55,9 +55,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         )
     if isinstance(exc, DataError):
         logger.info("rejected input the database cannot hold: %s", exc)
-        return Response(
-            {"detail": "a value is out of range"}, status=status.HTTP_400_BAD_REQUEST
-        )
+        return Response({"detail": "a value is out of range"}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's own check, e.g. in a multipart field
         exc = too_large()
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):

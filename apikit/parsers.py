@@ -73,17 +73,13 @@ def parse_json(raw: bytes, encoding: str = "utf-8", *, strict: bool = True) -> A
 
 
 class JSONParser(parsers.JSONParser):
-    def parse(
-        self, stream: Any, media_type: Any = None, parser_context: Any = None
-    ) -> Any:
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         encoding = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]
         return parse_json(read_limited(stream, parser_context), encoding, strict=self.strict)
 
 
 class FormParser(parsers.FormParser):
-    def parse(
-        self, stream: Any, media_type: Any = None, parser_context: Any = None
-    ) -> Any:
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         raw = read_limited(stream, parser_context)
         return super().parse(io.BytesIO(raw), media_type, parser_context)
 
@@ -92,10 +88,7 @@ class MultiPartParser(parsers.MultiPartParser):
     """Django's multipart parser bounds the fields, not the files: a declared length over
     the limit is refused before anything is read (no endpoint takes a file)."""
 
-    def parse(
-        self, stream: Any, media_type: Any = None, parser_context: Any = None
-    ) -> Any:
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         request = (parser_context or {}).get("request")
         check_declared_length(getattr(request, "_request", request))
         return super().parse(stream, media_type, parser_context)
-

@@ -39,9 +39,7 @@ BAD_REQUEST = OpenApiResponse(ERROR, description="Invalid input or an illegal mo
 
 ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 UNSAFE = {"post", "put", "patch", "delete"}
-RETRY_AFTER = {
-    "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}
-}
+RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}}
 
 
 def shared_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> Any:
@@ -54,21 +52,35 @@ def shared_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             if (path, method) in throttled:
-                responses.setdefault("429", {
-                    "description": "Too many requests: wait Retry-After seconds.",
-                    "headers": RETRY_AFTER, "content": ERROR_CONTENT,
-                })
+                responses.setdefault(
+                    "429",
+                    {
+                        "description": "Too many requests: wait Retry-After seconds.",
+                        "headers": RETRY_AFTER,
+                        "content": ERROR_CONTENT,
+                    },
+                )
             if method in UNSAFE:
-                responses.setdefault("400", {
-                    "description": "The body is not JSON, or nested too deeply.",
+                responses.setdefault(
+                    "400",
+                    {
+                        "description": "The body is not JSON, or nested too deeply.",
+                        "content": ERROR_CONTENT,
+                    },
+                )
+                responses.setdefault(
+                    "413",
+                    {
+                        "description": "The body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE.",
+                        "content": ERROR_CONTENT,
+                    },
+                )
+            responses.setdefault(
+                "503",
+                {
+                    "description": "The database is unavailable: retry after Retry-After seconds.",
+                    "headers": RETRY_AFTER,
                     "content": ERROR_CONTENT,
-                })
-                responses.setdefault("413", {
-                    "description": "The body is larger than DATA_UPLOAD_MAX_MEMORY_SIZE.",
-                    "content": ERROR_CONTENT,
-                })
-            responses.setdefault("503", {
-                "description": "The database is unavailable: retry after Retry-After seconds.",
-                "headers": RETRY_AFTER, "content": ERROR_CONTENT,
-            })
+                },
+            )
     return result

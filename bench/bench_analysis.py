@@ -88,8 +88,11 @@ def main() -> None:
 
         started = time.perf_counter()
         review = review_line(
-            Position.deal(deal - 1), moves, solver,
-            total_seconds=args.total_seconds, deal_result=deal_result,
+            Position.deal(deal - 1),
+            moves,
+            solver,
+            total_seconds=args.total_seconds,
+            deal_result=deal_result,
         )
         times.append(time.perf_counter() - started)
         solves.append(review.solves)
@@ -98,14 +101,20 @@ def main() -> None:
     lost = sorted(t for t, o in zip(times, kinds, strict=True) if o == "lost_at")
     times.sort()
     p95 = times[max(0, round(0.95 * len(times)) - 1)]
-    print(f"analysis of {len(times)} lost games, {args.probe_seconds:g} s per probe, "
-          f"{args.total_seconds:g} s per game at most, empty cache")
-    print(f"per game: median {statistics.median(times):.3f} s   p95 {p95:.3f} s   "
-          f"max {times[-1]:.3f} s   solver calls median {statistics.median(solves):.0f}, "
-          f"max {max(solves)}")
+    print(
+        f"analysis of {len(times)} lost games, {args.probe_seconds:g} s per probe, "
+        f"{args.total_seconds:g} s per game at most, empty cache"
+    )
+    print(
+        f"per game: median {statistics.median(times):.3f} s   p95 {p95:.3f} s   "
+        f"max {times[-1]:.3f} s   solver calls median {statistics.median(solves):.0f}, "
+        f"max {max(solves)}"
+    )
     if lost:
-        print(f"games with a named losing move: median {statistics.median(lost):.3f} s, "
-              f"max {lost[-1]:.3f} s")
+        print(
+            f"games with a named losing move: median {statistics.median(lost):.3f} s, "
+            f"max {lost[-1]:.3f} s"
+        )
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
 
 

@@ -32,8 +32,7 @@ def reexec_under_services() -> None:
     os.environ.pop("DATABASE_URL", None)
     os.execv(
         sys.executable,
-        [sys.executable, str(ROOT / "scripts" / "test-services"), "--",
-         sys.executable, *sys.argv],
+        [sys.executable, str(ROOT / "scripts" / "test-services"), "--", sys.executable, *sys.argv],
     )
 
 
@@ -103,8 +102,9 @@ def database_size(url: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=1_000_000)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
-                        help="parallel jobs of the second restore")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 2, help="parallel jobs of the second restore"
+    )
     args = parser.parse_args()
     reexec_under_services()
 
@@ -117,10 +117,14 @@ def main() -> int:
     pg_dump, pg_restore = pg_tool("pg_dump", server_url), pg_tool("pg_restore", server_url)
     run([str(createdb), "--maintenance-db", server_url, source])
     source_url = with_database(server_url, source)
-    os.environ.update({
-        "DATABASE_URL": source_url, "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
-        "LOG_LEVEL": "WARNING", "REDIS_URL": "",
-    })
+    os.environ.update(
+        {
+            "DATABASE_URL": source_url,
+            "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
+            "LOG_LEVEL": "WARNING",
+            "REDIS_URL": "",
+        }
+    )
     try:
         import django
 
@@ -133,9 +137,11 @@ def main() -> int:
         from django.db import connection
 
         connection.close()
-        print(f"pg_dump {tool_version_num(pg_dump)}, server {server_url.rsplit('@', 1)[-1]}; "
-              f"{games:,} games, {moves:,} moves made in {time.perf_counter() - started:.1f} s; "
-              f"database {database_size(source_url) / 2**20:.0f} MiB")
+        print(
+            f"pg_dump {tool_version_num(pg_dump)}, server {server_url.rsplit('@', 1)[-1]}; "
+            f"{games:,} games, {moves:,} moves made in {time.perf_counter() - started:.1f} s; "
+            f"database {database_size(source_url) / 2**20:.0f} MiB"
+        )
         with tempfile.TemporaryDirectory() as tmp:
             dump = Path(tmp) / "yukon.dump"
             seconds = run([str(pg_dump), "-Fc", "-f", str(dump), "-d", source_url])
@@ -143,9 +149,18 @@ def main() -> int:
             for jobs in sorted({1, args.jobs}):
                 run([str(createdb), "--maintenance-db", server_url, restored])
                 try:
-                    seconds = run([str(pg_restore), "--no-owner", "--exit-on-error", "-j",
-                                   str(jobs), "-d", with_database(server_url, restored),
-                                   str(dump)])
+                    seconds = run(
+                        [
+                            str(pg_restore),
+                            "--no-owner",
+                            "--exit-on-error",
+                            "-j",
+                            str(jobs),
+                            "-d",
+                            with_database(server_url, restored),
+                            str(dump),
+                        ]
+                    )
                     print(f"pg_restore -j {jobs} into a fresh database: {seconds:.1f} s")
                 finally:
                     run([str(dropdb), "--maintenance-db", server_url, "--force", restored])

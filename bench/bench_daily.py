@@ -74,21 +74,29 @@ def run(start: dt.date, days: int) -> int:
             ]
             attempts[challenge.tier].append(tried.index(challenge.deal.number) + 1)
         print(f"{date}: {seconds[-1]:.1f} s", flush=True)
-    print(f"\n{days} days, {connection_vendor()}; solver budget {settings.DAILY_SOLVE_NODES:,} "
-          f"nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts per candidate")
-    print(f"time per day: median {statistics.median(seconds):.1f} s, "
-          f"p95 {sorted(seconds)[int(0.95 * (len(seconds) - 1))]:.1f} s, "
-          f"max {max(seconds):.1f} s (target < 60 s)")
-    print(f"{'tier':8} {'band':>12} {'bot win rate: mean':>20} {'min':>6} {'max':>6} "
-          f"{'candidates tried: mean':>24}")
+    print(
+        f"\n{days} days, {connection_vendor()}; solver budget {settings.DAILY_SOLVE_NODES:,} "
+        f"nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts per candidate"
+    )
+    print(
+        f"time per day: median {statistics.median(seconds):.1f} s, "
+        f"p95 {sorted(seconds)[int(0.95 * (len(seconds) - 1))]:.1f} s, "
+        f"max {max(seconds):.1f} s (target < 60 s)"
+    )
+    print(
+        f"{'tier':8} {'band':>12} {'bot win rate: mean':>20} {'min':>6} {'max':>6} "
+        f"{'candidates tried: mean':>24}"
+    )
     for tier in Tier.values:
         rates = list(
             DailyChallenge.objects.filter(tier=tier).values_list("bot_win_rate", flat=True)
         )
         band = BANDS[tier]
-        print(f"{tier:8} {band.low:>5.2f}-{min(band.high, 1):<5.2f} "
-              f"{statistics.mean(rates):>20.2f} {min(rates):>6.2f} {max(rates):>6.2f} "
-              f"{statistics.mean(attempts[tier]):>24.1f}")
+        print(
+            f"{tier:8} {band.low:>5.2f}-{min(band.high, 1):<5.2f} "
+            f"{statistics.mean(rates):>20.2f} {min(rates):>6.2f} {max(rates):>6.2f} "
+            f"{statistics.mean(attempts[tier]):>24.1f}"
+        )
     return 0
 
 
@@ -118,18 +126,27 @@ def run_weekly(start: dt.date, sundays: int) -> int:
             verdicts[str(deal.verdict)] = verdicts.get(str(deal.verdict), 0) + 1
         nodes.append(challenge.deal.solve_nodes or 0)
         rates.append(challenge.bot_win_rate or 0.0)
-        print(f"{date}: {seconds[-1]:.1f} s, candidate {attempts[-1]}, proof "
-              f"{nodes[-1]:,} positions, bot {rates[-1]:.2f}", flush=True)
+        print(
+            f"{date}: {seconds[-1]:.1f} s, candidate {attempts[-1]}, proof "
+            f"{nodes[-1]:,} positions, bot {rates[-1]:.2f}",
+            flush=True,
+        )
     band = BANDS[WEEKLY]
-    print(f"\n{sundays} Sundays, {connection_vendor()}; weekly solver budget "
-          f"{settings.WEEKLY_SOLVE_NODES:,} nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts, "
-          f"band {band.low:.2f}-{band.high:.2f}")
+    print(
+        f"\n{sundays} Sundays, {connection_vendor()}; weekly solver budget "
+        f"{settings.WEEKLY_SOLVE_NODES:,} nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts, "
+        f"band {band.low:.2f}-{band.high:.2f}"
+    )
     print(f"time per Sunday: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s")
-    print(f"candidates tried: mean {statistics.mean(attempts):.1f}, max {max(attempts)}; "
-          f"verdicts of all tried: {dict(sorted(verdicts.items()))}")
-    print(f"published: proof positions median {statistics.median(nodes):,.0f}, max "
-          f"{max(nodes):,}; bot win rate mean {statistics.mean(rates):.2f}, min "
-          f"{min(rates):.2f}, max {max(rates):.2f}")
+    print(
+        f"candidates tried: mean {statistics.mean(attempts):.1f}, max {max(attempts)}; "
+        f"verdicts of all tried: {dict(sorted(verdicts.items()))}"
+    )
+    print(
+        f"published: proof positions median {statistics.median(nodes):,.0f}, max "
+        f"{max(nodes):,}; bot win rate mean {statistics.mean(rates):.2f}, min "
+        f"{min(rates):.2f}, max {max(rates):.2f}"
+    )
     return 0
 
 

@@ -77,8 +77,10 @@ def main() -> None:
     times.sort()
     p95 = times[max(0, round(0.95 * len(times)) - 1)]
     print(f"hints over {len(times)} mid-game positions, budget {args.seconds:g} s, empty cache")
-    print(f"median {1000 * statistics.median(times):.1f} ms   p95 {1000 * p95:.1f} ms   "
-          f"max {1000 * times[-1]:.1f} ms   mean {1000 * statistics.mean(times):.1f} ms")
+    print(
+        f"median {1000 * statistics.median(times):.1f} ms   p95 {1000 * p95:.1f} ms   "
+        f"max {1000 * times[-1]:.1f} ms   mean {1000 * statistics.mean(times):.1f} ms"
+    )
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())))
 
 

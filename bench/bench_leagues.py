@@ -54,7 +54,9 @@ from social.services import new_invite_token
 
 def make_league(members: list[User]) -> League:
     league = League.objects.create(
-        name="Bench League", name_key="bench league", owner=members[0],
+        name="Bench League",
+        name_key="bench league",
+        owner=members[0],
         invite_token=new_invite_token(),
     )
     Membership.objects.bulk_create([Membership(league=league, player=m) for m in members])
@@ -78,14 +80,19 @@ def make_history(members: list[User], today: dt.date, days: int) -> int:
                 won = rng.random() < 0.35
                 games.append(
                     Game(
-                        player=member, deal=deal, challenge=challenge, mode=Mode.DAILY,
+                        player=member,
+                        deal=deal,
+                        challenge=challenge,
+                        mode=Mode.DAILY,
                         status=Status.WON if won else Status.STUCK,
                         verification=Verification.VERIFIED,
                         score=625 if won else rng.randrange(0, 620, 5),
-                        moves=rng.randrange(80, 250), ply=0,
+                        moves=rng.randrange(80, 250),
+                        ply=0,
                         elapsed_ms=rng.randrange(60_000, 1_800_000, 1000),
                         finished_at=start + dt.timedelta(seconds=rng.randrange(86_400)),
-                        verified_at=start, position="-",
+                        verified_at=start,
+                        position="-",
                     )
                 )
     Game.objects.bulk_create(games, batch_size=5_000)
@@ -97,9 +104,19 @@ def verified(player: User, challenge: DailyChallenge) -> None:
     verification task adds it."""
     now = timezone.now()
     game = Game.objects.create(
-        player=player, deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
-        status=Status.WON, verification=Verification.VERIFIED, score=625, moves=120, ply=0,
-        elapsed_ms=600_000, finished_at=now, verified_at=now, position="-",
+        player=player,
+        deal=challenge.deal,
+        challenge=challenge,
+        mode=Mode.DAILY,
+        status=Status.WON,
+        verification=Verification.VERIFIED,
+        score=625,
+        moves=120,
+        ply=0,
+        elapsed_ms=600_000,
+        finished_at=now,
+        verified_at=now,
+        position="-",
     )
     on_game_verified(Game, game)
 
@@ -135,7 +152,8 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=30, help="closed days of history")
     parser.add_argument("--repeat", type=int, default=100)
     parser.add_argument(
-        "--profile", action="store_true",
+        "--profile",
+        action="store_true",
         help="also print where the league page's time goes (cProfile, top 30 by own time)",
     )
     args = parser.parse_args()
@@ -155,8 +173,11 @@ def main() -> None:
         league = make_league(members)
         me = members[1]
         Follow.objects.bulk_create(
-            [Follow(follower=me, followed_id=pk) for pk in rng.sample(players, args.follows)
-             if pk != me.pk]
+            [
+                Follow(follower=me, followed_id=pk)
+                for pk in rng.sample(players, args.follows)
+                if pk != me.pk
+            ]
         )
         history = make_history(members, challenge.date, args.days)
         with connection.cursor() as cursor:

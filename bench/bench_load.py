@@ -64,8 +64,7 @@ def reexec_under_services() -> None:
         return
     os.execv(
         sys.executable,
-        [sys.executable, str(ROOT / "scripts" / "test-services"), "--",
-         sys.executable, *sys.argv],
+        [sys.executable, str(ROOT / "scripts" / "test-services"), "--", sys.executable, *sys.argv],
     )
 
 
@@ -218,8 +217,12 @@ async def warm_up(  # noqa: PLR0917
 
 
 async def player(  # noqa: PLR0917 one simulated player's whole state
-    http: Http, lines: dict[str, list[str]], phase: Phase, stats: dict[str, Stats],
-    args: argparse.Namespace, rng: random.Random,
+    http: Http,
+    lines: dict[str, list[str]],
+    phase: Phase,
+    stats: dict[str, Stats],
+    args: argparse.Namespace,
+    rng: random.Random,
 ) -> None:
     games: list[tuple[int, list[str], int]] = []
     for tier in DEALS:  # today's three challenges, then practice games of the same deals
@@ -299,8 +302,12 @@ def cpu_seconds() -> dict[tuple[str, str], float]:
     is; ``softirq`` is the kernel's network work outside any process (/proc/stat),
     ``idle`` what nobody used."""
     tick = os.sysconf("SC_CLK_TCK")
-    roles = {"gunicorn": "web", "celery": "celery worker", "postgres": "postgres",
-             "redis-server": "redis"}
+    roles = {
+        "gunicorn": "web",
+        "celery": "celery worker",
+        "postgres": "postgres",
+        "redis-server": "redis",
+    }
     used: dict[tuple[str, str], float] = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -308,8 +315,11 @@ def cpu_seconds() -> dict[tuple[str, str], float]:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, UnicodeDecodeError):
             continue  # gone, or not ours to read
-        role = "load generator" if int(pid) == os.getpid() else next(
-            (name for marker, name in roles.items() if marker in command), "other")
+        role = (
+            "load generator"
+            if int(pid) == os.getpid()
+            else next((name for marker, name in roles.items() if marker in command), "other")
+        )
         used[role, pid] = (int(fields[11]) + int(fields[12])) / tick
         used[role + " sys", pid] = int(fields[12]) / tick
     machine = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
@@ -318,8 +328,12 @@ def cpu_seconds() -> dict[tuple[str, str], float]:
     return used
 
 
-def cpu_line(before: dict[tuple[str, str], float], after: dict[tuple[str, str], float],
-             seconds: float, moves: int) -> str:
+def cpu_line(
+    before: dict[tuple[str, str], float],
+    after: dict[tuple[str, str], float],
+    seconds: float,
+    moves: int,
+) -> str:
     """Each role's share of the machine between two ``cpu_seconds``. A process that
     started meanwhile counts in full; one that ended (a database connection Django
     closed after CONN_MAX_AGE) is missed, instead of taking its past off its role."""
@@ -329,8 +343,11 @@ def cpu_line(before: dict[tuple[str, str], float], after: dict[tuple[str, str], 
     capacity = (os.cpu_count() or 1) * seconds
     parts = [
         f"{name} {100 * cpu / capacity:.0f}% ({1000 * cpu / max(moves, 1):.2f} ms/move"
-        + (f", {100 * spent[name + ' sys'] / cpu:.0f}% in the kernel)"
-           if name + " sys" in spent else ")")
+        + (
+            f", {100 * spent[name + ' sys'] / cpu:.0f}% in the kernel)"
+            if name + " sys" in spent
+            else ")"
+        )
         for name, cpu in sorted(spent.items(), key=lambda kv: -kv[1])
         if cpu > 0 and not name.endswith(" sys")
     ]
@@ -340,8 +357,11 @@ def cpu_line(before: dict[tuple[str, str], float], after: dict[tuple[str, str], 
 def phases(args: argparse.Namespace) -> list[tuple[str, float | None, float]]:
     """(name, total moves/s or None for human pace, seconds), in order."""
     steps = [(f"{rate:g}/s", float(rate), args.step_seconds) for rate in args.steps]
-    return [("human pace", None, args.human_seconds), *steps,
-            ("flat out", float("inf"), args.seconds)]
+    return [
+        ("human pace", None, args.human_seconds),
+        *steps,
+        ("flat out", float("inf"), args.seconds),
+    ]
 
 
 async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: str) -> None:
@@ -357,8 +377,9 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     clients = [Http(host, int(port), f"sessionid={s}; csrftoken={'c' * 32}") for s in sessions]
     tasks = [asyncio.create_task(player(c, lines, phase, stats, args, rng)) for c in clients]
     tasks += [
-        asyncio.create_task(watcher(
-            Http(host, int(port)), f"/api/leaderboards/daily/{date}/{tier}/", phase, stats))
+        asyncio.create_task(
+            watcher(Http(host, int(port)), f"/api/leaderboards/daily/{date}/{tier}/", phase, stats)
+        )
         for tier in DEALS
     ]
     await phase.all_ready.wait()
@@ -371,8 +392,11 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
         await asyncio.sleep(seconds)
         elapsed, cpu_after = time.perf_counter() - started, cpu_seconds()
         moves = stats[name]
-        offered = "each player at 0.5-2 s a move" if rate is None else (
-            f"offered {min(rate, args.max_rate * args.players):g}/s")
+        offered = (
+            "each player at 0.5-2 s a move"
+            if rate is None
+            else (f"offered {min(rate, args.max_rate * args.players):g}/s")
+        )
         lines_out.append(moves.line(f"moves, {name} ({offered})", elapsed))
         lines_out.append(stats["boards " + name].line(f"  board reads, {name}", elapsed))
         lines_out.append("  " + cpu_line(cpu_before, cpu_after, elapsed, moves.ok))
@@ -383,8 +407,10 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
     for client in clients:
         client.close()
-    print(f"{len(sessions)} players, up to {args.max_rate:g} moves/s each; "
-          f"gunicorn {args.workers} workers x {args.threads} threads")
+    print(
+        f"{len(sessions)} players, up to {args.max_rate:g} moves/s each; "
+        f"gunicorn {args.workers} workers x {args.threads} threads"
+    )
     print("\n".join(lines_out))
     if args.metrics:
         ACCEPTED[0] += sum(stats[name].ok for name, _, _ in plan)
@@ -421,7 +447,8 @@ def summed(samples: Samples, name: str, **labels: str) -> float:
 def quantile(samples: Samples, histogram: str, q: float, **labels: str) -> float:
     """``histogram_quantile`` as Prometheus computes it: linear within the bucket."""
     buckets = sorted(
-        (float(dict(ls)["le"]), v) for (n, ls), v in samples.items()
+        (float(dict(ls)["le"]), v)
+        for (n, ls), v in samples.items()
         if n == f"{histogram}_bucket" and set(labels.items()) <= set(ls)
     )
     total = buckets[-1][1] if buckets else 0.0
@@ -453,37 +480,42 @@ def metrics_line(samples: Samples) -> str:
 
 def metrics_report(samples: Samples) -> str:
     refused = {
-        dict(ls)["reason"]: v for (n, ls), v in samples.items()
+        dict(ls)["reason"]: v
+        for (n, ls), v in samples.items()
         if n == "yukon_moves_refused_total" and v
     }
     fivexx = sum(
-        v for (n, ls), v in samples.items()
+        v
+        for (n, ls), v in samples.items()
         if n == "django_http_responses_total_by_status_view_method_total"
         and dict(ls)["status"].startswith("5")
     )
     lag = "yukon_verification_lag_seconds"
     board = "leaderboards:daily"
-    return "\n".join([
-        "/metrics at the end of the run:",
-        f"  moves accepted {summed(samples, 'yukon_moves_accepted_total'):.0f} (the players "
-        f"saw {ACCEPTED[0]} accepted), refused {refused or 'none'}; 5xx answers {fivexx:.0f}",
-        f"  move latency (histogram): median "
-        f"{1000 * quantile(samples, MOVES_LATENCY, 0.5, view='api:moves'):.1f} ms, p95 "
-        f"{1000 * quantile(samples, MOVES_LATENCY, 0.95, view='api:moves'):.1f} ms; board "
-        f"reads p95 {1000 * quantile(samples, MOVES_LATENCY, 0.95, view=board):.1f} ms",
-        f"  verification lag: {summed(samples, f'{lag}_count'):.0f} verified, median "
-        f"{quantile(samples, lag, 0.5):.2f} s, p95 {quantile(samples, lag, 0.95):.2f} s; "
-        f"waiting {summed(samples, 'yukon_verification_pending_games'):.0f}, oldest "
-        f"{summed(samples, 'yukon_verification_pending_oldest_seconds'):.1f} s",
-        f"  celery queue {summed(samples, 'yukon_celery_queue_length'):.0f}, unacked "
-        f"{summed(samples, 'yukon_celery_unacked_tasks'):.0f}, task failures "
-        f"{summed(samples, 'yukon_celery_task_failures_total'):.0f}",
-        f"  dailies ready: today {summed(samples, 'yukon_daily_challenges_ready', day='today'):.0f}"
-        f", tomorrow {summed(samples, 'yukon_daily_challenges_ready', day='tomorrow'):.0f} of "
-        f"{summed(samples, 'yukon_daily_tiers'):.0f}; Redis fallbacks "
-        f"{summed(samples, 'yukon_redis_fallbacks_total'):.0f}; stale boards "
-        f"{summed(samples, 'yukon_leaderboard_stale_boards'):.0f}",
-    ])
+    return "\n".join(
+        [
+            "/metrics at the end of the run:",
+            f"  moves accepted {summed(samples, 'yukon_moves_accepted_total'):.0f} (the players "
+            f"saw {ACCEPTED[0]} accepted), refused {refused or 'none'}; 5xx answers {fivexx:.0f}",
+            f"  move latency (histogram): median "
+            f"{1000 * quantile(samples, MOVES_LATENCY, 0.5, view='api:moves'):.1f} ms, p95 "
+            f"{1000 * quantile(samples, MOVES_LATENCY, 0.95, view='api:moves'):.1f} ms; board "
+            f"reads p95 {1000 * quantile(samples, MOVES_LATENCY, 0.95, view=board):.1f} ms",
+            f"  verification lag: {summed(samples, f'{lag}_count'):.0f} verified, median "
+            f"{quantile(samples, lag, 0.5):.2f} s, p95 {quantile(samples, lag, 0.95):.2f} s; "
+            f"waiting {summed(samples, 'yukon_verification_pending_games'):.0f}, oldest "
+            f"{summed(samples, 'yukon_verification_pending_oldest_seconds'):.1f} s",
+            f"  celery queue {summed(samples, 'yukon_celery_queue_length'):.0f}, unacked "
+            f"{summed(samples, 'yukon_celery_unacked_tasks'):.0f}, task failures "
+            f"{summed(samples, 'yukon_celery_task_failures_total'):.0f}",
+            "  dailies ready: today "
+            f"{summed(samples, 'yukon_daily_challenges_ready', day='today'):.0f}, tomorrow "
+            f"{summed(samples, 'yukon_daily_challenges_ready', day='tomorrow'):.0f} of "
+            f"{summed(samples, 'yukon_daily_tiers'):.0f}; Redis fallbacks "
+            f"{summed(samples, 'yukon_redis_fallbacks_total'):.0f}; stale boards "
+            f"{summed(samples, 'yukon_leaderboard_stale_boards'):.0f}",
+        ]
+    )
 
 
 def pgbench(seconds: int) -> str:
@@ -492,31 +524,43 @@ def pgbench(seconds: int) -> str:
     url = urlsplit(os.environ["DATABASE_URL"])
     binary = shutil.which("pgbench") or "/usr/lib/postgresql/15/bin/pgbench"
     env = {**os.environ, "PGPASSWORD": url.password or ""}
-    conn = ["-h", url.hostname or "127.0.0.1", "-p", str(url.port or 5432),
-            "-U", url.username or "postgres"]
+    conn = [
+        "-h",
+        url.hostname or "127.0.0.1",
+        "-p",
+        str(url.port or 5432),
+        "-U",
+        url.username or "postgres",
+    ]
     db = url.path.lstrip("/")
     table = "CREATE TABLE IF NOT EXISTS bench_insert (id bigserial PRIMARY KEY, v int)"
-    subprocess.run(["psql", *conn, "-q", "-c", table, db], env=env, check=True,
-                   capture_output=True)
+    subprocess.run(["psql", *conn, "-q", "-c", table, db], env=env, check=True, capture_output=True)
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
         script.write("INSERT INTO bench_insert (v) VALUES (1);\n")
     out = subprocess.run(
         [binary, *conn, "-n", "-c", "4", "-j", "2", "-T", str(seconds), "-f", script.name, db],
-        env=env, check=True, capture_output=True, text=True,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     os.unlink(script.name)
-    tps = next(float(line.split("=")[1].split()[0]) for line in out.splitlines()
-               if line.startswith("tps"))
-    return (f"pgbench one-row INSERT + COMMIT: {tps:.0f} TPS (4 clients, {seconds} s; this "
-            "throwaway cluster runs with fsync=off, synchronous_commit=off)")
+    tps = next(
+        float(line.split("=")[1].split()[0]) for line in out.splitlines() if line.startswith("tps")
+    )
+    return (
+        f"pgbench one-row INSERT + COMMIT: {tps:.0f} TPS (4 clients, {seconds} s; this "
+        "throwaway cluster runs with fsync=off, synchronous_commit=off)"
+    )
 
 
 def game_row_updates() -> str:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
-                       "WHERE relname = 'games_game'")
+        cursor.execute(
+            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'games_game'"
+        )
         updates, hot = cursor.fetchone()
     return f"game row updates: {updates}, of which HOT (no index touched): {hot}"
 
@@ -542,7 +586,8 @@ def profile_moves(count: int) -> str:
         for ply, move in enumerate(line[: count - done]):
             profiler.enable()
             response = client.post(
-                f"/api/games/{game['id']}/moves/", {"ply": ply, "move": move},
+                f"/api/games/{game['id']}/moves/",
+                {"ply": ply, "move": move},
                 content_type="application/json",
             )
             profiler.disable()
@@ -561,7 +606,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=160)
     parser.add_argument("--human-seconds", type=float, default=5.0)
     parser.add_argument(
-        "--steps", type=float, nargs="*", default=[300, 400, 500, 600, 700],
+        "--steps",
+        type=float,
+        nargs="*",
+        default=[300, 400, 500, 600, 700],
         help="total offered moves/s of each step after the human-pace phase",
     )
     parser.add_argument("--step-seconds", type=float, default=15.0)
@@ -574,7 +622,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--profile-moves", type=int, default=300)
     parser.add_argument(
-        "--no-metrics", dest="metrics", action="store_false",
+        "--no-metrics",
+        dest="metrics",
+        action="store_false",
         help="do not scrape /metrics after each phase and at the end",
     )
     return parser.parse_args()
@@ -583,11 +633,29 @@ def parse_args() -> argparse.Namespace:
 def main() -> int:
     args = parse_args()
     reexec_under_services()
-    os.environ.update({k: v for k, v in stack_env().items() if k not in os.environ or k in (
-        "DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
-        "SECURE_COOKIES", "LOG_LEVEL")})
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env=stack_env(), check=True)
+    os.environ.update(
+        {
+            k: v
+            for k, v in stack_env().items()
+            if k not in os.environ
+            or k
+            in (
+                "DEBUG",
+                "SECRET_KEY",
+                "DAILY_SECRET",
+                "ALLOWED_HOSTS",
+                "SECURE_SSL_REDIRECT",
+                "SECURE_COOKIES",
+                "LOG_LEVEL",
+            )
+        }
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=stack_env(),
+        check=True,
+    )
 
     import django
 
@@ -612,17 +680,45 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         log = open(Path(tmp) / "stack.log", "wb")  # noqa: SIM115 closed below
         web = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "yukon_site.wsgi:application", "--config",
-             "python:yukon_site.gunicorn", "--bind", "127.0.0.1:0", "--workers",
-             str(args.workers), "--threads", str(args.threads)],
-            cwd=ROOT, env=stack_env(), stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "yukon_site.wsgi:application",
+                "--config",
+                "python:yukon_site.gunicorn",
+                "--bind",
+                "127.0.0.1:0",
+                "--workers",
+                str(args.workers),
+                "--threads",
+                str(args.threads),
+            ],
+            cwd=ROOT,
+            env=stack_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         worker = subprocess.Popen(
             # at a lower CPU priority, as docker-compose.yml's cpu_shares has it
-            ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "yukon_site", "worker",
-             "--pool=solo", "--loglevel=WARNING"],
-            cwd=ROOT, env=stack_env(), stdout=log, stderr=subprocess.STDOUT,
+            [
+                "nice",
+                "-n",
+                "10",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "yukon_site",
+                "worker",
+                "--pool=solo",
+                "--loglevel=WARNING",
+            ],
+            cwd=ROOT,
+            env=stack_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         try:

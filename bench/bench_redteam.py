@@ -45,7 +45,7 @@ from moderation.redteam import (  # noqa: E402
 
 def row(t: Tally) -> str:
     kinds = ", ".join(f"{kind} {n}" for kind, n in t.kinds.most_common()) or "-"
-    return (f"| {t.profile} | {t.games} | {t.won} | {t.flagged} | **{t.rate:.1%}** | {kinds} |")
+    return f"| {t.profile} | {t.games} | {t.won} | {t.flagged} | **{t.rate:.1%}** | {kinds} |"
 
 
 def main() -> None:
@@ -68,8 +68,10 @@ def main() -> None:
         print(row(result), flush=True)
     games = sum(t.games for t in honest)
     flagged = sum(t.flagged for t in honest)
-    print(f"| **all honest** | {games} | {sum(t.won for t in honest)} | {flagged} | "
-          f"**{flagged / games:.2%}** | |")
+    print(
+        f"| **all honest** | {games} | {sum(t.won for t in honest)} | {flagged} | "
+        f"**{flagged / games:.2%}** | |"
+    )
     variations: dict[str, list[Tally]] = {}
     for t in honest:
         variations.setdefault(t.profile.split("(")[1].rstrip(")"), []).append(t)
@@ -88,9 +90,11 @@ def main() -> None:
             judge(game, thresholds)
             costs.append(time.process_time() - start)
     costs.sort()
-    print(f"\none judgement (the worker's cost, CPU): median {statistics.median(costs) * 1000:.0f} "
-          f"ms, p95 {costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms "
-          f"over {len(costs)} games")
+    print(
+        f"\none judgement (the worker's cost, CPU): median {statistics.median(costs) * 1000:.0f} "
+        f"ms, p95 {costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms "
+        f"over {len(costs)} games"
+    )
 
 
 if __name__ == "__main__":

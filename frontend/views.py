@@ -76,7 +76,10 @@ def practice_index(request: HttpRequest) -> HttpResponse:
     # tier button usually finds a deal ready (games/practice_pool.py).
     practice_pool.warm_up("yukon")
     return _page(
-        request, "practice.html", variants=VARIANT_NAMES, tiers=Tier.values,
+        request,
+        "practice.html",
+        variants=VARIANT_NAMES,
+        tiers=Tier.values,
         pooled=" ".join(practice_pool.pool_variants()),
     )
 
@@ -148,7 +151,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def login(request: HttpRequest) -> HttpResponse:
     return _page(
-        request, "account.html", action="login", oidc_providers=oidc_providers(),
+        request,
+        "account.html",
+        action="login",
+        oidc_providers=oidc_providers(),
         next=request.GET.get("next", "/"),
     )
 

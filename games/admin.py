@@ -46,8 +46,15 @@ class PracticePoolStatusAdmin(admin.ModelAdmin):
     """Each pool's size now and how its refills went: failures stand out here."""
 
     list_display = (
-        "variant", "tier", "undealt", "refills", "added", "failures", "last_refill_at",
-        "last_failure_at", "last_failure",
+        "variant",
+        "tier",
+        "undealt",
+        "refills",
+        "added",
+        "failures",
+        "last_refill_at",
+        "last_failure_at",
+        "last_failure",
     )
     list_filter = ("variant", "tier")
     readonly_fields = list_display

@@ -108,9 +108,7 @@ def proven_winnable(
     (``keep_unproven=False``) rather than fill the table with them.
     """
     rules = get_variant(variant).rules_version
-    deal, created = Deal.objects.get_or_create(
-        number=number, variant=variant, rules_version=rules
-    )
+    deal, created = Deal.objects.get_or_create(number=number, variant=variant, rules_version=rules)
     seconds, nodes = solve_budget(variant)
     solved = solve_deal(deal.pk, seconds, nodes, jobs=settings.DAILY_SOLVE_JOBS)
     if solved is not None and solved.verdict == Verdict.SOLVED:

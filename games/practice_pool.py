@@ -74,8 +74,8 @@ def fresh_counts(variant: str | None = None) -> dict[tuple[str, str], int]:
     rows = PracticeDeal.objects.filter(dealt=0)
     if variant is not None:
         rows = rows.filter(variant=variant)
-    counts = rows.values("variant", "tier").annotate(n=Count("id")).values_list(
-        "variant", "tier", "n"
+    counts = (
+        rows.values("variant", "tier").annotate(n=Count("id")).values_list("variant", "tier", "n")
     )
     return {(v, t): n for v, t, n in counts}
 
@@ -211,7 +211,10 @@ def _record(run: Refill) -> None:
             return
     log.info(
         "practice pool %s: added %s in %d attempts, %.1f s",
-        run.variant, run.added or "nothing", run.attempts, run.seconds,
+        run.variant,
+        run.added or "nothing",
+        run.attempts,
+        run.seconds,
     )
 
 
@@ -304,4 +307,3 @@ def wait_for_refills(timeout: float) -> bool:
     for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
     return not any(thread.is_alive() for thread in threads)
-

@@ -42,9 +42,7 @@ def verify_game(game_id: int) -> str:
 )
 def sweep_unverified_games() -> dict[str, Any]:
     """Queue verify_game again for finished games still pending; close stale dailies."""
-    return services.sweep_games(
-        pending_after=PENDING_GRACE, queue=verify_game.delay
-    )
+    return services.sweep_games(pending_after=PENDING_GRACE, queue=verify_game.delay)
 
 
 @shared_task(

@@ -58,8 +58,10 @@ class Site:
     def open(self, path: str) -> Any:
         request = urllib.request.Request(
             self.base.rstrip("/") + path,
-            headers={"Accept": "application/json, application/x-ndjson",
-                     "User-Agent": "yukon-verify-day/1"},
+            headers={
+                "Accept": "application/json, application/x-ndjson",
+                "User-Agent": "yukon-verify-day/1",
+            },
         )
         try:
             return urllib.request.urlopen(request, timeout=self.timeout)
@@ -113,8 +115,12 @@ def check_opening(entry: dict[str, Any], expected: str | None = None) -> Opening
         )
     try:
         opening = Opening(
-            str(entry["date"]), str(entry["tier"]), str(entry["variant"]),
-            int(entry["algorithm_version"]), int(entry["deal"]), str(entry["salt"]),
+            str(entry["date"]),
+            str(entry["tier"]),
+            str(entry["variant"]),
+            int(entry["algorithm_version"]),
+            int(entry["deal"]),
+            str(entry["salt"]),
         )
         digest = opening.commitment()
     except (KeyError, ValueError, TypeError) as exc:
@@ -134,15 +140,17 @@ def check_opening(entry: dict[str, Any], expected: str | None = None) -> Opening
 
 def check_header(header: dict[str, Any], opening: Opening, commitment: str) -> None:
     same = {
-        "date": opening.date, "tier": opening.tier, "variant": opening.variant,
-        "algorithm_version": opening.algorithm_version, "deal": str(opening.deal),
-        "salt": opening.salt, "commitment": commitment,
+        "date": opening.date,
+        "tier": opening.tier,
+        "variant": opening.variant,
+        "algorithm_version": opening.algorithm_version,
+        "deal": str(opening.deal),
+        "salt": opening.salt,
+        "commitment": commitment,
     }
     for key, value in same.items():
         if header.get(key) != value:
-            raise Mismatch(
-                f"the games file says {key} {header.get(key)!r}, the day says {value!r}"
-            )
+            raise Mismatch(f"the games file says {key} {header.get(key)!r}, the day says {value!r}")
 
 
 def replay_game(opening: Opening, game: dict[str, Any]) -> None:
@@ -172,22 +180,25 @@ def replay_game(opening: Opening, game: dict[str, Any]) -> None:
             ) from exc
         shown = None if card is None else card_text(card)
         if shown != turned:
-            raise Mismatch(f"{name}: ply {ply}: the log says {turned} turned up, the deal says "
-                           f"{shown}")
+            raise Mismatch(
+                f"{name}: ply {ply}: the log says {turned} turned up, the deal says {shown}"
+            )
     _check_result(name, game, position, last_at)
 
 
 def _check_result(name: str, game: dict[str, Any], position: Position, last_at: int) -> None:
     won = position.is_won()
     if game.get("score") != position.score:
-        raise Mismatch(f"{name}: published score {game.get('score')}, its log replays to "
-                       f"{position.score}")
+        raise Mismatch(
+            f"{name}: published score {game.get('score')}, its log replays to {position.score}"
+        )
     if game.get("moves") != position.moves:
-        raise Mismatch(f"{name}: published {game.get('moves')} moves, its log has "
-                       f"{position.moves}")
+        raise Mismatch(f"{name}: published {game.get('moves')} moves, its log has {position.moves}")
     if (game.get("status") == "won") != won or game.get("won") is not won:
-        raise Mismatch(f"{name}: published {game.get('status')}, but its log "
-                       f"{'wins' if won else 'does not win'}")
+        raise Mismatch(
+            f"{name}: published {game.get('status')}, but its log "
+            f"{'wins' if won else 'does not win'}"
+        )
     if game.get("status") == "stuck" and not position.is_stuck():
         raise Mismatch(f"{name}: published stuck, but a legal move is left")
     elapsed = game.get("elapsed_ms")
@@ -211,8 +222,9 @@ def ranking_key(game: dict[str, Any]) -> tuple[int, int, int, int]:
 
 def _finish_order(game: dict[str, Any]) -> tuple[dt.datetime, int]:
     finished = game.get("finished_at")
-    moment = (dt.datetime.fromisoformat(finished) if finished
-              else dt.datetime.min.replace(tzinfo=dt.UTC))
+    moment = (
+        dt.datetime.fromisoformat(finished) if finished else dt.datetime.min.replace(tzinfo=dt.UTC)
+    )
     return moment, int(game["game_id"])
 
 
@@ -221,8 +233,10 @@ def check_order(games: list[dict[str, Any]]) -> None:
     expected = sorted(games, key=lambda g: (ranking_key(g), _finish_order(g)))
     for place, (listed, due) in enumerate(zip(games, expected, strict=True), start=1):
         if listed["game_id"] != due["game_id"]:
-            raise Mismatch(f"place {place}: the file lists game {listed['game_id']}, the ranking "
-                           f"rules put game {due['game_id']} there")
+            raise Mismatch(
+                f"place {place}: the file lists game {listed['game_id']}, the ranking "
+                f"rules put game {due['game_id']} there"
+            )
     rank = 0
     for place, game in enumerate(games, start=1):
         if place == 1 or ranking_key(game) != ranking_key(games[place - 2]):
@@ -242,8 +256,10 @@ def check_board(rows: Iterable[dict[str, Any]], games: list[dict[str, Any]]) -> 
     for place, row in enumerate(rows, start=1):
         count = place
         if place > len(games):
-            raise Mismatch(f"board row {place} (game {row.get('game_id')}, "
-                           f"{row.get('display_name')}) has no move log in the games file")
+            raise Mismatch(
+                f"board row {place} (game {row.get('game_id')}, "
+                f"{row.get('display_name')}) has no move log in the games file"
+            )
         game = games[place - 1]
         if row.get("game_id") != game["game_id"]:
             known = any(g["game_id"] == row.get("game_id") for g in games)
@@ -251,8 +267,10 @@ def check_board(rows: Iterable[dict[str, Any]], games: list[dict[str, Any]]) -> 
             raise Mismatch(f"board row {place} (game {row.get('game_id')}) {what}")
         for field in BOARD_FIELDS:
             if row.get(field) != game.get(field):
-                raise Mismatch(f"board row {place} (game {game['game_id']}): {field} "
-                               f"{row.get(field)!r}, its log gives {game.get(field)!r}")
+                raise Mismatch(
+                    f"board row {place} (game {game['game_id']}): {field} "
+                    f"{row.get(field)!r}, its log gives {game.get(field)!r}"
+                )
     if count != len(games):
         raise Mismatch(f"the board has {count} rows, the games file {len(games)} ranked games")
     return count
@@ -279,8 +297,10 @@ def _games_file(site: Site, date: str, tier: str) -> tuple[dict[str, Any], list[
     if not isinstance(end, dict) or end.get("end") is not True:
         raise Unavailable("the games file is cut short (no end line)")
     if not (header.get("games") == end.get("games") == len(games)):
-        raise Unavailable(f"the games file announces {header.get('games')} games and holds "
-                          f"{len(games)}: download again")
+        raise Unavailable(
+            f"the games file announces {header.get('games')} games and holds "
+            f"{len(games)}: download again"
+        )
     return header, games
 
 
@@ -301,8 +321,10 @@ def verify(site: Site, date: str, tier: str, expected: str | None = None) -> str
     check_header(header, opening, str(entry["commitment"]))
     pending = int((header.get("not_ranked") or {}).get("pending") or 0)
     if pending:
-        raise Unavailable(f"{pending} of the day's games still wait for verification: the "
-                          "board is not final yet; try again in a few minutes")
+        raise Unavailable(
+            f"{pending} of the day's games still wait for verification: the "
+            "board is not final yet; try again in a few minutes"
+        )
     for game in games:
         replay_game(opening, game)
     check_order(games)
@@ -341,8 +363,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"CANNOT CHECK {args.date} {args.tier}: {exc}", file=sys.stderr)
         return 2
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        print(f"CANNOT CHECK {args.date} {args.tier}: an answer is not shaped as docs/api.md "
-              f"says ({type(exc).__name__}: {exc})", file=sys.stderr)
+        print(
+            f"CANNOT CHECK {args.date} {args.tier}: an answer is not shaped as docs/api.md "
+            f"says ({type(exc).__name__}: {exc})",
+            file=sys.stderr,
+        )
         return 2
     return 0
 

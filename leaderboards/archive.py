@@ -64,9 +64,7 @@ def day_states(player_id: int, start: dt.date, end: dt.date) -> dict[tuple[dt.da
     ).values_list("challenge__date", "challenge__tier", "status")
     order = {"won": 3, "lost": 2, "playing": 1}
     for date, tier, status in rows:
-        state = (
-            "won" if status == Status.WON else "playing" if status == Status.PLAYING else "lost"
-        )
+        state = "won" if status == Status.WON else "playing" if status == Status.PLAYING else "lost"
         key = (date, tier)
         if order[state] > order.get(states.get(key, ""), 0):
             states[key] = state
@@ -93,9 +91,7 @@ def month_calendar(
         raise NotFound(f"{first:%Y-%m} has not started yet")
     last = first.replace(day=calendar.monthrange(year, month)[1])
     offered = set(
-        DailyChallenge.objects.filter(date__gte=first, date__lte=last).values_list(
-            "date", "tier"
-        )
+        DailyChallenge.objects.filter(date__gte=first, date__lte=last).values_list("date", "tier")
     )
     states = day_states(player_id, first, last)
     days = []

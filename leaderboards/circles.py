@@ -219,9 +219,7 @@ def _checked(
     ids = {row[_ID] for rows in shown.values() for row in rows}
     if not ids:
         return kept, False
-    counting = set(
-        Game.objects.filter(ranking.counts_q(), pk__in=ids).values_list("id", flat=True)
-    )
+    counting = set(Game.objects.filter(ranking.counts_q(), pk__in=ids).values_list("id", flat=True))
     stale = [c for c in challenges if any(row[_ID] not in counting for row in shown[c.pk])]
     if not stale:
         return kept, False

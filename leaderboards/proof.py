@@ -65,17 +65,28 @@ def _header(challenge: DailyChallenge, count: int, not_ranked: dict[str, int]) -
 def _not_ranked(challenge: DailyChallenge) -> dict[str, int]:
     """Games of the day that are not on the board, counted by why (no names). ``pending``
     takes in any game still in play too: it may yet join the board (at its last move)."""
-    counts = Game.objects.filter(challenge=challenge).exclude(ranking.counts_q()).aggregate(
-        pending=Count("id", filter=Q(verification=Verification.PENDING)),
-        rejected=Count("id", filter=Q(verification=Verification.REJECTED)),
-        removed=Count("id", filter=Q(verification=Verification.VERIFIED)),
+    counts = (
+        Game.objects.filter(challenge=challenge)
+        .exclude(ranking.counts_q())
+        .aggregate(
+            pending=Count("id", filter=Q(verification=Verification.PENDING)),
+            rejected=Count("id", filter=Q(verification=Verification.REJECTED)),
+            removed=Count("id", filter=Q(verification=Verification.VERIFIED)),
+        )
     )
     return {key: int(value) for key, value in counts.items()}
 
 
 GAME_FIELDS = (
-    "id", "player__display_name", "status", "score", "moves", "elapsed_ms",
-    "started_at", "finished_at", "verification",
+    "id",
+    "player__display_name",
+    "status",
+    "score",
+    "moves",
+    "elapsed_ms",
+    "started_at",
+    "finished_at",
+    "verification",
 )
 
 

@@ -21,9 +21,7 @@ urlpatterns = [
     ),
     path("leaderboards/streaks/", views.StreakBoardView.as_view(), name="streaks"),
     path("leaderboards/alltime/", views.AllTimeBoardView.as_view(), name="alltime"),
-    path(
-        "leaderboards/leagues/<id:league_id>/", views.LeagueBoardView.as_view(), name="league"
-    ),
+    path("leaderboards/leagues/<id:league_id>/", views.LeagueBoardView.as_view(), name="league"),
     path(
         "leaderboards/archive/<str:date>/<str:tier>/",
         views.ArchiveBoardView.as_view(),

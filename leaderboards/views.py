@@ -232,8 +232,11 @@ def _board_page(
             page,
             pages,
             **{k: v for k, v in extra.items() if k == "period"},
-            **circle_params({"league": circle.league_id} if circle and circle.league_id else {
-                "following": circle is not None}),
+            **circle_params(
+                {"league": circle.league_id}
+                if circle and circle.league_id
+                else {"following": circle is not None}
+            ),
         ),
         "results": [{**row, "me": row["display_name"] == name} for row in shown],
     }
@@ -263,9 +266,7 @@ class StreakBoardView(LeaderboardView):
     def get(self, request: Request) -> Response:
         query = _query(CircleQuery, request)
         circle = circle_of(request, query)
-        data = _board_page(
-            request, records.streak_board(), query["page"], circle, board="streaks"
-        )
+        data = _board_page(request, records.streak_board(), query["page"], circle, board="streaks")
         return conditional(request, data, STATS_MAX_AGE)
 
 
@@ -328,9 +329,7 @@ class LeagueBoardView(LeaderboardView):
         players = league.players
         viewer_id = request.user.pk
         today = utc_today()
-        page = circles.league_page(
-            players, viewer_id=viewer_id, today=today, page=query["page"]
-        )
+        page = circles.league_page(players, viewer_id=viewer_id, today=today, page=query["page"])
         week_start, week_end = circles.week_of(today)
         month_start, month_end = circles.month_of(today)
         counts = page["counts"]

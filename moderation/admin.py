@@ -52,17 +52,25 @@ class FlagAdmin(ModerationPermissions, ReadOnlyAdmin):
     list_select_related = ("game__player",)
     date_hierarchy = "created_at"
     readonly_fields = (
-        "game_link", "kind", "reason", "measured", "thresholds", "status", "created_at",
-        "resolved_by", "resolved_at", "resolution",
+        "game_link",
+        "kind",
+        "reason",
+        "measured",
+        "thresholds",
+        "status",
+        "created_at",
+        "resolved_by",
+        "resolved_at",
+        "resolution",
     )
     fields = readonly_fields
     actions = [
+        reason_action("clear_flags", "Clear the flags", services.clear_flag, "moderate_games"),
         reason_action(
-            "clear_flags", "Clear the flags", services.clear_flag, "moderate_games"
-        ),
-        reason_action(
-            "disqualify_flagged_games", "Disqualify the flagged games",
-            _disqualify_game_of(Flag), "moderate_games",
+            "disqualify_flagged_games",
+            "Disqualify the flagged games",
+            _disqualify_game_of(Flag),
+            "moderate_games",
         ),
     ]
 
@@ -82,7 +90,13 @@ class ReportAdmin(ModerationPermissions, ReadOnlyAdmin):
     search_fields = ("reporter__display_name", "game__player__display_name", "reason")
     list_select_related = ("reporter",)
     readonly_fields = (
-        "game_link", "reporter", "reason", "status", "created_at", "handled_by", "handled_at",
+        "game_link",
+        "reporter",
+        "reason",
+        "status",
+        "created_at",
+        "handled_by",
+        "handled_at",
         "resolution",
     )
     fields = readonly_fields
@@ -91,8 +105,10 @@ class ReportAdmin(ModerationPermissions, ReadOnlyAdmin):
             "dismiss_reports", "Dismiss the reports", services.dismiss_report, "moderate_games"
         ),
         reason_action(
-            "disqualify_reported_games", "Disqualify the reported games",
-            _disqualify_game_of(Report), "moderate_games",
+            "disqualify_reported_games",
+            "Disqualify the reported games",
+            _disqualify_game_of(Report),
+            "moderate_games",
         ),
     ]
 
@@ -124,18 +140,28 @@ class LeagueReportAdmin(ModerationPermissions, ReadOnlyAdmin):
     search_fields = ("reported_name", "league__name", "reporter__display_name", "reason")
     list_select_related = ("reporter", "league")
     readonly_fields = (
-        "league", "reported_name", "reporter", "reason", "status", "created_at", "handled_by",
-        "handled_at", "resolution",
+        "league",
+        "reported_name",
+        "reporter",
+        "reason",
+        "status",
+        "created_at",
+        "handled_by",
+        "handled_at",
+        "resolution",
     )
     fields = readonly_fields
     actions = [
         reason_action(
-            "dismiss_league_reports", "Dismiss the reports", services.dismiss_league_report,
+            "dismiss_league_reports",
+            "Dismiss the reports",
+            services.dismiss_league_report,
             "moderate_games",
         ),
         *(
-            reason_action(f"{name}_reported", description, _league_of_report(perform),
-                          "moderate_games")
+            reason_action(
+                f"{name}_reported", description, _league_of_report(perform), "moderate_games"
+            )
             for name, description, perform in LEAGUE_ACTIONS
         ),
     ]
@@ -180,9 +206,7 @@ class PlayerModerationAdmin(ModerationPermissions, ReadOnlyAdmin):
     inlines = [BanInline]
     actions = [
         reason_action("ban_players", "Ban the players", services.ban_player, "ban_players"),
-        reason_action(
-            "unban_players", "Unban the players", services.unban_player, "ban_players"
-        ),
+        reason_action("unban_players", "Unban the players", services.unban_player, "ban_players"),
         reason_action(
             "restore_ban_results",
             "Restore the results their bans took (after an unban)",

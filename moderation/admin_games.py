@@ -157,35 +157,72 @@ def _ban_player_of(actor: Any, game_id: int, reason: str) -> Any:
 @admin.register(Game)
 class GameAdmin(ModerationPermissions, admin.ModelAdmin):
     list_display = (
-        "id", "player_link", "mode", "challenge", "status", "verification", "score", "moves",
-        "elapsed_ms", "open_flags", "disqualified", "started_at",
+        "id",
+        "player_link",
+        "mode",
+        "challenge",
+        "status",
+        "verification",
+        "score",
+        "moves",
+        "elapsed_ms",
+        "open_flags",
+        "disqualified",
+        "started_at",
     )
     list_filter = (
-        "challenge__date", "challenge__tier", "mode", "status", "verification", FlagFilter,
-        "disqualified", PlayerFilter,
+        "challenge__date",
+        "challenge__tier",
+        "mode",
+        "status",
+        "verification",
+        FlagFilter,
+        "disqualified",
+        PlayerFilter,
     )
     date_hierarchy = "started_at"
     search_fields = ("player__username", "player__display_name")
     list_select_related = ("player", "challenge")
     raw_id_fields = ("player", "deal", "challenge")
     readonly_fields = (
-        "player", "session_key", "deal", "challenge", "mode", "status", "verification",
-        "rejection_reason", "score", "ply", "moves", "started_at", "finished_at", "elapsed_ms",
-        "verified_at", "used_undo", "hints_used", "disqualified",
+        "player",
+        "session_key",
+        "deal",
+        "challenge",
+        "mode",
+        "status",
+        "verification",
+        "rejection_reason",
+        "score",
+        "ply",
+        "moves",
+        "started_at",
+        "finished_at",
+        "elapsed_ms",
+        "verified_at",
+        "used_undo",
+        "hints_used",
+        "disqualified",
     )
     exclude = ("position",)  # the snapshot: the replay below shows every position
     change_form_template = "moderation/admin/game_change_form.html"
     actions = [
         reason_action(
-            "disqualify_games", "Disqualify the games", moderation.disqualify_game,
+            "disqualify_games",
+            "Disqualify the games",
+            moderation.disqualify_game,
             "moderate_games",
         ),
         reason_action(
-            "requalify_games", "Put the games back on the boards", moderation.requalify_game,
+            "requalify_games",
+            "Put the games back on the boards",
+            moderation.requalify_game,
             "moderate_games",
         ),
         reason_action(
-            "ban_players_of_games", "Ban the players of the games", _ban_player_of,
+            "ban_players_of_games",
+            "Ban the players of the games",
+            _ban_player_of,
             "ban_players",
         ),
     ]

@@ -42,4 +42,3 @@ class ModerationConfig(AppConfig):
             return player_moderation(user)
 
         personal_data.connect(moderation_of, dispatch_uid="moderation.personal_data", weak=False)
-

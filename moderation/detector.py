@@ -207,49 +207,60 @@ def pacing_findings(steps: Sequence[Step], solution_moves: int, t: Thresholds) -
     gaps = timed_gaps(steps)
     run = longest_fast_run(gaps, t.fast_move_ms)
     if run >= t.fast_move_run:
-        found.append(Finding(
-            "fast_moves",
-            f"{run} consecutive moves each under {t.fast_move_ms} ms after the previous one "
-            f"(flagged from {t.fast_move_run})",
-            {"longest_fast_run": run},
-            t.pick("fast_move_ms", "fast_move_run"),
-        ))
+        found.append(
+            Finding(
+                "fast_moves",
+                f"{run} consecutive moves each under {t.fast_move_ms} ms after the previous one "
+                f"(flagged from {t.fast_move_run})",
+                {"longest_fast_run": run},
+                t.pick("fast_move_ms", "fast_move_run"),
+            )
+        )
     if len(gaps) >= t.even_pacing_min_moves:
         measured = spread(gaps)
         if measured < t.even_pacing_max_spread:
             middle = statistics.median(gaps)
-            found.append(Finding(
-                "even_pacing",
-                f"{len(gaps)} gaps between moves with a median of {middle:.0f} ms vary by "
-                f"{measured:.0%} around it (people vary far more; flagged under "
-                f"{t.even_pacing_max_spread:.0%})",
-                {"gaps": len(gaps), "median_ms": round(middle), "spread": round(measured, 4)},
-                t.pick("even_pacing_min_moves", "even_pacing_max_spread"),
-            ))
+            found.append(
+                Finding(
+                    "even_pacing",
+                    f"{len(gaps)} gaps between moves with a median of {middle:.0f} ms vary by "
+                    f"{measured:.0%} around it (people vary far more; flagged under "
+                    f"{t.even_pacing_max_spread:.0%})",
+                    {"gaps": len(gaps), "median_ms": round(middle), "spread": round(measured, 4)},
+                    t.pick("even_pacing_min_moves", "even_pacing_max_spread"),
+                )
+            )
     play_ms = sum(gaps)
     floor_ms = solution_moves * t.min_human_ms_per_move
     if solution_moves and play_ms < floor_ms and len(steps) >= solution_moves:
-        found.append(Finding(
-            "fast_finish",
-            f"{len(steps)} moves in {play_ms / 1000:.1f} s from the first move to the last; the "
-            f"solver's line has {solution_moves} moves and a person needs at least "
-            f"{t.min_human_ms_per_move} ms a move ({floor_ms / 1000:.1f} s)",
-            {"play_ms": play_ms, "moves": len(steps), "solution_moves": solution_moves,
-             "floor_ms": floor_ms},
-            t.pick("min_human_ms_per_move"),
-        ))
+        found.append(
+            Finding(
+                "fast_finish",
+                f"{len(steps)} moves in {play_ms / 1000:.1f} s from the first move to the last; "
+                f"the solver's line has {solution_moves} moves and a person needs at least "
+                f"{t.min_human_ms_per_move} ms a move ({floor_ms / 1000:.1f} s)",
+                {
+                    "play_ms": play_ms,
+                    "moves": len(steps),
+                    "solution_moves": solution_moves,
+                    "floor_ms": floor_ms,
+                },
+                t.pick("min_human_ms_per_move"),
+            )
+        )
     reactions = [s.gap_ms for s in steps if s.uses_turned and s.gap_ms is not None]
     instant = [g for g in reactions if g < t.reaction_ms]
     if len(instant) >= t.reaction_fast_moves:
-        found.append(Finding(
-            "fast_reaction",
-            f"{len(instant)} of {len(reactions)} moves that used a card just turned up came "
-            f"less than {t.reaction_ms} ms after it turned (the card is only known once the "
-            f"server answers; flagged from {t.reaction_fast_moves})",
-            {"instant": len(instant), "reactions": len(reactions),
-             "fastest_ms": min(instant)},
-            t.pick("reaction_ms", "reaction_fast_moves"),
-        ))
+        found.append(
+            Finding(
+                "fast_reaction",
+                f"{len(instant)} of {len(reactions)} moves that used a card just turned up came "
+                f"less than {t.reaction_ms} ms after it turned (the card is only known once the "
+                f"server answers; flagged from {t.reaction_fast_moves})",
+                {"instant": len(instant), "reactions": len(reactions), "fastest_ms": min(instant)},
+                t.pick("reaction_ms", "reaction_fast_moves"),
+            )
+        )
     return found
 
 
@@ -320,16 +331,18 @@ def thinking_findings(steps: Sequence[Step], t: Thresholds) -> list[Finding]:
         return []
     if sig.rho >= t.flat_timing_max_rho or sig.pause >= t.flat_timing_max_pause:
         return []
-    return [Finding(
-        "flat_timing",
-        f"over {sig.moves} moves the time before a move does not follow the position: "
-        f"rank correlation with the choices and stakes {sig.rho:+.2f} (people think longer "
-        f"at hard points; flagged under {t.flat_timing_max_rho:+.2f}) and the gap after a "
-        f"card turns up is {sig.pause:.2f} times the others (people stop to look at it; flagged "
-        f"under {t.flat_timing_max_pause:.2f})",
-        {"moves": sig.moves, "rho": round(sig.rho, 4), "pause": round(sig.pause, 4)},
-        t.pick("flat_timing_min_moves", "flat_timing_max_rho", "flat_timing_max_pause"),
-    )]
+    return [
+        Finding(
+            "flat_timing",
+            f"over {sig.moves} moves the time before a move does not follow the position: "
+            f"rank correlation with the choices and stakes {sig.rho:+.2f} (people think longer "
+            f"at hard points; flagged under {t.flat_timing_max_rho:+.2f}) and the gap after a "
+            f"card turns up is {sig.pause:.2f} times the others (people stop to look at it; "
+            f"flagged under {t.flat_timing_max_pause:.2f})",
+            {"moves": sig.moves, "rho": round(sig.rho, 4), "pause": round(sig.pause, 4)},
+            t.pick("flat_timing_min_moves", "flat_timing_max_rho", "flat_timing_max_pause"),
+        )
+    ]
 
 
 # ----- the solver ------------------------------------------------------------------------
@@ -364,9 +377,7 @@ def common_subsequence(a: Sequence[Signature], b: Sequence[Signature]) -> int:
     return previous[-1]
 
 
-def solver_line_findings(
-    game: PlayedGame, steps: Sequence[Step], t: Thresholds
-) -> list[Finding]:
+def solver_line_findings(game: PlayedGame, steps: Sequence[Step], t: Thresholds) -> list[Finding]:
     if not game.solution:
         return []
     line = line_signatures(game.number, game.variant, game.solution)
@@ -375,15 +386,21 @@ def solver_line_findings(
     share = followed / len(line) if line else 0.0
     if followed < t.solver_line_moves or share < t.solver_line_share:
         return []
-    return [Finding(
-        "solver_line",
-        f"played {followed} of the {len(line)} moves of the solver's stored line for this "
-        f"deal (those made while cards are face down), in the line's order ({share:.0%}; "
-        f"flagged from {t.solver_line_moves} moves and {t.solver_line_share:.0%})",
-        {"followed": followed, "line_moves": len(line), "share": round(share, 4),
-         "game_moves": len(played)},
-        t.pick("solver_line_moves", "solver_line_share"),
-    )]
+    return [
+        Finding(
+            "solver_line",
+            f"played {followed} of the {len(line)} moves of the solver's stored line for this "
+            f"deal (those made while cards are face down), in the line's order ({share:.0%}; "
+            f"flagged from {t.solver_line_moves} moves and {t.solver_line_share:.0%})",
+            {
+                "followed": followed,
+                "line_moves": len(line),
+                "share": round(share, 4),
+                "game_moves": len(played),
+            },
+            t.pick("solver_line_moves", "solver_line_share"),
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -435,15 +452,21 @@ def solver_move_findings(game: PlayedGame, t: Thresholds) -> list[Finding]:
     share = result.agreed / result.decisions
     if share < t.solver_agree_share:
         return []
-    return [Finding(
-        "solver_moves",
-        f"played the solver's own first move at {result.agreed} of {result.decisions} "
-        f"positions with a choice and cards face down ({share:.0%}; flagged from "
-        f"{t.solver_agree_share:.0%} of at least {t.solver_agree_min})",
-        {"agreed": result.agreed, "decisions": result.decisions, "share": round(share, 4),
-         "solver_nodes": result.nodes},
-        t.pick("solver_agree_min", "solver_agree_share", "solver_nodes"),
-    )]
+    return [
+        Finding(
+            "solver_moves",
+            f"played the solver's own first move at {result.agreed} of {result.decisions} "
+            f"positions with a choice and cards face down ({share:.0%}; flagged from "
+            f"{t.solver_agree_share:.0%} of at least {t.solver_agree_min})",
+            {
+                "agreed": result.agreed,
+                "decisions": result.decisions,
+                "share": round(share, 4),
+                "solver_nodes": result.nodes,
+            },
+            t.pick("solver_agree_min", "solver_agree_share", "solver_nodes"),
+        )
+    ]
 
 
 # ----- all together --------------------------------------------------------------------

@@ -41,7 +41,9 @@ def _perfect_first_try(game: Game, t: Thresholds) -> Finding | None:
         return None
     earlier = (
         Game.objects.filter(
-            player_id=game.player_id, mode=Mode.DAILY, verification=Verification.VERIFIED,
+            player_id=game.player_id,
+            mode=Mode.DAILY,
+            verification=Verification.VERIFIED,
             finished_at__lt=game.finished_at,
         )
         .exclude(pk=game.pk)
@@ -118,8 +120,13 @@ def raise_flags(game_id: int) -> list[Flag]:
         ).values_list("game_id", "kind")
     )
     new = [
-        Flag(game_id=flagged_id, kind=kind, reason=f.reason, measured=f.measured,
-             thresholds=f.thresholds)
+        Flag(
+            game_id=flagged_id,
+            kind=kind,
+            reason=f.reason,
+            measured=f.measured,
+            thresholds=f.thresholds,
+        )
         for (flagged_id, kind), f in findings.items()
         if (flagged_id, kind) not in raised
     ]

@@ -45,7 +45,10 @@ class Flag(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     resolution = models.TextField(blank=True, default="")
@@ -85,7 +88,10 @@ class Report(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     handled_at = models.DateTimeField(null=True, blank=True)
     handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     resolution = models.TextField(blank=True, default="")
@@ -120,7 +126,10 @@ class Ban(models.Model):
     )
     lifted_at = models.DateTimeField(null=True, blank=True)
     lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     lift_reason = models.TextField(blank=True, default="")
@@ -128,14 +137,17 @@ class Ban(models.Model):
     # an unban until a moderator restores them (``restore_ban_results``), and only these
     # come back; a game a moderator disqualified on its own stays out.
     disqualified_games = models.ManyToManyField(
-        "games.Game", blank=True, related_name="+",
+        "games.Game",
+        blank=True,
+        related_name="+",
         help_text="Ranked results disqualified by this ban and not restored yet.",
     )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["player"], condition=Q(lifted_at__isnull=True),
+                fields=["player"],
+                condition=Q(lifted_at__isnull=True),
                 name="moderation_ban_one_in_force",
             ),
         ]
@@ -207,9 +219,7 @@ class AuditLogQuerySet(models.QuerySet["AuditLog"]):
 class AuditLog(models.Model):
     """Who did what to which target, when and why. Append-only: rows are never changed."""
 
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     actor_name = models.CharField(max_length=150, help_text="The moderator's username then.")
     action = models.CharField(max_length=16, choices=AuditAction.choices)
     target_type = models.CharField(max_length=40)  # e.g. "games.game", "accounts.user"

@@ -232,8 +232,9 @@ def honest_game(daily: Daily, skill: Skill, rng: random.Random) -> PlayedGame:
         seen.add(_key(position))
         moves.append(move)
     idle = rng.uniform(2_000, 20_000)
-    return timed(daily.number, moves, lambda s: human_gap(s, skill.timing, rng), daily.solution,
-                 idle)
+    return timed(
+        daily.number, moves, lambda s: human_gap(s, skill.timing, rng), daily.solution, idle
+    )
 
 
 # ----- cheaters ----------------------------------------------------------------------
@@ -254,11 +255,13 @@ def machine_gap(low: float, high: float, rng: random.Random) -> Callable[[Situat
 
 def random_human_gap(rng: random.Random) -> Callable[[Situation], float]:
     """Delays drawn like a person's overall, but blind to the position."""
+
     def gap(s: Situation) -> float:
         person = rng.lognormvariate(math.log(1_700), 0.6)
         if rng.random() < 0.012:
             person += rng.uniform(5_000, 90_000)
         return person + rng.uniform(40, 120)
+
     return gap
 
 
@@ -320,8 +323,9 @@ def consulting_game(
         seen.add(_key(position))
         moves.append(move)
     idle = rng.uniform(2_000, 20_000)
-    game = timed(daily.number, moves, lambda s: human_gap(s, skill.timing, rng),
-                 daily.solution, idle)
+    game = timed(
+        daily.number, moves, lambda s: human_gap(s, skill.timing, rng), daily.solution, idle
+    )
     return game, asked
 
 
@@ -339,19 +343,48 @@ def _line(daily: Daily) -> list[int]:
 def cheater_profiles() -> list[Profile]:
     regular = SKILLS[2]
     return [
-        Profile("solver line, machine pace", False, lambda d, r: timed(
-            d.number, _line(d), machine_gap(230, 270, r), d.solution, r.uniform(500, 3_000))),
-        Profile("solver line, human-like random delays", False, lambda d, r: timed(
-            d.number, _line(d), random_human_gap(r), d.solution, r.uniform(2_000, 20_000))),
-        Profile("solver line, idle start then 0.25 s", False, lambda d, r: timed(
-            d.number, _line(d), machine_gap(240, 260, r), d.solution, r.uniform(60_000, 120_000))),
-        Profile("solver line with harmless detours", False, lambda d, r: timed(
-            d.number, with_detours(d.number, d.solution, r.randint(3, 6), r),
-            random_human_gap(r), d.solution, r.uniform(2_000, 20_000))),
-        Profile("solver at the hard points only", False, lambda d, r: consulting_game(
-            d, regular, r, hard_point)[0]),
-        Profile("solver re-run at every move (another line)", False, lambda d, r: consulting_game(
-            d, regular, r, lambda p: sum(p.down) > 0)[0]),
+        Profile(
+            "solver line, machine pace",
+            False,
+            lambda d, r: timed(
+                d.number, _line(d), machine_gap(230, 270, r), d.solution, r.uniform(500, 3_000)
+            ),
+        ),
+        Profile(
+            "solver line, human-like random delays",
+            False,
+            lambda d, r: timed(
+                d.number, _line(d), random_human_gap(r), d.solution, r.uniform(2_000, 20_000)
+            ),
+        ),
+        Profile(
+            "solver line, idle start then 0.25 s",
+            False,
+            lambda d, r: timed(
+                d.number, _line(d), machine_gap(240, 260, r), d.solution, r.uniform(60_000, 120_000)
+            ),
+        ),
+        Profile(
+            "solver line with harmless detours",
+            False,
+            lambda d, r: timed(
+                d.number,
+                with_detours(d.number, d.solution, r.randint(3, 6), r),
+                random_human_gap(r),
+                d.solution,
+                r.uniform(2_000, 20_000),
+            ),
+        ),
+        Profile(
+            "solver at the hard points only",
+            False,
+            lambda d, r: consulting_game(d, regular, r, hard_point)[0],
+        ),
+        Profile(
+            "solver re-run at every move (another line)",
+            False,
+            lambda d, r: consulting_game(d, regular, r, lambda p: sum(p.down) > 0)[0],
+        ),
         Profile("greedy bot, no solver, 0.4-0.8 s", False, _greedy_bot),
     ]
 
@@ -368,8 +401,9 @@ def _greedy_bot(daily: Daily, rng: random.Random) -> PlayedGame:
         position.push(move)
         seen.add(_key(position))
         moves.append(move)
-    return timed(daily.number, moves, machine_gap(400, 800, rng), daily.solution,
-                 rng.uniform(1_000, 5_000))
+    return timed(
+        daily.number, moves, machine_gap(400, 800, rng), daily.solution, rng.uniform(1_000, 5_000)
+    )
 
 
 # ----- honest variations (the detector must not be fitted to one setting) ---------------
@@ -424,9 +458,7 @@ class Tally:
         return self.flagged / self.games if self.games else 0.0
 
 
-def tally(
-    profile: Profile, deals: list[Daily], count: int, seed: int, t: Thresholds
-) -> Tally:
+def tally(profile: Profile, deals: list[Daily], count: int, seed: int, t: Thresholds) -> Tally:
     """Play ``count`` games of ``profile`` and judge each with the production function."""
     out = Tally(profile.name, profile.honest)
     for game in games_of(profile, deals, count, seed):

@@ -80,7 +80,9 @@ def _close_flags(game_ids: Iterable[int], actor: Any, status: str, why: str) -> 
 
 def _close_reports(game_ids: Iterable[int], actor: Any, why: str) -> None:
     Report.objects.filter(game_id__in=list(game_ids), status=ReportStatus.OPEN).update(
-        status=ReportStatus.ACTIONED, handled_by=actor, handled_at=timezone.now(),
+        status=ReportStatus.ACTIONED,
+        handled_by=actor,
+        handled_at=timezone.now(),
         resolution=why,
     )
 
@@ -277,9 +279,7 @@ def _take_results(actor: Any, ban: Ban, reason: str) -> None:
 
 
 def _audit_each(actor: Any, action: str, targets: list[Game], reason: str) -> None:
-    AuditLog.objects.bulk_create(
-        _audit_entry(actor, action, target, reason) for target in targets
-    )
+    AuditLog.objects.bulk_create(_audit_entry(actor, action, target, reason) for target in targets)
 
 
 def restore_ban_results(actor: Any, user_id: int, reason: str) -> int:
@@ -340,7 +340,6 @@ def record_address(game: Game) -> None:
     except ValueError:
         return
     GameAddress.objects.get_or_create(game=game, defaults={"address": address})
-
 
 
 # ----- leagues (a reported name) -----------------------------------------------------------

@@ -111,9 +111,7 @@ def _summary(league: League, user_id: int, member_count: int) -> dict[str, Any]:
 
 def league_detail(league: League, user_id: int) -> dict[str, Any]:
     members = list(
-        services.active_members(league)
-        .select_related("player")
-        .order_by("joined_at", "pk")
+        services.active_members(league).select_related("player").order_by("joined_at", "pk")
     )
     return {
         **_summary(league, user_id, len(members)),
@@ -299,9 +297,7 @@ class JoinView(BaseAPIView):
     )
     def post(self, request: Request, token: str) -> Response:
         if not request.user.is_authenticated:
-            return Response(
-                {"detail": "log in to join a league"}, status=status.HTTP_403_FORBIDDEN
-            )
+            return Response({"detail": "log in to join a league"}, status=status.HTTP_403_FORBIDDEN)
         league, joined = services.join_league(request.user, token)
         return Response(
             league_detail(league, _me(request)),

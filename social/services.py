@@ -90,8 +90,9 @@ def unbanned_members(league: League | int) -> dict[int, str]:
     league_id = league if isinstance(league, int) else league.pk
     members = Membership.objects.filter(league_id=league_id, removed_at__isnull=True)
     return dict(
-        User.objects.filter(in_subquery("pk", members.values("player_id")), is_banned=False)
-        .values_list("pk", "display_name")
+        User.objects.filter(
+            in_subquery("pk", members.values("player_id")), is_banned=False
+        ).values_list("pk", "display_name")
     )
 
 
@@ -99,10 +100,9 @@ def unbanned_following(user_id: int) -> dict[int, str]:
     """The player and those they follow, not banned, with their display names (one query)."""
     followed = Follow.objects.filter(follower_id=user_id).values("followed_id")
     return dict(
-        User.objects.filter(Q(pk=user_id) | Q(in_subquery("pk", followed)), is_banned=False)
-        .values_list(
-            "pk", "display_name"
-        )
+        User.objects.filter(
+            Q(pk=user_id) | Q(in_subquery("pk", followed)), is_banned=False
+        ).values_list("pk", "display_name")
     )
 
 
@@ -114,9 +114,7 @@ def leagues_of(user_id: int) -> list[League]:
             memberships__player_id=user_id,
             memberships__removed_at__isnull=True,
         )
-        .annotate(
-            member_count=Count("memberships", filter=Q(memberships__removed_at__isnull=True))
-        )
+        .annotate(member_count=Count("memberships", filter=Q(memberships__removed_at__isnull=True)))
         .select_related("owner")
         .order_by("name", "pk")
     )
@@ -202,8 +200,7 @@ def _check_player_limit(user_id: int) -> None:
     ).count()
     if count >= limit:
         raise LimitReached(
-            f"you are in {count} leagues, the most a player may be in ({limit}): "
-            "leave one first",
+            f"you are in {count} leagues, the most a player may be in ({limit}): leave one first",
             limit=limit,
         )
 
@@ -268,7 +265,8 @@ def forget_player(user: Any) -> None:
     nobody follows it. The leagues' boards drop it with their next read (their members
     are read afresh each time: leaderboards.circles)."""
     league_ids = list(
-        Membership.objects.filter(player_id=user.pk).order_by("league_id")
+        Membership.objects.filter(player_id=user.pk)
+        .order_by("league_id")
         .values_list("league_id", flat=True)
     )
     for league_id in league_ids:
@@ -363,9 +361,9 @@ def close_league(league_id: int, reason: str) -> League:
 
 
 def settle_league_reports(league_id: int, actor: Any, status: str, why: str) -> int:
-    return LeagueReport.objects.filter(
-        league_id=league_id, status=LeagueReportStatus.OPEN
-    ).update(status=status, handled_by=actor, handled_at=timezone.now(), resolution=why)
+    return LeagueReport.objects.filter(league_id=league_id, status=LeagueReportStatus.OPEN).update(
+        status=status, handled_by=actor, handled_at=timezone.now(), resolution=why
+    )
 
 
 # ----- follows ---------------------------------------------------------------------------

@@ -15,9 +15,7 @@ urlpatterns = [
     path("leagues/<id:league_id>/leave/", api.LeaveView.as_view(), name="leave"),
     path("leagues/<id:league_id>/invite/", api.ReplaceInviteView.as_view(), name="invite"),
     path("leagues/<id:league_id>/report/", api.ReportLeagueView.as_view(), name="report"),
-    path(
-        "leagues/<id:league_id>/members/<str:name>/", api.MemberView.as_view(), name="member"
-    ),
+    path("leagues/<id:league_id>/members/<str:name>/", api.MemberView.as_view(), name="member"),
     path("follows/", api.FollowsView.as_view(), name="follows"),
     path("follows/<str:name>/", api.FollowView.as_view(), name="follow"),
 ]

@@ -27,7 +27,11 @@ def ruff(*args: str) -> subprocess.CompletedProcess[str]:
     assert ruff_bin, "ruff is not installed"
     return subprocess.run(
         [ruff_bin, "check", "--no-cache", "--config", str(ENGINE_CONFIG), *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -71,7 +75,11 @@ def lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
     assert linter, "import-linter is not installed (dev extras)"
     return subprocess.run(
         [linter, "--config", str(cwd / "pyproject.toml"), "--no-cache"],
-        cwd=cwd, capture_output=True, text=True, timeout=120, check=False,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -84,7 +92,8 @@ def layered_copy(tmp_path: Path) -> Path:
             ROOT / package,
             tmp_path / package,
             ignore=lambda folder, names: [
-                n for n in names
+                n
+                for n in names
                 if (not n.endswith(".py") and not (Path(folder) / n).is_dir()) or n == "__pycache__"
             ],
         )

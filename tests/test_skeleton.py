@@ -29,7 +29,12 @@ def run_python(code: str, **env_changes: str | None) -> subprocess.CompletedProc
             env[name] = value
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 

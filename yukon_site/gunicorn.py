@@ -55,8 +55,10 @@ def on_starting(server: Any) -> None:
     workers inherit (prometheus_client reads it when the app first imports it)."""
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if "prometheus_client" in sys.modules and not directory:  # --preload: too late to choose
-        raise RuntimeError("the app was loaded before its metrics directory was set: with "
-                           "--preload, set PROMETHEUS_MULTIPROC_DIR in the environment")
+        raise RuntimeError(
+            "the app was loaded before its metrics directory was set: with "
+            "--preload, set PROMETHEUS_MULTIPROC_DIR in the environment"
+        )
     if directory:
         Path(directory).mkdir(parents=True, exist_ok=True)
         for stale in Path(directory).glob("*.db"):

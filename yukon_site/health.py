@@ -88,7 +88,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return response
 
 
-
 def no_such_page(request: HttpRequest, **kwargs: object) -> HttpResponse:
     """A route that answers 404 to whatever it matched (yukon_site/urls.py)."""
     raise Http404("No such page.")

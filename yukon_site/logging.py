@@ -11,9 +11,7 @@ import logging
 from typing import Any
 
 # Attributes every LogRecord has; anything else was passed in ``extra`` and is kept.
-_STANDARD = set(vars(logging.makeLogRecord({}))) | {
-    "message", "asctime", "taskName", "request_id"
-}
+_STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName", "request_id"}
 
 
 class JsonFormatter(logging.Formatter):

@@ -207,9 +207,11 @@ class ScrapeCollector:
         due.add_metric(["today"], len(tiers_of(today)))
         due.add_metric(["tomorrow"], len(tiers_of(tomorrow)))
         yield due
-        pending = Game.objects.filter(verification=Verification.PENDING).exclude(
-            status=Status.PLAYING
-        ).aggregate(n=Count("id"), oldest=Min("finished_at"))
+        pending = (
+            Game.objects.filter(verification=Verification.PENDING)
+            .exclude(status=Status.PLAYING)
+            .aggregate(n=Count("id"), oldest=Min("finished_at"))
+        )
         yield GaugeMetricFamily(
             "yukon_verification_pending_games",
             "Finished games waiting for their replay to be verified.",

@@ -98,13 +98,15 @@ class RequestMetrics(_DjangoPrometheusMetrics):
     ...) cost a write each to the multiprocess files on every request: about 60% of the
     middleware's time, measured in-process."""
 
-    KEPT = frozenset({
-        "django_http_requests_latency_including_middlewares_seconds",
-        "django_http_requests_latency_seconds_by_view_method",
-        "django_http_responses_total_by_status_view_method",
-        "django_http_exceptions_total_by_type",
-        "django_http_exceptions_total_by_view",
-    })
+    KEPT = frozenset(
+        {
+            "django_http_requests_latency_including_middlewares_seconds",
+            "django_http_requests_latency_seconds_by_view_method",
+            "django_http_responses_total_by_status_view_method",
+            "django_http_exceptions_total_by_type",
+            "django_http_exceptions_total_by_view",
+        }
+    )
 
     def register_metric(self, metric_cls: Any, name: str, *args: Any, **kwargs: Any) -> Any:
         if name not in self.KEPT:
@@ -126,9 +128,7 @@ class PrometheusAfterMiddleware(_DjangoPrometheusAfterMiddleware):
 
     metrics_cls = RequestMetrics
 
-    def label_metric(
-        self, metric: Any, request: Any, response: Any = None, **labels: Any
-    ) -> Any:
+    def label_metric(self, metric: Any, request: Any, response: Any = None, **labels: Any) -> Any:
         if isinstance(metric, _Unrecorded):
             return metric
         if "method" in labels:

@@ -104,7 +104,20 @@ if METRICS_TOKEN and len(METRICS_TOKEN) < 24:
 # Latency buckets (seconds) of django-prometheus's histograms: fine where moves are
 # (a few ms; the alert is on a p95 of 50 ms).
 PROMETHEUS_LATENCY_BUCKETS = (
-    0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, float("inf"),
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+    30.0,
+    float("inf"),
 )
 
 ROOT_URLCONF = "yukon_site.urls"
@@ -176,8 +189,7 @@ else:
 # one query less per request; a save or delete of the user drops the copy, and a copy
 # lives at most USER_CACHE_SECONDS (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "accounts.backends.CachedModelBackend" if REDIS_URL
-    else "accounts.backends.LimitedModelBackend"
+    "accounts.backends.CachedModelBackend" if REDIS_URL else "accounts.backends.LimitedModelBackend"
 ]
 USER_CACHE_SECONDS = env.int("USER_CACHE_SECONDS", default=300)
 

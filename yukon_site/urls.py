@@ -15,10 +15,16 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # allauth's pages (docs/accounts.md); its two <int:pk> routes first with a bounded id,
     # and any other key a 404 (a 25-digit one would reach the database and fail there)
-    path("accounts/2fa/webauthn/keys/<id:pk>/remove/", webauthn_views.remove_webauthn,
-         name="mfa_remove_webauthn"),
-    path("accounts/2fa/webauthn/keys/<id:pk>/edit/", webauthn_views.edit_webauthn,
-         name="mfa_edit_webauthn"),
+    path(
+        "accounts/2fa/webauthn/keys/<id:pk>/remove/",
+        webauthn_views.remove_webauthn,
+        name="mfa_remove_webauthn",
+    ),
+    path(
+        "accounts/2fa/webauthn/keys/<id:pk>/edit/",
+        webauthn_views.edit_webauthn,
+        name="mfa_edit_webauthn",
+    ),
     path("accounts/2fa/webauthn/keys/<str:pk>/<str:action>/", no_such_page),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),  # its JSON API and its OpenAPI spec

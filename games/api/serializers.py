@@ -344,8 +344,16 @@ class PracticeGameSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = (
-            "id", "variant", "deal", "tier", "status", "score", "moves", "hints_used",
-            "started_at", "finished_at",
+            "id",
+            "variant",
+            "deal",
+            "tier",
+            "status",
+            "score",
+            "moves",
+            "hints_used",
+            "started_at",
+            "finished_at",
         )
         read_only_fields = fields
 

@@ -19,8 +19,19 @@ RANKS: Final = "A23456789TJQK"
 SUITS: Final = "cdhs"
 SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES: Final = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 KING: Final = 13
 ALL_CARDS: Final = tuple(range(52))

@@ -96,9 +96,7 @@ def parse_sourced_move(text: str, variant_title: str, columns: int, decks: int) 
     deck: int | None = None
     if hash_:
         if deck_text not in ("1", "2", "3", "4"):
-            raise NotationError(
-                f"move {shorten(text)}: after '#' comes the card's deck, 1-{decks}"
-            )
+            raise NotationError(f"move {shorten(text)}: after '#' comes the card's deck, 1-{decks}")
         deck = int(deck_text) - 1
         if deck >= decks:
             raise NotationError(

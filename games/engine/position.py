@@ -502,7 +502,7 @@ class Position:
         if not self.variant.multi_deck:
             return dict(zip(SUITS, self.found, strict=True))
         # One list per suit, a count per foundation of that suit (deck order).
-        return {suit: self.found[i :: 4] for i, suit in enumerate(SUITS)}
+        return {suit: self.found[i::4] for i, suit in enumerate(SUITS)}
 
     def masked(self) -> dict[str, Any]:
         """The only view of a position ever sent to a client: face-down cards are counts.
@@ -688,9 +688,7 @@ def _assign_copies(
     variant: Variant, columns: list[list[Card]], foundations: list[int]
 ) -> list[list[Card]]:
     """Give the faces read from a multi-deck text their physical cards (see ``from_text``)."""
-    if len(foundations) != variant.foundations or any(
-        not 0 <= n <= 13 for n in foundations
-    ):
+    if len(foundations) != variant.foundations or any(not 0 <= n <= 13 for n in foundations):
         raise EngineError(
             f"a position has {variant.foundations} foundations holding 0 to 13 cards each"
         )

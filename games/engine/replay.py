@@ -53,9 +53,7 @@ class LogError(EngineError):
         self.nothing_to_undo = nothing_to_undo
 
 
-def replay_log(
-    position: Position, texts: Iterable[str], *, undo: bool = True
-) -> Iterator[LogStep]:
+def replay_log(position: Position, texts: Iterable[str], *, undo: bool = True) -> Iterator[LogStep]:
     """Play ``texts`` on ``position`` (changed in place), yielding a step per entry.
 
     With ``undo`` an ``UNDO`` entry takes back the last move that stands; an undo with

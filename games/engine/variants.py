@@ -165,21 +165,39 @@ VARIANTS: Final = {
         ),
         # PySolFC's layouts: face-down 0, 1, ..., 8, 8 and 6 face up on every column.
         Variant(
-            "double-yukon", "Double Yukon", build="alternate", up_or_down=False,
-            runs_only=False, decks=2, face_down=(*range(9), 8), face_up=(6,) * 10,
+            "double-yukon",
+            "Double Yukon",
+            build="alternate",
+            up_or_down=False,
+            runs_only=False,
+            decks=2,
+            face_down=(*range(9), 8),
+            face_up=(6,) * 10,
         ),
         # Face-down 0, 1, ..., 12 and 6 face up on every column.
         Variant(
-            "triple-yukon", "Triple Yukon", build="alternate", up_or_down=False,
-            runs_only=False, decks=3, face_down=tuple(range(13)), face_up=(6,) * 13,
+            "triple-yukon",
+            "Triple Yukon",
+            build="alternate",
+            up_or_down=False,
+            runs_only=False,
+            decks=3,
+            face_down=tuple(range(13)),
+            face_up=(6,) * 13,
         ),
         # No source settles Quadruple Yukon's layout; ours (layout version 1) keeps Triple's
         # rule, one more face-down card per column (0 .. 15), and deals all 208 cards. Six
         # face up everywhere would need 216, so the eight deepest columns get 5 face up
         # (still at least five to work with) and the eight shallow ones 6.
         Variant(
-            "quadruple-yukon", "Quadruple Yukon", build="alternate", up_or_down=False,
-            runs_only=False, decks=4, face_down=tuple(range(16)), face_up=(6,) * 8 + (5,) * 8,
+            "quadruple-yukon",
+            "Quadruple Yukon",
+            build="alternate",
+            up_or_down=False,
+            runs_only=False,
+            decks=4,
+            face_down=tuple(range(16)),
+            face_up=(6,) * 8 + (5,) * 8,
         ),
     )
 }

@@ -49,8 +49,16 @@ def _hot_cursor() -> Any:
 
 
 _MOVE_FIELDS = (
-    "id", "player_id", "session_key", "mode", "challenge_id", "status", "ply", "moves",
-    "started_at", "position",
+    "id",
+    "player_id",
+    "session_key",
+    "mode",
+    "challenge_id",
+    "status",
+    "ply",
+    "moves",
+    "started_at",
+    "position",
 )
 # The game and, for a daily, its challenge's date (the close of day), in one SELECT.
 _SELECT_FOR_MOVE = (
@@ -212,8 +220,15 @@ def _store_move(game: Game, text: str, turned: str, at_ms: int) -> bool:
     """
     finished_at = connection.ops.adapt_datetimefield_value(game.finished_at)
     game_row: list[Any] = [
-        game.ply, game.moves, game.score, game.position, game.status,
-        finished_at, game.elapsed_ms, game.pk, game.ply - 1,
+        game.ply,
+        game.moves,
+        game.score,
+        game.position,
+        game.status,
+        finished_at,
+        game.elapsed_ms,
+        game.pk,
+        game.ply - 1,
     ]
     move_row: list[Any] = [game.ply - 1, text, turned, at_ms]
     with _hot_cursor() as cursor:

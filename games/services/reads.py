@@ -55,7 +55,7 @@ def recent_practice_games(actor: Actor, limit: int) -> list[Game]:
     else:
         return []
     return list(
-        owned.filter(mode=Mode.PRACTICE).select_related("deal").order_by("-started_at", "-id")[
-            :limit
-        ]
+        owned.filter(mode=Mode.PRACTICE)
+        .select_related("deal")
+        .order_by("-started_at", "-id")[:limit]
     )

@@ -28,7 +28,8 @@ def test_the_user_model_is_ours() -> None:
 
 def test_signup_login_logout_me(client: Client) -> None:
     status, body = post(
-        client, "/api/auth/signup/",
+        client,
+        "/api/auth/signup/",
         {"username": "frank", "display_name": "Frank", "password": PASSWORD},
     )
     assert status == 201 and body["authenticated"] and body["player"]["display_name"] == "Frank"
@@ -91,15 +92,18 @@ def test_usernames_are_unique_by_their_folded_form(
 
 
 def test_the_admin_add_form_refuses_a_folded_username_too(client: Client) -> None:
-    admin = User.objects.create_superuser(
-        username="boss", display_name="Boss", password=PASSWORD
-    )
+    admin = User.objects.create_superuser(username="boss", display_name="Boss", password=PASSWORD)
     client = client_for(admin)
     User.objects.create_user(username="strasse", display_name="First")
     answer = client.post(
         "/admin/accounts/user/add/",
-        {"username": "stra\u00dfe", "display_name": "Second",
-         "password1": PASSWORD, "password2": PASSWORD, "usable_password": "true"},
+        {
+            "username": "stra\u00dfe",
+            "display_name": "Second",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "usable_password": "true",
+        },
     )
     assert answer.status_code == 200 and "That username is taken." in answer.content.decode()
     assert not User.objects.filter(display_name="Second").exists()

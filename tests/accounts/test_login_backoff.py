@@ -30,15 +30,19 @@ def backoff(request: pytest.FixtureRequest, settings: Any) -> Iterator[dict[str,
     import os
 
     if request.param == "redis":
-        settings.CACHES = {"default": {
-            "BACKEND": "yukon_site.cache.ResilientRedisCache",
-            "LOCATION": os.environ["REDIS_URL"],
-        }}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "yukon_site.cache.ResilientRedisCache",
+                "LOCATION": os.environ["REDIS_URL"],
+            }
+        }
     else:
-        settings.CACHES = {"default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"backoff-{uuid.uuid4().hex}",
-        }}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": f"backoff-{uuid.uuid4().hex}",
+            }
+        }
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"signup": "1000/s", "login": "1000/s", "moves": "1000/s"},
@@ -81,7 +85,21 @@ def test_the_numbers_double_and_stop_at_the_cap(settings: Any) -> None:
     settings.LOGIN_BACKOFF_BASE_SECONDS = 1
     settings.LOGIN_BACKOFF_MAX_SECONDS = 300
     assert [wait_after(n) for n in range(1, 16)] == [
-        0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300
+        0,
+        0,
+        0,
+        0,
+        1,
+        2,
+        4,
+        8,
+        16,
+        32,
+        64,
+        128,
+        256,
+        300,
+        300,
     ]
     assert wait_after(10_000) == 300
 
@@ -237,11 +255,13 @@ def test_parallel_guesses_get_one_try_per_wait(backoff: dict[str, int], settings
 @pytest.mark.django_db
 def test_with_the_cache_down_log_ins_still_work(settings: Any) -> None:
     """Redis away: the per-account limit opens (as the others do), never a 500."""
-    settings.CACHES = {"default": {
-        "BACKEND": "yukon_site.cache.ResilientRedisCache",
-        "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens on the discard port
-        "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
-    }}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "yukon_site.cache.ResilientRedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens on the discard port
+            "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
+        }
+    }
     settings.AUTHENTICATION_BACKENDS = ["accounts.backends.LimitedModelBackend"]
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,

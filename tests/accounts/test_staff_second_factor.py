@@ -44,7 +44,9 @@ def test_a_moderation_action_is_refused_without_the_second_factor() -> None:
     mod = make_player("Mod", staff=True, moderator=True)
     cheat = make_player("Cheat")
     data = {
-        "action": "ban_players", "_selected_action": [cheat.pk], "confirm": "yes",
+        "action": "ban_players",
+        "_selected_action": [cheat.pk],
+        "confirm": "yes",
         "reason": "caught",
     }
     refused = password_only(mod).post("/admin/moderation/player/", data)

@@ -65,12 +65,17 @@ def build_stage_copies() -> set[str]:
 def mypy_targets() -> set[str]:
     """What `make lint` would hand to mypy (a dry run: nothing is executed)."""
     out = subprocess.run(
-        ["make", "--no-print-directory", "-n", "lint"], cwd=ROOT, capture_output=True,
-        text=True, timeout=60, check=True,
+        ["make", "--no-print-directory", "-n", "lint"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     ).stdout
     lines = [line.split() for line in out.splitlines()]
-    django_runs = [words for words in lines
-                   if words[:1] == [".venv/bin/mypy"] and "--strict" not in words]
+    django_runs = [
+        words for words in lines if words[:1] == [".venv/bin/mypy"] and "--strict" not in words
+    ]
     assert len(django_runs) == 1, out
     return set(django_runs[0][1:])
 
@@ -79,9 +84,22 @@ def ruff_first_party(module: str) -> bool:
     """Does ruff's isort sort ``module`` after a third-party import, as first-party?"""
     source = f"import django\n\nimport {module}\n\nprint(django, {module})\n"
     result = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "ruff"), "check", "--select", "I", "--no-cache",
-         "--stdin-filename", "tests/deploy/probe.py", "-"],
-        cwd=ROOT, input=source, capture_output=True, text=True, timeout=60, check=False,
+        [
+            str(ROOT / ".venv" / "bin" / "ruff"),
+            "check",
+            "--select",
+            "I",
+            "--no-cache",
+            "--stdin-filename",
+            "tests/deploy/probe.py",
+            "-",
+        ],
+        cwd=ROOT,
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     return result.returncode == 0
 

@@ -168,8 +168,11 @@ def test_commands_and_ports() -> None:
     # the gunicorn config binds the PORT it is given
     probe = subprocess.run(
         [sys.executable, "-c", "import yukon_site.gunicorn as g; print(g.bind, g.workers)"],
-        cwd=ROOT, env={**os.environ, "PORT": port, "WEB_CONCURRENCY": "3"},
-        capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        env={**os.environ, "PORT": port, "WEB_CONCURRENCY": "3"},
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert probe.stdout.split() == [f"0.0.0.0:{port}", "3"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "yukon_site", "worker"]
@@ -184,7 +187,10 @@ def test_celery_app_named_by_the_commands_has_the_beat_schedule() -> None:
 
     assert app.main == "yukon_site"
     assert {
-        "sweep-unverified-games", "rebuild-stale-boards", "sweep-daily", "top-up-practice-pools"
+        "sweep-unverified-games",
+        "rebuild-stale-boards",
+        "sweep-daily",
+        "top-up-practice-pools",
     } <= set(app.conf.beat_schedule)
 
 
@@ -206,7 +212,12 @@ def test_production_settings_from_the_compose_environment_pass_check_deploy() ->
     env = {"PATH": os.environ["PATH"], **environment("web")}
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -226,7 +237,12 @@ def test_a_missing_secret_stops_start_up_with_one_line(missing: str, entry: list
     env = {"PATH": os.environ["PATH"], **environment("web")}
     del env[missing]
     result = subprocess.run(
-        [sys.executable, *entry], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        [sys.executable, *entry],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
         check=False,
     )
     assert result.returncode != 0

@@ -48,7 +48,8 @@ print(json.dumps({{
 def start_env(**extra: str) -> dict[str, str]:
     """The environment of a development install with no secrets set."""
     env = {
-        key: value for key, value in os.environ.items()
+        key: value
+        for key, value in os.environ.items()
         if key not in {"SECRET_KEY", "DAILY_SECRET", "DEV_SECRETS_FILE", "DEBUG"}
     }
     env.update({"DJANGO_SETTINGS_MODULE": "yukon_site.settings", "DEBUG": "true", **extra})
@@ -62,7 +63,12 @@ def start(secrets_file: Path | None, **extra: str) -> subprocess.CompletedProces
         env["DEV_SECRETS_FILE"] = str(secrets_file)
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(DERIVE)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -94,9 +100,11 @@ def test_the_built_in_secret_attack_no_longer_finds_the_deal(tmp_path: Path) -> 
 
 def test_no_secret_in_the_code_or_in_any_tracked_file(tmp_path: Path) -> None:
     fresh = derived(tmp_path / dev_secrets.FILE_NAME)
-    tracked = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
-    ).stdout.decode().split("\0")
+    tracked = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
     settings_source = (ROOT / "yukon_site" / "settings.py").read_text()
     for value in OLD_BUILT_IN.values():
         assert value not in settings_source
@@ -130,8 +138,12 @@ def test_concurrent_first_starts_agree_on_one_value(tmp_path: Path) -> None:
     env = start_env(DEV_SECRETS_FILE=str(path))
     starts = [
         subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(DERIVE)], cwd=ROOT, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [sys.executable, "-c", textwrap.dedent(DERIVE)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(6)
     ]
@@ -185,7 +197,6 @@ def test_a_damaged_file_stops_the_start_instead_of_being_replaced(tmp_path: Path
     assert path.read_text() == '{"SECRET_KEY": "only one"}'
 
 
-
 def test_a_place_it_cannot_use_stops_the_start_with_one_clear_line(tmp_path: Path) -> None:
     not_a_directory = tmp_path / "a-file"
     not_a_directory.write_text("")
@@ -193,8 +204,12 @@ def test_a_place_it_cannot_use_stops_the_start_with_one_clear_line(tmp_path: Pat
     with pytest.raises(ImproperlyConfigured, match="cannot keep development secrets"):
         dev_secrets.load_or_create(path)
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
-        timeout=60, check=False,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
         env={**start_env(), "DEV_SECRETS_FILE": str(path)},
     )
     assert result.returncode != 0

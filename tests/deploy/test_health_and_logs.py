@@ -65,15 +65,23 @@ def test_api_404_is_json(client: Client) -> None:
 
 def test_production_logs_are_json_lines() -> None:
     env = {
-        "PATH": os.environ["PATH"], "DEBUG": "false", "SECRET_KEY": TEST_SECRET_KEY,
-        "DAILY_SECRET": "d", "ALLOWED_HOSTS": "x", "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
+        "PATH": os.environ["PATH"],
+        "DEBUG": "false",
+        "SECRET_KEY": TEST_SECRET_KEY,
+        "DAILY_SECRET": "d",
+        "ALLOWED_HOSTS": "x",
+        "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
     }
     code = (
         "import django, logging; django.setup(); "
         "logging.getLogger('games').warning('game %s rejected', 7, extra={'game': 7})"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
         check=True,
     )
     (line,) = result.stderr.strip().splitlines()
@@ -102,8 +110,18 @@ def test_a_sane_request_id_from_the_proxy_is_kept(client: Client, given: str) ->
 
 @pytest.mark.parametrize(
     "given",
-    ["", "a" * 129, "two words", "line\nbreak", "x\r\nSet-Cookie: a=b", 'quote"', "é", "a/b",
-     "<script>", "%0a"],
+    [
+        "",
+        "a" * 129,
+        "two words",
+        "line\nbreak",
+        "x\r\nSet-Cookie: a=b",
+        'quote"',
+        "é",
+        "a/b",
+        "<script>",
+        "%0a",
+    ],
 )
 def test_an_insane_request_id_is_replaced(client: Client, given: str) -> None:
     answered = client.get("/healthz", HTTP_X_REQUEST_ID=given)["X-Request-ID"]
@@ -113,9 +131,13 @@ def test_an_insane_request_id_is_replaced(client: Client, given: str) -> None:
 def _log_of_one_request(log_format: str) -> tuple[str, list[str]]:
     """Runs one request that logs (an API 404) in a fresh process; (its id, stderr lines)."""
     env = {
-        "PATH": os.environ["PATH"], "DEBUG": "false", "SECRET_KEY": TEST_SECRET_KEY,
-        "DAILY_SECRET": "d", "ALLOWED_HOSTS": "testserver",
-        "DJANGO_SETTINGS_MODULE": "yukon_site.settings", "LOG_FORMAT": log_format,
+        "PATH": os.environ["PATH"],
+        "DEBUG": "false",
+        "SECRET_KEY": TEST_SECRET_KEY,
+        "DAILY_SECRET": "d",
+        "ALLOWED_HOSTS": "testserver",
+        "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
+        "LOG_FORMAT": log_format,
         "SECURE_SSL_REDIRECT": "false",
     }
     code = (
@@ -127,7 +149,11 @@ def _log_of_one_request(log_format: str) -> tuple[str, list[str]]:
         "print(response['X-Request-ID'])"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
         check=True,
     )
     return result.stdout.strip(), result.stderr.strip().splitlines()

@@ -66,8 +66,10 @@ def scrape(client: Client) -> Samples:
 
 def move(client: Client, game_id: int, ply: int, text: str, **extra: Any) -> Any:
     return client.post(
-        f"/api/games/{game_id}/moves/", {"ply": ply, "move": text},
-        content_type="application/json", **extra,
+        f"/api/games/{game_id}/moves/",
+        {"ply": ply, "move": text},
+        content_type="application/json",
+        **extra,
     )
 
 
@@ -101,8 +103,18 @@ def test_without_a_configured_token_the_endpoint_is_off_for_everyone(
 @pytest.mark.usefixtures("metrics_on")
 @pytest.mark.parametrize(
     "header",
-    [None, "", "Bearer", "Bearer ", f"Basic {TOKEN}", f"Bearer {TOKEN}x", f"Bearer {TOKEN[:-1]}",
-     f"Bearer {TOKEN.upper()}", TOKEN, "Bearer " + "x" * 10_000],
+    [
+        None,
+        "",
+        "Bearer",
+        "Bearer ",
+        f"Basic {TOKEN}",
+        f"Bearer {TOKEN}x",
+        f"Bearer {TOKEN[:-1]}",
+        f"Bearer {TOKEN.upper()}",
+        TOKEN,
+        "Bearer " + "x" * 10_000,
+    ],
 )
 def test_a_missing_or_wrong_token_is_refused(client: Client, header: str | None) -> None:
     extra: dict[str, Any] = {} if header is None else {"HTTP_AUTHORIZATION": header}
@@ -129,9 +141,15 @@ def test_a_short_token_stops_start_up() -> None:
 
     result = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
-             "METRICS_TOKEN": "short"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
+            "METRICS_TOKEN": "short",
+        },
     )
     assert result.returncode != 0 and "METRICS_TOKEN" in result.stderr
 
@@ -152,15 +170,19 @@ def test_moves_accepted_and_refused_by_reason_on_both_paths(
     response = client.post(f"/api/games/{game_id}/moves/", raw, content_type="application/json")
     assert response.status_code == 200, response.content
     assert move(client, game_id, 2, "Kh>F").status_code == 400  # illegal
-    assert client.post(
-        f"/api/games/{game_id}/moves/", '{"ply": 2}', content_type="application/json"
-    ).status_code == 400  # invalid: no move
+    assert (
+        client.post(
+            f"/api/games/{game_id}/moves/", '{"ply": 2}', content_type="application/json"
+        ).status_code
+        == 400
+    )  # invalid: no move
     assert move(client, game_id, 0, LINE[2]).status_code == 409  # stale ply
     assert move(client, 10**9, 0, LINE[0]).status_code == 404
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {
-            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "moves": "1/min"
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "moves": "1/min",
         },
     }
     assert move(client, game_id, 2, LINE[2]).status_code in (200, 429)
@@ -179,10 +201,14 @@ def test_moves_accepted_and_refused_by_reason_on_both_paths(
     assert delta("yukon_moves_refused_total", reason="not_found") == 1
     assert delta("yukon_moves_refused_total", reason="rate_limited") == 4 - accepted
     # the route's latency, by the URL pattern's name, never the path with its id
-    assert delta(
-        "django_http_requests_latency_seconds_by_view_method_count", view="api:moves",
-        method="POST",
-    ) == 8
+    assert (
+        delta(
+            "django_http_requests_latency_seconds_by_view_method_count",
+            view="api:moves",
+            method="POST",
+        )
+        == 8
+    )
     assert not any(str(game_id) in dict(labels).get("view", "") for _, labels in after)
 
 
@@ -199,9 +225,11 @@ def test_a_move_on_a_finished_game_is_counted_as_game_over(
     assert move(client, game_id, len(LINE), LINE[-1]).status_code == 409
     after = scrape(client)
     reason = {"reason": "game_over"}
-    assert value(after, "yukon_moves_refused_total", **reason) - value(
-        before, "yukon_moves_refused_total", **reason
-    ) == 1
+    assert (
+        value(after, "yukon_moves_refused_total", **reason)
+        - value(before, "yukon_moves_refused_total", **reason)
+        == 1
+    )
 
 
 @pytest.mark.usefixtures("metrics_on")
@@ -223,9 +251,11 @@ def test_a_move_on_a_closed_day_is_counted_as_day_closed(
     assert refused.status_code == 409 and "day closed" in refused.json()["detail"]
     after = scrape(client)
     reason = {"reason": "day_closed"}
-    assert value(after, "yukon_moves_refused_total", **reason) - value(
-        before, "yukon_moves_refused_total", **reason
-    ) == 1
+    assert (
+        value(after, "yukon_moves_refused_total", **reason)
+        - value(before, "yukon_moves_refused_total", **reason)
+        == 1
+    )
 
 
 @pytest.mark.usefixtures("metrics_on")
@@ -358,8 +388,12 @@ def test_task_failures_in_the_worker_process_reach_the_webs_scrape(
 @contextlib.contextmanager
 def served(tmp_path: Path, **env: str) -> Iterator[str]:
     with gunicorn(
-        tmp_path / "gunicorn.log", collected_static(tmp_path), workers=3,
-        METRICS_TOKEN=TOKEN, THROTTLE_MOVES="1000/s", **env,
+        tmp_path / "gunicorn.log",
+        collected_static(tmp_path),
+        workers=3,
+        METRICS_TOKEN=TOKEN,
+        THROTTLE_MOVES="1000/s",
+        **env,
     ) as base:
         yield base
 
@@ -401,10 +435,15 @@ def test_under_gunicorn_every_scrape_sees_the_totals_of_all_workers(tmp_path: Pa
         for samples in seen:
             assert value(samples, "yukon_moves_accepted_total") == played
             assert value(samples, "yukon_moves_refused_total", reason="stale_ply") == 1
-            assert value(
-                samples, "django_http_requests_latency_seconds_by_view_method_count",
-                view="api:moves", method="POST",
-            ) == played + 1
+            assert (
+                value(
+                    samples,
+                    "django_http_requests_latency_seconds_by_view_method_count",
+                    view="api:moves",
+                    method="POST",
+                )
+                == played + 1
+            )
             assert value(samples, "yukon_daily_challenges_ready", day="today") == 3
             assert value(samples, "yukon_scrape_source_up", source="broker") == 1
         # a worker killed and replaced: what it counted stays in the totals

@@ -32,14 +32,16 @@ SCRIPT = ROOT / "scripts" / "rehearse-deploy"
 APP_DATA_DIRS = ("templates", "static", "migrations")
 
 
-def run_rehearsal(
-    *args: str, timeout: float, env: dict[str, str] | None = None
-) -> tuple[int, str]:
+def run_rehearsal(*args: str, timeout: float, env: dict[str, str] | None = None) -> tuple[int, str]:
     """Run the script in its own session; on a timeout it is told to stop (SIGTERM, as
     Ctrl-C would) so that it stops its services, and only then killed."""
     process = subprocess.Popen(
-        [sys.executable, str(SCRIPT), *args], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        [sys.executable, str(SCRIPT), *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
         env={**os.environ, **(env or {})},
     )
     try:
@@ -119,7 +121,11 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
     # database left by the time this runs.
     with redis_server(tmp_path) as own_redis:
         status, output = run_rehearsal(
-            "--workdir", str(workdir), "--timeout", "900", timeout=1000,
+            "--workdir",
+            str(workdir),
+            "--timeout",
+            "900",
+            timeout=1000,
             env={"REDIS_URL": own_redis.url},
         )
         assert status == 0, output[-8000:]
@@ -163,7 +169,12 @@ def test_an_image_whose_build_stage_leaves_out_an_app_is_refused(
     broken = tmp_path / "Dockerfile"
     broken.write_text(text.replace("COPY moderation moderation\n", ""))
     status, output = run_rehearsal(
-        "--dockerfile", str(broken), "--workdir", str(workdir), "--until", "image",
+        "--dockerfile",
+        str(broken),
+        "--workdir",
+        str(workdir),
+        "--until",
+        "image",
         timeout=500,
     )
     assert status == 1, output[-6000:]
@@ -179,7 +190,10 @@ def test_a_stopped_rehearsal_stops_what_it_started(workdir: Path) -> None:
     """SIGTERM while pip builds the wheels: every process of it ends, none is left."""
     process = subprocess.Popen(
         [sys.executable, str(SCRIPT), "--workdir", str(workdir), "--until", "image"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
     )
     assert process.stdout is not None
@@ -222,9 +236,15 @@ def test_dockerignore_patterns_as_docker_reads_them() -> None:
 
 def test_the_shipped_dockerignore_keeps_built_and_local_files_out() -> None:
     ignore = rehearsal().DockerIgnore((ROOT / ".dockerignore").read_text())
-    for path in (".git/HEAD", ".venv/bin/python", "db.sqlite3", "staticfiles/x.css",
-                 "games/solver/_csolver.cpython-311-x86_64-linux-gnu.so",
-                 "games/__pycache__/models.cpython-311.pyc", "tests/conftest.py"):
+    for path in (
+        ".git/HEAD",
+        ".venv/bin/python",
+        "db.sqlite3",
+        "staticfiles/x.css",
+        "games/solver/_csolver.cpython-311-x86_64-linux-gnu.so",
+        "games/__pycache__/models.cpython-311.pyc",
+        "tests/conftest.py",
+    ):
         assert ignore.excluded(path), path
     for path in ("games/solver/_csolver.c", "frontend/static/frontend/site.css", "manage.py"):
         assert not ignore.excluded(path), path
@@ -234,7 +254,8 @@ def test_compose_interpolation() -> None:
     module = rehearsal()
     variables = {"A": "1", "EMPTY": ""}
     assert module.interpolate("${A}-${B:-two}-${EMPTY:-3}-$$HOSTNAME-$A", variables) == (
-        "1-two-3-$HOSTNAME-1")
+        "1-two-3-$HOSTNAME-1"
+    )
     assert module.interpolate({"k": ["${A:?set A}"]}, variables) == {"k": ["1"]}
     assert module.interpolate("${EMPTY-unset}|${B-unset}|${EMPTY?}", variables) == "|unset|"
     with pytest.raises(module.RehearsalError, match="B: set B"):
@@ -243,7 +264,8 @@ def test_compose_interpolation() -> None:
 
 def test_health_checks_are_read_as_compose_reads_them() -> None:
     check = rehearsal().HealthCheck.of(
-        {"test": ["CMD-SHELL", "exit 0"], "interval": "1m30s", "timeout": "5s", "retries": 2})
+        {"test": ["CMD-SHELL", "exit 0"], "interval": "1m30s", "timeout": "5s", "retries": 2}
+    )
     assert check.argv == ["/bin/sh", "-c", "exit 0"]
     assert (check.interval, check.timeout, check.start_period, check.retries) == (90, 5, 0, 2)
     assert check.every == 6.0

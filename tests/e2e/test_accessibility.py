@@ -31,7 +31,10 @@ NOT_PAGES = ("api/", "_allauth/", "admin/", "healthz", "metrics")
 # (a made-up key is refused before any page; the list is checked), and the OpenID Connect
 # sign-in's hops, which only redirect (to the provider and back; 404 while it is off).
 NOT_PAGE_NAMES = {
-    "mfa_remove_webauthn", "mfa_edit_webauthn", "openid_connect_login", "openid_connect_callback",
+    "mfa_remove_webauthn",
+    "mfa_edit_webauthn",
+    "openid_connect_login",
+    "openid_connect_callback",
 }
 
 

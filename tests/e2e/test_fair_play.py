@@ -16,8 +16,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def test_home_shows_commitments_and_yesterdays_openings(browse: Any) -> None:
     today = make_challenges()
-    yesterday = make_challenges(utc_today() - dt.timedelta(days=1), {"easy": 5, "medium": 6,
-                                                                    "hard": 7})
+    yesterday = make_challenges(
+        utc_today() - dt.timedelta(days=1), {"easy": 5, "medium": 6, "hard": 7}
+    )
     page = browse(DESKTOP)
     page.goto("/")
     easy = page.page.locator("[aria-label='easy challenge'] .commitment code")

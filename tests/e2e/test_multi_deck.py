@@ -102,9 +102,11 @@ def test_wide_boards_fit_or_scroll(browse: Any, variant: str, viewport: Any, nam
     wide = p.locator("[data-board].wide").count() == 1
     if viewport == DESKTOP:
         assert not wide  # 16 columns fit at 1280 px
-        right = max(p.locator(".tableau .column").evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect().right)"
-        ))
+        right = max(
+            p.locator(".tableau .column").evaluate_all(
+                "els => els.map(e => e.getBoundingClientRect().right)"
+            )
+        )
         assert right <= DESKTOP["width"]
     else:
         assert wide  # a phone scrolls the board sideways

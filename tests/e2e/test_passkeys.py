@@ -36,9 +36,7 @@ def virtual_authenticator(page: Any) -> tuple[Any, str]:
     return cdp, added["authenticatorId"]
 
 
-def test_sign_up_add_a_passkey_log_out_and_log_in_with_it_alone(
-    browse: Any, settings: Any
-) -> None:
+def test_sign_up_add_a_passkey_log_out_and_log_in_with_it_alone(browse: Any, settings: Any) -> None:
     settings.MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = True  # the live server speaks plain HTTP
     page = browse()
     assert page.base_url.startswith("http://localhost:")  # a passkey needs a domain, not an IP

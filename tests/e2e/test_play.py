@@ -304,9 +304,7 @@ def test_play_page_first_load_is_small(browse: Any) -> None:
 LANDSCAPE = {"width": 740, "height": 360}  # a phone on its side
 
 
-@pytest.mark.parametrize(
-    ("size", "viewport"), [("phone", PHONE), ("landscape", LANDSCAPE)]
-)
+@pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("landscape", LANDSCAPE)])
 def test_board_fits_and_does_not_shift_as_columns_grow(
     browse: Any, size: str, viewport: dict[str, int]
 ) -> None:

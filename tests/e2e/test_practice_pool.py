@@ -47,9 +47,7 @@ def test_hard_button_deals_a_proven_hard_game_whose_hint_names_a_move(
     assert number in HARD and f"#{number}" in title.inner_text()
     assert Deal.objects.get(number=number, variant="yukon").verdict == Verdict.SOLVED
     game_id = int(re.search(r"game=(\d+)", p.url).group(1))  # type: ignore[union-attr]
-    hint = p.evaluate(
-        "async (id) => (await fetch(`/api/games/${id}/hint/`)).json()", game_id
-    )
+    hint = p.evaluate("async (id) => (await fetch(`/api/games/${id}/hint/`)).json()", game_id)
     assert hint["verdict"] == "solved"
     assert re.fullmatch(r"([1-7]:)?[2-9TJQKA][cdhs]>([1-7]|F)", hint["move"]), hint
     page.assert_clean()

@@ -134,9 +134,7 @@ def test_league_invite_both_play_board_updates_archive_and_home(
         page.assert_clean()
 
 
-def test_a_big_leagues_tables_page_through_and_keep_your_row(
-    browse: Any, daily_deal0: Any
-) -> None:
+def test_a_big_leagues_tables_page_through_and_keep_your_row(browse: Any, daily_deal0: Any) -> None:
     """60 members: the week, month and streak tables show 50 rows and the viewer's own
     below them; Next shows the rest."""
     from accounts.models import User

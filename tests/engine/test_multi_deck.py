@@ -25,9 +25,7 @@ from games.engine import (
 from games.engine.deal import shuffled_deck
 from tests.engine.hand_positions import MULTI_DECK_HAND_POSITIONS
 
-VECTORS = json.loads(
-    (Path(__file__).resolve().parent / "vectors" / "multi-deck.json").read_text()
-)
+VECTORS = json.loads((Path(__file__).resolve().parent / "vectors" / "multi-deck.json").read_text())
 ROOT = Path(__file__).resolve().parents[2]
 HAND_DOUBLE = MULTI_DECK_HAND_POSITIONS[0].text
 FULL_DOUBLE = Position.from_text(HAND_DOUBLE).to_text()  # with its decks field
@@ -264,7 +262,11 @@ def test_cli_deals_and_replays_a_multi_deck_game() -> None:
     def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "games.engine", *args],
-            input=stdin, capture_output=True, text=True, cwd=ROOT, check=False,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
         )
 
     dealt = run("deal", "0", "--variant", "double-yukon")

@@ -40,8 +40,11 @@ def collected_static(tmp_root: Path) -> Path:
         target = tmp_root / "static"
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-            cwd=ROOT, env={**production_env(), "STATIC_ROOT": str(target)},
-            check=True, capture_output=True, timeout=120,
+            cwd=ROOT,
+            env={**production_env(), "STATIC_ROOT": str(target)},
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
         _STATIC["dir"] = target
     return _STATIC["dir"]
@@ -78,11 +81,21 @@ def gunicorn(
     log = log_path.open("ab")
     process = subprocess.Popen(
         [
-            sys.executable, "-m", "gunicorn", "yukon_site.wsgi:application",
-            "--config", "python:yukon_site.gunicorn",
-            "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "yukon_site.wsgi:application",
+            "--config",
+            "python:yukon_site.gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
         ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -149,9 +162,21 @@ class RedisServer:
         server = shutil.which("redis-server")
         assert server, "redis-server not on PATH"
         self.process = subprocess.Popen(
-            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "yes", "--dir", str(self.workdir)],
-            stdout=(self.workdir / "redis.log").open("ab"), stderr=subprocess.STDOUT,
+            [
+                server,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=(self.workdir / "redis.log").open("ab"),
+            stderr=subprocess.STDOUT,
         )
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + 20

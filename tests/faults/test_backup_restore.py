@@ -113,8 +113,9 @@ def player(drill: Drill, number: int, lines: dict[str, list[str]]) -> None:
         hard_played = False
         while not drill.stop.is_set():
             if drill.paused.is_set() and not hard_played:
-                play_game(drill, tab, tab.post("/api/games/", {"daily": "hard"}).json(),
-                          lines["hard"])
+                play_game(
+                    drill, tab, tab.post("/api/games/", {"daily": "hard"}).json(), lines["hard"]
+                )
                 hard_played = True
                 continue
             practice = tab.post("/api/games/", {"deal": DEALS["hard"]}).json()
@@ -163,13 +164,21 @@ def sorted_sets(redis_url: str) -> dict[bytes, Any]:
 @contextlib.contextmanager
 def fresh_database(database_url: str, name: str) -> Iterator[str]:
     createdb, dropdb = pg_tool("createdb", database_url), pg_tool("dropdb", database_url)
-    subprocess.run([str(createdb), "--maintenance-db", database_url, name], check=True,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [str(createdb), "--maintenance-db", database_url, name],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     try:
         yield with_database(database_url, name)
     finally:
-        subprocess.run([str(dropdb), "--maintenance-db", database_url, "--force", name],
-                       check=False, capture_output=True, timeout=60)
+        subprocess.run(
+            [str(dropdb), "--maintenance-db", database_url, "--force", name],
+            check=False,
+            capture_output=True,
+            timeout=60,
+        )
 
 
 def restored_log(database_url: str) -> tuple[set[tuple[int, int, str]], dict[int, int]]:
@@ -181,9 +190,7 @@ def restored_log(database_url: str) -> tuple[set[tuple[int, int, str]], dict[int
 
 def verified_ids(database_url: str) -> set[int]:
     with psycopg.connect(database_url) as conn:
-        rows = conn.execute(
-            "SELECT id FROM games_game WHERE verification = 'verified'"
-        ).fetchall()
+        rows = conn.execute("SELECT id FROM games_game WHERE verification = 'verified'").fetchall()
     return {row[0] for row in rows}
 
 
@@ -195,7 +202,8 @@ def test_a_dump_taken_while_players_move_restores_every_acknowledged_move_and_th
     live_db = worker_database_url()
     redis_url = os.environ["REDIS_URL"]
     live_redis, restored_redis = (
-        with_redis_db(redis_url, LIVE_REDIS_DB), with_redis_db(redis_url, RESTORED_REDIS_DB)
+        with_redis_db(redis_url, LIVE_REDIS_DB),
+        with_redis_db(redis_url, RESTORED_REDIS_DB),
     )
     for url in (live_redis, restored_redis):
         redis.Redis.from_url(url).flushdb()
@@ -203,10 +211,17 @@ def test_a_dump_taken_while_players_move_restores_every_acknowledged_move_and_th
     dump = tmp_path / "yukon.dump"
     static = tmp_path / "static"
     static.mkdir()
-    with own_queue() as queue, gunicorn(
-        tmp_path / "live.log", static, CELERY_TASK_DEFAULT_QUEUE=queue,
-        THROTTLE_MOVES="1000/s", THROTTLE_SIGNUP="1000/min", REDIS_URL=live_redis,
-    ) as base:
+    with (
+        own_queue() as queue,
+        gunicorn(
+            tmp_path / "live.log",
+            static,
+            CELERY_TASK_DEFAULT_QUEUE=queue,
+            THROTTLE_MOVES="1000/s",
+            THROTTLE_SIGNUP="1000/min",
+            REDIS_URL=live_redis,
+        ) as base,
+    ):
         worker = start_worker(queue, tmp_path / "worker.log", REDIS_URL=live_redis)
         drill = Drill(base)
         threads = [
@@ -220,14 +235,22 @@ def test_a_dump_taken_while_players_move_restores_every_acknowledged_move_and_th
             dailies = Game.objects.filter(mode="daily", challenge__tier__in=["easy", "medium"])
             wait_for(
                 lambda: dailies.filter(verification=Verification.VERIFIED).count() == 2 * PLAYERS,
-                120, "the easy and medium results to be verified", drill,
+                120,
+                "the easy and medium results to be verified",
+                drill,
             )
             stop(worker)  # verification paused: a warm stop finishes the task in hand
             drill.paused.set()
             wait_for(
-                lambda: Game.objects.filter(challenge__tier="hard").exclude(
-                    status=Status.PLAYING).count() >= 2,
-                60, "hard dailies finished, waiting for verification", drill,
+                lambda: (
+                    Game.objects.filter(challenge__tier="hard")
+                    .exclude(status=Status.PLAYING)
+                    .count()
+                    >= 2
+                ),
+                60,
+                "hard dailies finished, waiting for verification",
+                drill,
             )
 
             served_before = boards(reader)
@@ -235,7 +258,9 @@ def test_a_dump_taken_while_players_move_restores_every_acknowledged_move_and_th
             dump_started = time.monotonic()
             subprocess.run(
                 [str(pg_dump), "-Fc", "-f", str(dump), "-d", live_db],
-                check=True, capture_output=True, timeout=120,
+                check=True,
+                capture_output=True,
+                timeout=120,
             )
             dump_ended = time.monotonic()
             served_after = boards(reader)
@@ -262,7 +287,10 @@ def test_a_dump_taken_while_players_move_restores_every_acknowledged_move_and_th
     with fresh_database(live_db, name) as restored_db:
         restore = subprocess.run(
             [str(pg_restore), "--no-owner", "--exit-on-error", "-d", restored_db, str(dump)],
-            capture_output=True, text=True, timeout=300, check=False,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
         assert restore.returncode == 0, restore.stderr
 
@@ -281,14 +309,21 @@ def test_a_dump_taken_while_players_move_restores_every_acknowledged_move_and_th
 
         rebuild = subprocess.run(
             [sys.executable, "manage.py", "rebuild_leaderboards"],
-            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
             env=production_env(DATABASE_URL=restored_db, REDIS_URL=restored_redis),
         )
         assert rebuild.returncode == 0, rebuild.stderr
         assert sorted_sets(restored_redis) == live_sets
         with gunicorn(
-            tmp_path / "restored.log", static, DATABASE_URL=restored_db,
-            REDIS_URL=restored_redis, CELERY_TASK_DEFAULT_QUEUE=f"{queue}-restored",
+            tmp_path / "restored.log",
+            static,
+            DATABASE_URL=restored_db,
+            REDIS_URL=restored_redis,
+            CELERY_TASK_DEFAULT_QUEUE=f"{queue}-restored",
         ) as restored_base:
             visitor = Browser(restored_base)
             try:

@@ -50,7 +50,10 @@ class Cluster:
     def pg(self, *args: str) -> None:
         subprocess.run(
             [*self.run_as, str(self.bindir / args[0]), *args[1:]],
-            cwd=self.workdir, check=True, capture_output=True, timeout=120,
+            cwd=self.workdir,
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
 
     def init(self) -> None:
@@ -61,11 +64,18 @@ class Cluster:
     def start(self) -> None:
         # Durable commits (synchronous_commit on): an acknowledged move must survive the
         # immediate stop below; fsync off only matters if the machine itself crashes.
-        options = (
-            f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self.pg(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.workdir / "pg.log"),
+            "-o",
+            options,
+            "-w",
+            "start",
         )
-        self.pg("pg_ctl", "-D", str(self.data), "-l", str(self.workdir / "pg.log"),
-                "-o", options, "-w", "start")
 
     def stop(self) -> None:
         self.pg("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
@@ -133,7 +143,12 @@ def test_moves_through_a_postgres_restart(tmp_path: Path) -> None:
         env = production_env(DATABASE_URL=pg.url)
         migrate = subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
         )
         assert migrate.returncode == 0, migrate.stderr
         with gunicorn(
@@ -181,7 +196,10 @@ def test_moves_through_a_postgres_restart(tmp_path: Path) -> None:
                     position.play_text(text)
                 # not half-written: the game row agrees with its log
                 assert (game[1], game[2], game[3], game[4]) == (
-                    len(log), len(log), position.to_text(), "won"
+                    len(log),
+                    len(log),
+                    position.to_text(),
+                    "won",
                 )
     statuses: dict[int, int] = {}
     for _, player in players:

@@ -86,8 +86,12 @@ def test_moves_and_boards_survive_a_redis_outage(tmp_path: Path) -> None:
             assert r.zcard(f"lb:day:{challenge.pk}") == 0
             rebuild = subprocess.run(
                 [sys.executable, "manage.py", "rebuild_leaderboards", "--stale"],
-                cwd=ROOT, env=production_env(REDIS_URL=server.url),
-                capture_output=True, text=True, timeout=60, check=False,
+                cwd=ROOT,
+                env=production_env(REDIS_URL=server.url),
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
             )
             assert rebuild.returncode == 0, rebuild.stderr
             assert r.zcard(f"lb:day:{challenge.pk}") == 1

@@ -36,7 +36,11 @@ def test_practice_game_won_with_a_known_line_is_verified(
     with django_capture_on_commit_callbacks(execute=True):
         last = play_line(guest_api, game["id"], line)
     assert last == {
-        "ply": len(line), "turned": None, "score": 625, "status": "won", "moves": len(line)
+        "ply": len(line),
+        "turned": None,
+        "score": 625,
+        "status": "won",
+        "moves": len(line),
     }
     status, game = guest_api.get(f"/api/games/{game['id']}/")
     assert status == 200

@@ -159,32 +159,37 @@ def test_calendar_states_input_and_badges(api: Api, player: User, guest_api: Api
     assert guest_api.get(f"/api/calendar/{today:%Y-%m}/")[0] == 403
 
 
-def test_an_archive_game_of_another_player_is_private_until_over(
-    api: Api, other_api: Api
-) -> None:
+def test_an_archive_game_of_another_player_is_private_until_over(api: Api, other_api: Api) -> None:
     day = utc_today() - dt.timedelta(days=2)
     make_day(day)
     status, game = api.post(f"/api/archive/{day}/hard/")
     assert status == 201
     assert other_api.get(f"/api/games/{game['id']}/")[0] == 404
-    assert other_api.post(
-        f"/api/games/{game['id']}/moves/", {"ply": 0, "move": winning_lines()[68][0]}
-    )[0] == 404
+    assert (
+        other_api.post(
+            f"/api/games/{game['id']}/moves/", {"ply": 0, "move": winning_lines()[68][0]}
+        )[0]
+        == 404
+    )
 
 
 def test_one_player_one_archive_game_per_day_and_tier_in_the_database(player: User) -> None:
     day = utc_today() - dt.timedelta(days=2)
     challenge = make_day(day)["easy"]
     other = make_player("Other")
-    Game.objects.create(player=player, challenge=challenge, deal=challenge.deal,
-                        mode=Mode.ARCHIVE, position="-")
-    Game.objects.create(player=other, challenge=challenge, deal=challenge.deal,
-                        mode=Mode.ARCHIVE, position="-")
+    Game.objects.create(
+        player=player, challenge=challenge, deal=challenge.deal, mode=Mode.ARCHIVE, position="-"
+    )
+    Game.objects.create(
+        player=other, challenge=challenge, deal=challenge.deal, mode=Mode.ARCHIVE, position="-"
+    )
     from django.db import IntegrityError, transaction
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.create(player=player, challenge=challenge, deal=challenge.deal,
-                            mode=Mode.ARCHIVE, position="-")
+        Game.objects.create(
+            player=player, challenge=challenge, deal=challenge.deal, mode=Mode.ARCHIVE, position="-"
+        )
     with pytest.raises(IntegrityError), transaction.atomic():
-        Game.objects.create(deal=challenge.deal, mode=Mode.ARCHIVE, position="-",
-                            player=player)  # an archive game names its challenge
+        Game.objects.create(
+            deal=challenge.deal, mode=Mode.ARCHIVE, position="-", player=player
+        )  # an archive game names its challenge

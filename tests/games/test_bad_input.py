@@ -111,14 +111,14 @@ def test_unknown_game_ids(api: Api) -> None:
 START_CASES = [
     ({}, "send either"),
     ({"daily": "easy", "deal": 1}, "send either"),
-    ({"daily": "extreme"}, "daily: \"extreme\" is not a valid choice"),
+    ({"daily": "extreme"}, 'daily: "extreme" is not a valid choice'),
     ({"deal": -1}, "deal: A deal number is a whole number"),
     ({"deal": 2**64}, "deal: A deal number"),
     ({"deal": 10**400}, "deal: A deal number"),
     ({"deal": "12abc"}, "deal: A deal number"),
     ({"deal": 1.5}, "deal: A deal number"),
     ({"deal": True}, "deal: A deal number"),
-    ({"deal": 1, "variant": "spider"}, "variant: \"spider\" is not a valid choice"),
+    ({"deal": 1, "variant": "spider"}, 'variant: "spider" is not a valid choice'),
     ({"deal": 1, "variant": "yukon+takeback"}, "is not a valid choice"),
 ]
 
@@ -140,12 +140,16 @@ def test_wrong_methods_and_content_types_are_json_errors(api: Api, game: dict[st
     status, body = api.call("get", f"/api/games/{game['id']}/moves/")
     assert status == 405 and "detail" in body
     response = api.client.post(
-        f"/api/games/{game['id']}/moves/", data="ply=1&move=9c>7",
-        content_type="text/plain", HTTP_ACCEPT="application/json",
+        f"/api/games/{game['id']}/moves/",
+        data="ply=1&move=9c>7",
+        content_type="text/plain",
+        HTTP_ACCEPT="application/json",
     )
     assert response.status_code == 415 and "detail" in response.json()
     response = api.client.post(
-        f"/api/games/{game['id']}/moves/", data=b"\xff\xfe{", content_type="application/json",
+        f"/api/games/{game['id']}/moves/",
+        data=b"\xff\xfe{",
+        content_type="application/json",
         HTTP_ACCEPT="application/json",
     )
     assert response.status_code == 400 and "detail" in response.json()

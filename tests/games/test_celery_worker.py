@@ -42,7 +42,8 @@ def test_a_real_worker_verifies_a_finished_game(worker_queue: Any) -> None:
     game_id = client.post("/api/games/", {"deal": 1}, content_type="application/json").json()["id"]
     for ply, text in enumerate(winning_lines()[1]):
         response = client.post(
-            f"/api/games/{game_id}/moves/", {"ply": ply, "move": text},
+            f"/api/games/{game_id}/moves/",
+            {"ply": ply, "move": text},
             content_type="application/json",
         )
         assert response.status_code == 200
@@ -67,7 +68,8 @@ def test_a_real_worker_analyses_a_resigned_practice_game(worker_queue: Any) -> N
     game_id = client.post("/api/games/", {"deal": 1}, content_type="application/json").json()["id"]
     for ply, text in enumerate(winning_lines()[1][:5]):
         client.post(
-            f"/api/games/{game_id}/moves/", {"ply": ply, "move": text},
+            f"/api/games/{game_id}/moves/",
+            {"ply": ply, "move": text},
             content_type="application/json",
         )
     assert client.post(f"/api/games/{game_id}/resign/").status_code == 200

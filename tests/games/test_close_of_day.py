@@ -231,17 +231,21 @@ def _won_after_the_close(api: Api, clock: Clock, day: dt.date, capture: Any) -> 
     assert stored.verification == Verification.VERIFIED and stored.finished_at is not None
     late = midnight(day) + dt.timedelta(seconds=40)
     shift = late - stored.finished_at
-    Game.objects.filter(pk=stored.pk).update(
-        started_at=stored.started_at + shift, finished_at=late
-    )
+    Game.objects.filter(pk=stored.pk).update(started_at=stored.started_at + shift, finished_at=late)
     return Game.objects.get(pk=stored.pk)
 
 
 @pytest.mark.parametrize("redis_down", [False, True])
 def test_a_result_finished_after_the_close_is_on_no_board(
     *,
-    api: Api, player: User, clock: Clock, easy: DailyChallenge, day: dt.date,
-    redis_down: bool, settings: Any, capture: Any,
+    api: Api,
+    player: User,
+    clock: Clock,
+    easy: DailyChallenge,
+    day: dt.date,
+    redis_down: bool,
+    settings: Any,
+    capture: Any,
 ) -> None:
     if redis_down:
         settings.LEADERBOARDS_REDIS_URL = ""
@@ -299,8 +303,16 @@ ENDPOINTS = [
 @pytest.mark.parametrize("reader", ["player", "other"])
 def test_no_endpoint_sends_the_deal_while_the_game_is_in_play(
     *,
-    api: Api, other_api: Api, player: User, clock: Clock, easy: DailyChallenge,
-    day: dt.date, method: str, url: str, reader: str, settings: Any,
+    api: Api,
+    other_api: Api,
+    player: User,
+    clock: Clock,
+    easy: DailyChallenge,
+    day: dt.date,
+    method: str,
+    url: str,
+    reader: str,
+    settings: Any,
 ) -> None:
     settings.DAILY_PREPARE_ON_REQUEST = False  # no solver run for the new day's challenges
     game_id = start_near_the_close(api, clock)["id"]
@@ -372,17 +384,30 @@ def test_the_migration_ends_games_the_old_sweeper_abandoned_at_their_last_move()
     started = dt.datetime.combine(yesterday, dt.time(23, 50), tzinfo=dt.UTC)
     swept = dt.datetime.combine(utc_today(), dt.time(0, 4), tzinfo=dt.UTC)  # the old sweeper
     late = Game.objects.create(
-        player=make_user("late"), deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
-        status=Status.ABANDONED, started_at=started, finished_at=swept,
-        elapsed_ms=(swept - started) // dt.timedelta(milliseconds=1), ply=1, moves=1,
+        player=make_user("late"),
+        deal=challenge.deal,
+        challenge=challenge,
+        mode=Mode.DAILY,
+        status=Status.ABANDONED,
+        started_at=started,
+        finished_at=swept,
+        elapsed_ms=(swept - started) // dt.timedelta(milliseconds=1),
+        ply=1,
+        moves=1,
         position=challenge.deal.start_position().to_text(),
     )
     Move.objects.create(game=late, ply=0, text=LINE[0], at_ms=95_000)
     on_time_end = started + dt.timedelta(minutes=5)
     on_time = Game.objects.create(
-        player=make_user("ontime"), deal=challenge.deal, challenge=challenge, mode=Mode.DAILY,
-        status=Status.ABANDONED, started_at=started, finished_at=on_time_end,
-        elapsed_ms=300_000, position=challenge.deal.start_position().to_text(),
+        player=make_user("ontime"),
+        deal=challenge.deal,
+        challenge=challenge,
+        mode=Mode.DAILY,
+        status=Status.ABANDONED,
+        started_at=started,
+        finished_at=on_time_end,
+        elapsed_ms=300_000,
+        position=challenge.deal.start_position().to_text(),
     )
     migration.end_at_last_move(apps, None)
     late.refresh_from_db()

@@ -27,9 +27,7 @@ from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_use
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
 LINES = winning_lines()
-PINNED = Opening(
-    "2026-12-01", "easy", "yukon", 1, 2**64 - 1, "00112233445566778899aabbccddeeff"
-)
+PINNED = Opening("2026-12-01", "easy", "yukon", 1, 2**64 - 1, "00112233445566778899aabbccddeeff")
 
 
 # ----- the text (pure) -----------------------------------------------------------------
@@ -74,8 +72,12 @@ def test_a_field_that_could_read_two_ways_is_refused(field: str, value: Any) -> 
 def test_the_salt_or_any_field_changes_the_commitment() -> None:
     digests = {PINNED.commitment()}
     for field, value in [
-        ("date", "2026-12-02"), ("tier", "hard"), ("variant", "russian"),
-        ("algorithm_version", 2), ("deal", 2**64 - 2), ("salt", "10" * 16),
+        ("date", "2026-12-02"),
+        ("tier", "hard"),
+        ("variant", "russian"),
+        ("algorithm_version", 2),
+        ("deal", 2**64 - 2),
+        ("salt", "10" * 16),
     ]:
         digests.add(Opening(**{**PINNED.__dict__, field: value}).commitment())
     assert len(digests) == 7
@@ -91,9 +93,12 @@ def test_every_challenge_gets_its_own_salt_and_commitment_when_it_is_made() -> N
     for challenge in made:
         stored = DailyChallenge.objects.select_related("deal").get(pk=challenge.pk)
         assert re.fullmatch(r"[0-9a-f]{32}", stored.salt), stored.salt
-        assert stored.commitment == Opening(
-            stored.date.isoformat(), stored.tier, "yukon", 1, stored.deal.number, stored.salt
-        ).commitment()
+        assert (
+            stored.commitment
+            == Opening(
+                stored.date.isoformat(), stored.tier, "yukon", 1, stored.deal.number, stored.salt
+            ).commitment()
+        )
     # same deal numbers on both days, yet every salt and commitment differs
     assert len({c.salt for c in made}) == len({c.commitment for c in made}) == 6
 
@@ -116,9 +121,7 @@ def test_the_migration_commits_challenges_made_before_it() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate([("games", "0001_initial")])
     try:
-        old = MigrationExecutor(connection).loader.project_state(
-            [("games", "0001_initial")]
-        ).apps
+        old = MigrationExecutor(connection).loader.project_state([("games", "0001_initial")]).apps
         deal = old.get_model("games", "Deal").objects.create(number=77, variant="yukon")
         old.get_model("games", "DailyChallenge").objects.create(
             date=dt.date(2026, 11, 2), tier="hard", deal_id=deal.pk
@@ -176,8 +179,12 @@ def test_a_days_proof_is_committed_while_open_and_opened_once_closed(
     for entry in entries:
         challenge = yesterday[entry["tier"]]
         opening = Opening(
-            entry["date"], entry["tier"], entry["variant"], entry["algorithm_version"],
-            int(entry["deal"]), entry["salt"],
+            entry["date"],
+            entry["tier"],
+            entry["variant"],
+            entry["algorithm_version"],
+            int(entry["deal"]),
+            entry["salt"],
         )
         assert opening.commitment() == entry["commitment"] == challenge.commitment
 
@@ -230,8 +237,9 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
 
 
 def close_the_day(clock: Clock) -> None:
-    clock.now = dt.datetime.combine(clock.now.date() + dt.timedelta(days=1), dt.time(0, 0, 5),
-                                    tzinfo=dt.UTC)
+    clock.now = dt.datetime.combine(
+        clock.now.date() + dt.timedelta(days=1), dt.time(0, 0, 5), tzinfo=dt.UTC
+    )
 
 
 def play_daily(client: Client, clock: Clock, moves: list[str], seconds: float) -> int:
@@ -295,16 +303,25 @@ def test_after_the_close_the_ranked_games_download_in_board_order_with_their_log
     header, games, end = lines[0], lines[1:-1], lines[-1]
     challenge = DailyChallenge.objects.select_related("deal").get(date=day, tier="easy")
     assert header == {
-        "format": "yukon-daily-games-v1", "date": day.isoformat(), "tier": "easy",
-        "variant": "yukon", "algorithm_version": 1, "deal": "0", "salt": challenge.salt,
-        "commitment": challenge.commitment, "commitment_format": FORMAT,
-        "closed_at": f"{day + dt.timedelta(days=1)}T00:00:00Z", "games": 3,
+        "format": "yukon-daily-games-v1",
+        "date": day.isoformat(),
+        "tier": "easy",
+        "variant": "yukon",
+        "algorithm_version": 1,
+        "deal": "0",
+        "salt": challenge.salt,
+        "commitment": challenge.commitment,
+        "commitment_format": FORMAT,
+        "closed_at": f"{day + dt.timedelta(days=1)}T00:00:00Z",
+        "games": 3,
         # the idler's game, ended by this request: its verification runs after it
         "not_ranked": {"pending": 1, "rejected": 0, "removed": 1},
     }
     assert end == {"end": True, "games": 3}
     assert [(g["player"], g["rank"], g["status"]) for g in games] == [
-        ("Fastwin", 1, "won"), ("Slowwin", 2, "won"), ("Quitter", 3, "resigned"),
+        ("Fastwin", 1, "won"),
+        ("Slowwin", 2, "won"),
+        ("Quitter", 3, "resigned"),
     ]
     fast = games[0]
     assert fast["game_id"] == ids["fastwin"] and fast["verification"] == "verified"
@@ -359,7 +376,10 @@ def test_before_the_close_nothing_reveals_the_deal_or_the_salt(
     own = Client()
     own.force_login(User.objects.get(username="fastwin"))
     paths = [
-        "/", "/api/daily/", f"/api/daily/{day}/", "/api/schema/",
+        "/",
+        "/api/daily/",
+        f"/api/daily/{day}/",
+        "/api/schema/",
         *(f"/api/daily/{day}/{tier}/games.jsonl" for tier in ("easy", "medium", "hard")),
         *(f"/api/leaderboards/daily/{day}/{tier}/" for tier in ("easy", "medium", "hard")),
         *(f"/api/games/{game_id}/" for game_id in ids.values()),
@@ -417,7 +437,8 @@ def test_prepare_publishes_each_challenge_with_its_commitment(settings: Any) -> 
     settings.DAILY_BOT_PLAYOUTS = 20  # the band check only needs a rough rate here
     challenge = prepare_tier(dt.date(2031, 5, 18), "easy")
     stored = DailyChallenge.objects.select_related("deal").get(pk=challenge.pk)
-    assert stored.commitment == Opening(
-        "2031-05-18", "easy", "yukon", 1, stored.deal.number, stored.salt
-    ).commitment()
+    assert (
+        stored.commitment
+        == Opening("2031-05-18", "easy", "yukon", 1, stored.deal.number, stored.salt).commitment()
+    )
     assert prepare_tier(dt.date(2031, 5, 18), "easy").salt == stored.salt  # never redrawn

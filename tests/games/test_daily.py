@@ -96,8 +96,9 @@ def test_a_candidate_the_solver_cannot_settle_is_skipped() -> None:
 
 @pytest.mark.django_db
 def test_giving_up_raises_a_clear_error() -> None:
-    with override_settings(DAILY_MAX_ATTEMPTS=0), pytest.raises(
-        daily.DailyPreparationError, match="no candidate"
+    with (
+        override_settings(DAILY_MAX_ATTEMPTS=0),
+        pytest.raises(daily.DailyPreparationError, match="no candidate"),
     ):
         prepare_daily(DAY)
 
@@ -122,7 +123,9 @@ def test_racing_preparations_publish_one_challenge_per_tier() -> None:
         thread.join()
     assert errors == []
     assert sorted(DailyChallenge.objects.filter(date=DAY).values_list("tier", flat=True)) == [
-        "easy", "hard", "medium",
+        "easy",
+        "hard",
+        "medium",
     ]
 
 

@@ -109,9 +109,7 @@ def test_two_workers_racing_publish_one_challenge_per_tier(tmp_path: Path) -> No
                 tasks.prepare_daily.delay(date.isoformat())
             wait_for(lambda: tiers_of(date) == TIERS, 120, logs)
             # both tasks finished (each either published or found the other's challenge)
-            wait_for(
-                lambda: sum(p.read_text().count("succeeded") for p in logs) >= 2, 120, logs
-            )
+            wait_for(lambda: sum(p.read_text().count("succeeded") for p in logs) >= 2, 120, logs)
         finally:
             for worker in workers:
                 stop(worker)

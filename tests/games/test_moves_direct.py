@@ -93,9 +93,7 @@ ODD = [  # (what, body, extra request arguments, DRF's status)
 ]
 
 
-@pytest.mark.parametrize(
-    ("what", "body", "extra", "status"), ODD, ids=[case[0] for case in ODD]
-)
+@pytest.mark.parametrize(("what", "body", "extra", "status"), ODD, ids=[case[0] for case in ODD])
 def test_odd_requests_get_drfs_answer_and_play_nothing(
     what: str, body: str, extra: dict[str, str], status: int
 ) -> None:

@@ -47,9 +47,7 @@ def test_move_endpoint_query_count_is_pinned_for_a_guest(
     assert status == 200
 
 
-def test_the_winning_move_costs_the_same_queries(
-    api: Api, django_assert_num_queries: Any
-) -> None:
+def test_the_winning_move_costs_the_same_queries(api: Api, django_assert_num_queries: Any) -> None:
     """Finishing queues verification on commit; it adds no query to the request itself."""
     _, game = api.post("/api/games/", {"deal": 0})
     line = winning_lines()[0]
@@ -85,7 +83,5 @@ def test_a_move_checked_at_a_ply_the_game_has_left_is_not_stored(api: Api) -> No
     assert status == 200  # another tab moved first
     stale.ply, stale.moves = 1, 1
     assert moves._store_move(stale, line[1], "", 10) is False
-    assert list(Move.objects.filter(game_id=game["id"]).values_list("text", flat=True)) == [
-        line[0]
-    ]
+    assert list(Move.objects.filter(game_id=game["id"]).values_list("text", flat=True)) == [line[0]]
     assert Game.objects.get(pk=game["id"]).ply == 1

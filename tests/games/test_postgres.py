@@ -55,8 +55,11 @@ def test_one_challenge_per_date_and_tier_and_one_ranked_game_per_player() -> Non
         )
     player = make_user("erin")
     fields: dict[str, Any] = {
-        "player": player, "deal": challenges["easy"].deal, "challenge": challenges["easy"],
-        "mode": "daily", "position": "x",
+        "player": player,
+        "deal": challenges["easy"].deal,
+        "challenge": challenges["easy"],
+        "mode": "daily",
+        "position": "x",
     }
     Game.objects.create(**fields)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -95,6 +98,7 @@ def test_the_same_ply_sent_twice_at_once_is_stored_once() -> None:
     game_id = started.json()["id"]
     line = winning_lines()[0]
     for ply, text in enumerate(line[:25]):
+
         def send(client: Client, ply: int = ply, text: str = text) -> tuple[int, Any]:
             response = client.post(
                 f"/api/games/{game_id}/moves/",

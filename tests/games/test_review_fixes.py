@@ -44,7 +44,9 @@ def test_the_challenge_admin_cannot_change_what_the_commitment_covers(
     assert answer.status_code == 302, answer.content
     stored = DailyChallenge.objects.get(pk=challenge.pk)
     assert (stored.date, stored.tier, stored.deal_id) == (
-        challenge.date, challenge.tier, challenge.deal_id
+        challenge.date,
+        challenge.tier,
+        challenge.deal_id,
     )
     assert stored.bot_win_rate == 0.25  # what the commitment does not cover stays editable
     assert stored.commitment == stored.expected_commitment()
@@ -57,21 +59,32 @@ def test_the_deal_admin_cannot_change_a_deal_games_are_dealt_from(
     url = f"/admin/games/deal/{deal.pk}/change/"
     answer = superuser_client.post(
         url,
-        {"number": 5, "variant": "alaska", "algorithm_version": 7, "verdict": "solved",
-         "solution": "null"},
+        {
+            "number": 5,
+            "variant": "alaska",
+            "algorithm_version": 7,
+            "verdict": "solved",
+            "solution": "null",
+        },
     )
     assert answer.status_code == 302, answer.content
     stored = Deal.objects.get(pk=deal.pk)
     assert (stored.number, stored.variant, stored.algorithm_version) == (
-        deal.number, deal.variant, deal.algorithm_version
+        deal.number,
+        deal.variant,
+        deal.algorithm_version,
     )
     assert stored.verdict == "solved"
 
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("date", dt.date(2031, 1, 1)), ("tier", "hard"), ("salt", "ab" * 16),
-     ("commitment", "0" * 64)],
+    [
+        ("date", dt.date(2031, 1, 1)),
+        ("tier", "hard"),
+        ("salt", "ab" * 16),
+        ("commitment", "0" * 64),
+    ],
 )
 def test_saving_a_sealed_challenge_with_a_changed_field_is_refused(
     field: str, value: object
@@ -140,9 +153,7 @@ def test_a_resign_read_before_midnight_finishes_before_the_close(
 
     challenge = make_challenge()
     game, _ = start_daily_game(Actor(user_id=player.pk), challenge.tier, today=challenge.date)
-    Game.objects.filter(pk=game.pk).update(
-        started_at=challenge.closes_at - dt.timedelta(minutes=5)
-    )
+    Game.objects.filter(pk=game.pk).update(started_at=challenge.closes_at - dt.timedelta(minutes=5))
     monkeypatch.setattr(timezone, "now", _MidnightClock(challenge.closes_at))
     resign_game(Actor(user_id=player.pk), game.pk)
     ended = Game.objects.get(pk=game.pk)

@@ -56,9 +56,20 @@ def test_schema_lists_every_endpoint_with_its_shapes(client: Client) -> None:
 
 def test_spectacular_validates_with_no_warning() -> None:
     result = subprocess.run(
-        [sys.executable, "manage.py", "spectacular", "--validate", "--fail-on-warn",
-         "--file", "/dev/null"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "manage.py",
+            "spectacular",
+            "--validate",
+            "--fail-on-warn",
+            "--file",
+            "/dev/null",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -93,9 +93,7 @@ def play_random_game(api: Api, game_id: int, rng: random.Random, *, practice: bo
                 scanner.check(api.bodies[-1], game, f"probe {text}")
         elif roll < 0.2:
             stale = game.ply - 1 if game.ply else game.ply + 1
-            status, body = api.post(
-                f"/api/games/{game_id}/moves/", {"ply": stale, "move": "Ah>F"}
-            )
+            status, body = api.post(f"/api/games/{game_id}/moves/", {"ply": stale, "move": "Ah>F"})
             assert status == 409
             scanner.check(api.bodies[-1], game, "stale ply")
         elif practice and roll < 0.27 and game.moves:

@@ -88,7 +88,10 @@ def tamper(game_id: int, ply: int, **changes: Any) -> None:
     ],
 )
 def test_a_tampered_log_is_rejected_with_a_reason(
-    api: Api, received: list[Game], change: Any, reason: str,
+    api: Api,
+    received: list[Game],
+    change: Any,
+    reason: str,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     game_id = finished_game(api, moves=20)
@@ -141,7 +144,10 @@ def test_the_sweeper_requeues_stale_pending_games_and_abandons_closed_dailies(
     make_stale(stale)
     old = make_challenges(date=utc_today() - dt.timedelta(days=1))
     left = Game.objects.create(
-        player=player, deal=old["hard"].deal, challenge=old["hard"], mode="daily",
+        player=player,
+        deal=old["hard"].deal,
+        challenge=old["hard"],
+        mode="daily",
         position=old["hard"].deal.start_position().to_text(),
     )
     queued: list[int] = []

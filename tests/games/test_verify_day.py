@@ -37,9 +37,24 @@ def run_verify(site: str, day: dt.date, *extra: str) -> subprocess.CompletedProc
     """The command as anyone would run it: no Django settings in its environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE"))}
     return subprocess.run(
-        [sys.executable, "-m", "games.verify_day", "--site", site, "--timeout", "20",
-         *extra, day.isoformat(), "easy"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "games.verify_day",
+            "--site",
+            site,
+            "--timeout",
+            "20",
+            *extra,
+            day.isoformat(),
+            "easy",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -57,7 +72,9 @@ def played(live_server: Any, clock: Clock) -> dict[str, Any]:
     make_challenges(numbers={**SECRET_DAILY_NUMBERS, "easy": 0})
     ids = {}
     for name, seconds, moves in (
-        ("steady", 2.0, LINES[0]), ("quick", 1.0, LINES[0]), ("twin", 1.0, LINES[0]),
+        ("steady", 2.0, LINES[0]),
+        ("quick", 1.0, LINES[0]),
+        ("twin", 1.0, LINES[0]),
         ("quitter", 1.0, LINES[0][:9]),
     ):
         client = Client()
@@ -69,8 +86,12 @@ def played(live_server: Any, clock: Clock) -> dict[str, Any]:
     assert status == 200
     recorded = daily["challenges"][0]["commitment"]
     close_the_day(clock)
-    return {"ids": ids, "day": utc_today() - dt.timedelta(days=1), "commitment": recorded,
-            "site": live_server.url}
+    return {
+        "ids": ids,
+        "day": utc_today() - dt.timedelta(days=1),
+        "commitment": recorded,
+        "site": live_server.url,
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -149,10 +170,17 @@ def game_of(game_id: int, moves: list[str], *, seconds: int = 1, **changes: Any)
         for i, text in enumerate(moves)
     ]
     game = {
-        "rank": 1, "game_id": game_id, "player": f"P{game_id}",
-        "status": "won" if result.won else "resigned", "won": result.won,
-        "score": result.score, "moves": result.moves, "elapsed_ms": len(moves) * seconds * 1000,
-        "finished_at": f"2026-12-01T10:00:{game_id:02d}Z", "verification": "verified", "log": log,
+        "rank": 1,
+        "game_id": game_id,
+        "player": f"P{game_id}",
+        "status": "won" if result.won else "resigned",
+        "won": result.won,
+        "score": result.score,
+        "moves": result.moves,
+        "elapsed_ms": len(moves) * seconds * 1000,
+        "finished_at": f"2026-12-01T10:00:{game_id:02d}Z",
+        "verification": "verified",
+        "log": log,
     }
     return {**game, **changes}
 
@@ -206,9 +234,17 @@ def test_the_order_and_the_board_are_checked_against_the_rules() -> None:
 
 
 def test_an_open_day_or_a_wrong_header_is_refused() -> None:
-    entry = {"date": OPENING.date, "tier": "easy", "variant": "yukon", "algorithm_version": 1,
-             "commitment": OPENING.commitment(), "closes_at": "2026-12-02T00:00:00Z",
-             "closed": True, "deal": "0", "salt": OPENING.salt}
+    entry = {
+        "date": OPENING.date,
+        "tier": "easy",
+        "variant": "yukon",
+        "algorithm_version": 1,
+        "commitment": OPENING.commitment(),
+        "closes_at": "2026-12-02T00:00:00Z",
+        "closed": True,
+        "deal": "0",
+        "salt": OPENING.salt,
+    }
     assert verify_day.check_opening(entry) == OPENING
     with pytest.raises(Unavailable, match="has not closed yet"):
         verify_day.check_opening({**entry, "closed": False, "deal": None, "salt": None})
@@ -231,11 +267,19 @@ def test_the_replay_shown_in_docs_fair_play_runs_as_written(played: dict[str, An
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE"))}
     result = subprocess.run(
         [sys.executable, "-c", snippet.replace(example, url)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "1 Quick 625 OK", "1 Twin 625 OK", "3 Steady 625 OK", f"4 Quitter {QUITTER_SCORE} OK",
+        "1 Quick 625 OK",
+        "1 Twin 625 OK",
+        "3 Steady 625 OK",
+        f"4 Quitter {QUITTER_SCORE} OK",
     ]
 
 
@@ -282,30 +326,69 @@ def test_a_site_that_answers_nonsense_gets_one_line_not_a_traceback(capsys: Any)
 
     day_path = f"/api/daily/{OPENING.date}/"
     games_path = f"{day_path}easy/games.jsonl"
-    entry = {"date": OPENING.date, "tier": "easy", "variant": "yukon", "algorithm_version": 1,
-             "commitment": OPENING.commitment(), "closes_at": "x", "closed": True, "deal": "0",
-             "salt": OPENING.salt}
+    entry = {
+        "date": OPENING.date,
+        "tier": "easy",
+        "variant": "yukon",
+        "algorithm_version": 1,
+        "commitment": OPENING.commitment(),
+        "closes_at": "x",
+        "closed": True,
+        "deal": "0",
+        "salt": OPENING.salt,
+    }
     header = {**entry, "format": "yukon-daily-games-v1", "games": 1}
     cases = [
         ({day_path: b'{"not": "a list"}'}, 2, "did not answer a list of challenges"),
         ({day_path: b"<html>"}, 2, "not JSON"),
-        ({day_path: json.dumps([{**entry, "variant": None}]).encode()}, 1,
-         "cannot be committed to"),
+        (
+            {day_path: json.dumps([{**entry, "variant": None}]).encode()},
+            1,
+            "cannot be committed to",
+        ),
         ({day_path: json.dumps([entry]).encode()}, 2, "HTTP 404: nothing here"),
-        ({day_path: json.dumps([entry]).encode(),
-          games_path: json.dumps(header).encode() + b"\n"}, 2, "cut short"),
-        ({day_path: json.dumps([entry]).encode(),
-          games_path: b"\n".join(json.dumps(x).encode() for x in (
-              {**header, "games": 0, "not_ranked": {"pending": 2}}, {"end": True, "games": 0}))},
-         2, "2 of the day's games still wait for verification"),
-        ({day_path: json.dumps([entry]).encode(),
-          games_path: b"\n".join(json.dumps(x).encode() for x in (header, {"log": 5},
-                                                                  {"end": True, "games": 1}))},
-         1, "the board counts it, but it has no move log"),
-        ({day_path: json.dumps([entry]).encode(),
-          games_path: b"\n".join(json.dumps(x).encode() for x in (header, [1, 2],
-                                                                  {"end": True, "games": 1}))},
-         2, "an answer is not shaped as docs/api.md says"),
+        (
+            {
+                day_path: json.dumps([entry]).encode(),
+                games_path: json.dumps(header).encode() + b"\n",
+            },
+            2,
+            "cut short",
+        ),
+        (
+            {
+                day_path: json.dumps([entry]).encode(),
+                games_path: b"\n".join(
+                    json.dumps(x).encode()
+                    for x in (
+                        {**header, "games": 0, "not_ranked": {"pending": 2}},
+                        {"end": True, "games": 0},
+                    )
+                ),
+            },
+            2,
+            "2 of the day's games still wait for verification",
+        ),
+        (
+            {
+                day_path: json.dumps([entry]).encode(),
+                games_path: b"\n".join(
+                    json.dumps(x).encode() for x in (header, {"log": 5}, {"end": True, "games": 1})
+                ),
+            },
+            1,
+            "the board counts it, but it has no move log",
+        ),
+        (
+            {
+                day_path: json.dumps([entry]).encode(),
+                games_path: b"\n".join(
+                    json.dumps(x).encode() for x in (header, [1, 2], {"end": True, "games": 1})
+                ),
+            },
+            2,
+            "an answer is not shaped as docs/api.md says",
+        ),
     ]
     for answers, code, message in cases:
         got, err = run_against(answers, capsys)

@@ -147,9 +147,10 @@ def test_a_weekly_challenge_is_refused_on_any_other_day_and_in_any_other_variant
         DailyChallenge.objects.create(date=SUNDAY, tier=WEEKLY, deal=yukon)
     assert not DailyChallenge.objects.exists()
     challenge = DailyChallenge.objects.create(date=SUNDAY, tier=WEEKLY, deal=double)
-    assert challenge.commitment == Opening(
-        "2026-12-06", "weekly", "double-yukon", 1, 7, challenge.salt
-    ).commitment()
+    assert (
+        challenge.commitment
+        == Opening("2026-12-06", "weekly", "double-yukon", 1, 7, challenge.salt).commitment()
+    )
 
 
 # ----- /api/daily/ and the pages -------------------------------------------------------
@@ -244,9 +245,7 @@ def test_the_weekly_cannot_be_played_after_sunday_midnight(
     play(api, clock, game["id"], won_line[:3])
     clock.at(MONDAY, 0, 0, 1)
     with django_capture_on_commit_callbacks(execute=True):
-        status, body = api.post(
-            f"/api/games/{game['id']}/moves/", {"ply": 3, "move": won_line[3]}
-        )
+        status, body = api.post(f"/api/games/{game['id']}/moves/", {"ply": 3, "move": won_line[3]})
     assert status == 409 and body["detail"].startswith(DAY_CLOSED) and body["status"] == "abandoned"
     stored = Game.objects.get(pk=game["id"])
     assert stored.status == Status.ABANDONED and stored.ply == 3
@@ -350,7 +349,11 @@ def test_before_the_close_nothing_reveals_the_weekly_deal_or_salt(
     day = SUNDAY.isoformat()
     ids = (game["id"], resigned["id"])
     paths = [
-        "/", "/api/daily/", f"/api/daily/{day}/", "/api/schema/", "/api/leaderboards/home/",
+        "/",
+        "/api/daily/",
+        f"/api/daily/{day}/",
+        "/api/schema/",
+        "/api/leaderboards/home/",
         *(f"/api/daily/{day}/{tier}/games.jsonl" for tier in tiers_of(SUNDAY)),
         *(f"/api/leaderboards/daily/{day}/{tier}/" for tier in tiers_of(SUNDAY)),
         f"/api/leaderboards/archive/{day}/weekly/",

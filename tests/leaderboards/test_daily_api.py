@@ -319,8 +319,11 @@ def test_the_home_page_shows_yesterdays_first_three_as_the_board_does(
     yesterday = make_challenge(utc_today() - dt.timedelta(days=1))
     t = FINISH_BASE
     for name, ms, moves, finished in [
-        ("Ann", 50_000, 90, t), ("Bob", 60_000, 95, t + dt.timedelta(2)),
-        ("Cat", 60_000, 95, t + dt.timedelta(1)), ("Dan", 60_000, 96, t), ("Eve", 70_000, 90, t),
+        ("Ann", 50_000, 90, t),
+        ("Bob", 60_000, 95, t + dt.timedelta(2)),
+        ("Cat", 60_000, 95, t + dt.timedelta(1)),
+        ("Dan", 60_000, 96, t),
+        ("Eve", 70_000, 90, t),
     ]:
         result(make_player(name), yesterday, elapsed_ms=ms, moves=moves, finished_at=finished)
     if not with_redis:

@@ -38,9 +38,7 @@ def _commits(django_capture_on_commit_callbacks: Any) -> None:
     _ON_COMMIT["capture"] = django_capture_on_commit_callbacks
 
 
-def admin_action(
-    client: Client, changelist: str, action: str, ids: list[int], reason: str
-) -> None:
+def admin_action(client: Client, changelist: str, action: str, ids: list[int], reason: str) -> None:
     """Pick an action (the reason form appears), then confirm it with a reason; the
     transaction's on-commit work (the boards' updates) runs as in production."""
     url = f"/admin/{changelist}/"
@@ -70,7 +68,9 @@ def field(today_challenges: dict[str, Any]) -> dict[str, User]:
 
 
 def test_a_fast_game_is_flagged_on_verification_and_stays_until_a_moderator_clears_it(
-    today_challenges: dict[str, Any], mod_client: Client, moderator: User,
+    today_challenges: dict[str, Any],
+    mod_client: Client,
+    moderator: User,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     eve = make_player("Eve")
@@ -95,13 +95,17 @@ def test_a_fast_game_is_flagged_on_verification_and_stays_until_a_moderator_clea
     assert flag.status == FlagStatus.CLEARED and flag.resolved_by == moderator
     row = audit(AuditAction.CLEAR_FLAG)
     assert (row.actor, row.reason, row.target_type) == (
-        moderator, "Eve is a speed player", "moderation.flag"
+        moderator,
+        "Eve is a speed player",
+        "moderation.flag",
     )
     assert names(board(today_challenges[Tier.EASY])) == ["Eve"]
 
 
 def test_disqualify_takes_the_game_off_the_board_at_once(
-    field: dict[str, User], today_challenges: dict[str, Any], mod_client: Client,
+    field: dict[str, User],
+    today_challenges: dict[str, Any],
+    mod_client: Client,
     moderator: User,
 ) -> None:
     easy = today_challenges[Tier.EASY]
@@ -128,7 +132,9 @@ def test_disqualify_takes_the_game_off_the_board_at_once(
 
 
 def test_ban_removes_every_result_refuses_ranked_play_and_tells_the_player_why(
-    field: dict[str, User], today_challenges: dict[str, Any], mod_client: Client,
+    field: dict[str, User],
+    today_challenges: dict[str, Any],
+    mod_client: Client,
     moderator: User,
 ) -> None:
     easy = today_challenges[Tier.EASY]
@@ -143,8 +149,11 @@ def test_ban_removes_every_result_refuses_ranked_play_and_tells_the_player_why(
     admin_action(mod_client, "moderation/player", "ban_players", [bob.pk], "shared account")
     assert names(board(easy)) == ["Ann", "Cat"] and names(board(old)) == []
     row = audit(AuditAction.BAN)
-    assert (row.target_type, row.target_id, row.reason) == ("accounts.user", str(bob.pk),
-                                                           "shared account")
+    assert (row.target_type, row.target_id, row.reason) == (
+        "accounts.user",
+        str(bob.pk),
+        "shared account",
+    )
     bob_client = client_for(bob)
     me = bob_client.get("/api/auth/me/").json()["player"]
     assert me["is_banned"] is True and me["ban_reason"] == "shared account"
@@ -174,8 +183,11 @@ def test_ban_removes_every_result_refuses_ranked_play_and_tells_the_player_why(
 
 
 def test_void_day_empties_the_board_and_the_page_says_so(
-    field: dict[str, User], today_challenges: dict[str, Any], mod_client: Client,
-    moderator: User, django_capture_on_commit_callbacks: Any,
+    field: dict[str, User],
+    today_challenges: dict[str, Any],
+    mod_client: Client,
+    moderator: User,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     easy, medium = today_challenges[Tier.EASY], today_challenges[Tier.MEDIUM]
     assert len(names(board(easy))) == 3
@@ -204,7 +216,9 @@ def test_void_day_empties_the_board_and_the_page_says_so(
 
 
 def test_the_admin_game_page_shows_the_log_with_times_and_a_replay_of_real_cards(
-    today_challenges: dict[str, Any], mod_client: Client, django_capture_on_commit_callbacks: Any,
+    today_challenges: dict[str, Any],
+    mod_client: Client,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     eve = make_player("Eve")
     game_id = play_daily_through_api(
@@ -224,7 +238,9 @@ def test_the_admin_game_page_shows_the_log_with_times_and_a_replay_of_real_cards
 
 
 def test_the_games_list_filters_and_searches(
-    field: dict[str, User], today_challenges: dict[str, Any], mod_client: Client,
+    field: dict[str, User],
+    today_challenges: dict[str, Any],
+    mod_client: Client,
 ) -> None:
     ann_game = Game.objects.get(player=field["Ann"])
     Flag.objects.create(game=ann_game, kind=FlagKind.SHARED_ADDRESS, reason="test")

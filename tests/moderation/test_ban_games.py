@@ -92,7 +92,8 @@ def test_unban_brings_nothing_back_until_a_moderator_restores_what_the_ban_took(
     with capture(execute=True):
         ban = services.ban_player(moderator, bob.pk, "shared account")
     assert set(ban.disqualified_games.values_list("pk", flat=True)) == {
-        bob_easy.pk, Game.objects.get(player=bob, challenge=medium).pk
+        bob_easy.pk,
+        Game.objects.get(player=bob, challenge=medium).pk,
     }
     assert board_names(easy) == ["Ann"] and board_names(medium) == []
     with pytest.raises(services.Conflict, match="lift the ban first"):

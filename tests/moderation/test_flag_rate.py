@@ -34,12 +34,19 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis, py
 DAYS = 6
 PLAYERS = 8
 HONEST_FALSE_FLAG_BOUND = 0.01  # at most 1% of honest games flagged (any kind): 1 of 144
-CERTAIN_KINDS = {"fast_moves", "even_pacing", "fast_finish", "fast_reaction", "solver_line",
-                 "solver_moves"}
+CERTAIN_KINDS = {
+    "fast_moves",
+    "even_pacing",
+    "fast_finish",
+    "fast_reaction",
+    "solver_line",
+    "solver_moves",
+}
 
 
-def honest_moves(number: int, skill_index: int, speed: float, rng: random.Random
-                 ) -> tuple[list[str], list[float], bool]:
+def honest_moves(
+    number: int, skill_index: int, speed: float, rng: random.Random
+) -> tuple[list[str], list[float], bool]:
     """A person's game on deal ``number``: moves, gaps (the first from the start), over?"""
     skill = SKILLS[skill_index]
     skill = replace(skill, timing=replace(skill.timing, speed=skill.timing.speed * speed))
@@ -76,8 +83,7 @@ def simulate_honest(clock: Clock, capture: Any, rng: random.Random) -> list[Game
                 token = services.client_address.set(address[player.pk])
                 try:
                     with capture(execute=True):
-                        game = play_timed(player, challenge, moves, gaps, clock,
-                                          resign=not over)
+                        game = play_timed(player, challenge, moves, gaps, clock, resign=not over)
                 finally:
                     services.client_address.reset(token)
                 games.append(game)

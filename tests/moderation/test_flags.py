@@ -34,6 +34,7 @@ def through_services(test: Any) -> Any:
         test = mark(test)
     return test
 
+
 NO_SOLVER = Thresholds(solver_agree_min=10**9)  # timing alone
 
 
@@ -41,8 +42,13 @@ def kinds(game_id: int) -> set[str]:
     return set(Flag.objects.filter(game_id=game_id).values_list("kind", flat=True))
 
 
-def log(gaps: list[int], *, idle: int = 2000, line: list[str] | None = None,
-        solution: list[str] | None = None) -> PlayedGame:
+def log(
+    gaps: list[int],
+    *,
+    idle: int = 2000,
+    line: list[str] | None = None,
+    solution: list[str] | None = None,
+) -> PlayedGame:
     """Deal 0 played along ``line`` (its known winning line), each move ``gaps[i]`` apart."""
     moves = line or LINES[0]
     stamps, at = [], idle
@@ -90,8 +96,10 @@ def test_thinking_follows_the_position_for_people_not_for_scripts() -> None:
     assert spearman([1, 2, 3, 4], [40, 30, 20, 10]) == -1.0
     steps = steps_of(log([2000]))
     # a person: longer before moves with more choices and after a card turned up
-    person = [int(300 * s.choices + (900 if s.after_turn else 0) + 97 * (i % 7))
-              for i, s in enumerate(steps)]
+    person = [
+        int(300 * s.choices + (900 if s.after_turn else 0) + 97 * (i % 7))
+        for i, s in enumerate(steps)
+    ]
     assert "flat_timing" not in found(log(person))
     shuffled = sorted(person, key=lambda g: (g * 7919) % 1009)  # the same delays, blind
     assert "flat_timing" in found(log(shuffled))
@@ -147,8 +155,10 @@ def test_fast_finish_and_a_new_players_perfect_hard_game(
     today = clock.now
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
         for days_ago, tier in enumerate([Tier.EASY, Tier.MEDIUM, Tier.EASY], start=1):
-            past = make_day(day[Tier.EASY].date - dt.timedelta(days=days_ago),
-                            {tier: {Tier.EASY: 0, Tier.MEDIUM: 1}[tier]})[tier]
+            past = make_day(
+                day[Tier.EASY].date - dt.timedelta(days=days_ago),
+                {tier: {Tier.EASY: 0, Tier.MEDIUM: 1}[tier]},
+            )[tier]
             clock.now = dt.datetime.combine(past.date, dt.time(9), tzinfo=dt.UTC)  # its day
             play_timed(old, past, LINES[past.deal.number][:5], [2000] * 5, clock, resign=True)
         clock.now = today

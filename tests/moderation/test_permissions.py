@@ -38,8 +38,13 @@ def objects(today_challenges: dict[str, Any], moderator: User) -> dict[str, int]
     game = result(make_player("Ann"), today_challenges["easy"])
     flag = Flag.objects.create(game=game, kind=FlagKind.FAST_MOVES, reason="test")
     audit = AuditLog.objects.create(
-        actor=moderator, actor_name="mod", action="clear_flag", target_type="moderation.flag",
-        target_id=str(flag.pk), target_repr=str(flag), reason="seen",
+        actor=moderator,
+        actor_name="mod",
+        action="clear_flag",
+        target_type="moderation.flag",
+        target_id=str(flag.pk),
+        target_repr=str(flag),
+        reason="seen",
     )
     return {"game": game.pk, "flag": flag.pk, "audit": audit.pk}
 

@@ -117,7 +117,8 @@ def play_through_api(client: Client, game: PlayedGame, clock: Clock, capture: An
 
 def easy_daily(daily: Daily) -> DailyChallenge:
     deal, _ = Deal.objects.get_or_create(
-        number=daily.number, variant="yukon",
+        number=daily.number,
+        variant="yukon",
         defaults={"solution": daily.solution, "verdict": "solved"},
     )
     return DailyChallenge.objects.create(date=utc_today(), tier=Tier.EASY, deal=deal)
@@ -141,8 +142,9 @@ def test_the_bot_of_issue_15_is_flagged_through_the_api(
     easy_daily(daily)
     stamps = [60_000 + 250 * i for i in range(len(daily.solution))]
     bot = PlayedGame(number=0, moves=daily.solution, at_ms=stamps, solution=daily.solution)
-    game_id = play_through_api(client_for(make_player("Bot")), bot, clock,
-                               django_capture_on_commit_callbacks)
+    game_id = play_through_api(
+        client_for(make_player("Bot")), bot, clock, django_capture_on_commit_callbacks
+    )
     game = Game.objects.get(pk=game_id)
     assert game.status == "won" and game.verification == "verified"
     kinds = flag_kinds(game_id)

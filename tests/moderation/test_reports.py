@@ -29,9 +29,10 @@ def test_a_report_from_the_replay_page_reaches_the_queue(
     bob = client_for(make_player("Bob"))
     page = bob.get(f"/replay/{closed_game.pk}/").content.decode()
     assert "Report this game" in page and "moderation/report.js" in page
-    assert "Report this game" not in client_for(closed_game.player).get(
-        f"/replay/{closed_game.pk}/"
-    ).content.decode()
+    assert (
+        "Report this game"
+        not in client_for(closed_game.player).get(f"/replay/{closed_game.pk}/").content.decode()
+    )
 
     url = f"/api/games/{closed_game.pk}/report/"
     response = post(bob, url, {"reason": "all moves in 20 seconds"})
@@ -45,8 +46,9 @@ def test_a_report_from_the_replay_page_reaches_the_queue(
     assert "all moves in 20 seconds" in queue
     report = Report.objects.get()
     with_reason = {"action": "dismiss_reports", "_selected_action": [report.pk]}
-    mod_client.post("/admin/moderation/report/", {**with_reason, "confirm": "yes",
-                                                  "reason": "normal speed"})
+    mod_client.post(
+        "/admin/moderation/report/", {**with_reason, "confirm": "yes", "reason": "normal speed"}
+    )
     report.refresh_from_db()
     assert report.status == ReportStatus.DISMISSED
     assert AuditLog.objects.get(action=AuditAction.DISMISS_REPORT).reason == "normal speed"

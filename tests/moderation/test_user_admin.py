@@ -22,8 +22,15 @@ def test_the_user_change_form_cannot_ban() -> None:
     assert "is_banned" not in form.fields
     data = {k: v for k, v in form.initial.items() if v is not None and k != "password"}
     data.update(
-        {"username": "mallory", "display_name": "Mallory", "is_banned": "on", "date_joined_0":
-         "2026-01-01", "date_joined_1": "00:00:00", "groups": [], "user_permissions": []}
+        {
+            "username": "mallory",
+            "display_name": "Mallory",
+            "is_banned": "on",
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "00:00:00",
+            "groups": [],
+            "user_permissions": [],
+        }
     )
     client.post(f"/admin/accounts/user/{player.pk}/change/", data)
     player.refresh_from_db()

@@ -233,4 +233,3 @@ def test_undecided_when_the_solver_cannot_tell() -> None:
     everything = set(range(len(moves) + 1))
     review = review_line(start, moves, scripted(20, everything, start, moves), total_seconds=60)
     assert (review.outcome, review.last_winnable, review.first_lost) == ("undecided", None, None)
-

@@ -89,7 +89,9 @@ def test_a_refill_keeps_proven_deals_in_the_tier_their_bot_rate_falls_in() -> No
     assert not PracticeDeal.objects.filter(deal__number__in=[14, 3]).exists()
     statuses = {s.tier: s for s in PracticePoolStatus.objects.filter(variant="yukon")}
     assert {t: (s.refills, s.added, s.failures) for t, s in statuses.items()} == {
-        "easy": (1, 2, 0), "medium": (1, 2, 0), "hard": (1, 2, 0)
+        "easy": (1, 2, 0),
+        "medium": (1, 2, 0),
+        "hard": (1, 2, 0),
     }
 
 
@@ -355,8 +357,9 @@ def test_the_command_fills_and_refuses_bad_options(capsys: Any) -> None:
     with pytest.raises(CommandError, match="no practice pool for moosehide-runs"):
         call_command("fill_practice_pool", "--variant", "moosehide-runs")
     with pytest.raises(CommandError, match="still short"):  # one number fills one tier at most
-        call_command("fill_practice_pool", "--variant", "yukon", "--size", "1",
-                     "--max-attempts", "1")
+        call_command(
+            "fill_practice_pool", "--variant", "yukon", "--size", "1", "--max-attempts", "1"
+        )
 
 
 def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(settings: Any) -> None:
@@ -430,9 +433,7 @@ def test_two_tabs_of_one_player_asking_at_once_get_two_different_deals(settings:
         answers: list[Any] = []
         barrier = threading.Barrier(2)
 
-        def tab(
-            user: User = user, answers: list[Any] = answers, barrier: Any = barrier
-        ) -> None:
+        def tab(user: User = user, answers: list[Any] = answers, barrier: Any = barrier) -> None:
             client = Client()
             client.force_login(user)
             barrier.wait()

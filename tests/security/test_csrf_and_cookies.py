@@ -33,9 +33,7 @@ def test_unsafe_requests_without_the_csrf_token_are_refused(
     owner = make_user("alice")
     trusted = Client()
     trusted.force_login(owner)
-    game_id = trusted.post(
-        "/api/games/", {"deal": 7}, content_type="application/json"
-    ).json()["id"]
+    game_id = trusted.post("/api/games/", {"deal": 7}, content_type="application/json").json()["id"]
     if "game_id" in kwargs:
         kwargs = {"game_id": game_id}
     client = Client(enforce_csrf_checks=True)
@@ -85,8 +83,11 @@ def test_production_cookies_are_secure() -> None:
     from tests.faults.server import ROOT, TEST_SECRET_KEY
 
     env = {
-        "PATH": os.environ["PATH"], "DEBUG": "false", "SECRET_KEY": TEST_SECRET_KEY,
-        "DAILY_SECRET": "d", "ALLOWED_HOSTS": "yukon.example",
+        "PATH": os.environ["PATH"],
+        "DEBUG": "false",
+        "SECRET_KEY": TEST_SECRET_KEY,
+        "DAILY_SECRET": "d",
+        "ALLOWED_HOSTS": "yukon.example",
     }
     probe = (
         "import django; django.setup(); from django.conf import settings as s; "
@@ -94,7 +95,11 @@ def test_production_cookies_are_secure() -> None:
         "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS > 0, s.SECURE_PROXY_SSL_HEADER)"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE":
-        "yukon_site.settings"}, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "yukon_site.settings"},
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     assert out == "True True True True True ('HTTP_X_FORWARDED_PROTO', 'https')"

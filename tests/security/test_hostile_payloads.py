@@ -38,8 +38,9 @@ REGEX_ROUTES = {r"^practice/(?P<deal>[0-9]{1,20})/$": "/practice/{}/"}
 # allauth's emailed links (docs/accounts.md): a bad key is its page saying so, never a 5xx
 LINK_ROUTES = {
     r"^confirm-email/(?P<key>[-:\w]+)/$": "/accounts/confirm-email/{}/",
-    r"^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$":
-        "/accounts/password/reset/key/{}-x/",
+    r"^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$": (
+        "/accounts/password/reset/key/{}-x/"
+    ),
 }
 
 
@@ -103,8 +104,7 @@ def api_post_routes() -> list[Route]:
 
 def routes_with_ids() -> list[Route]:
     return [
-        r for r in all_routes()
-        if any(converter in {"int", "id"} for converter, _ in r.parameters)
+        r for r in all_routes() if any(converter in {"int", "id"} for converter, _ in r.parameters)
     ]
 
 
@@ -215,7 +215,7 @@ def assert_json_error(response: Any, statuses: set[int], what: str) -> None:
     assert response["Content-Type"].startswith("application/json"), (what, response["Content-Type"])
     body = json.loads(response.content)
     assert isinstance(body, dict) and isinstance(body.get("detail"), str) and body["detail"], what
-    assert "Traceback" not in body["detail"] and "File \"" not in body["detail"], what
+    assert "Traceback" not in body["detail"] and 'File "' not in body["detail"], what
 
 
 # ------------------------------------------------------------------ the tests
@@ -243,7 +243,8 @@ def test_every_id_in_a_route_is_bounded() -> None:
         return twin in templates and templates.index(twin) < templates.index(template)
 
     unbounded = [
-        r.template for r in all_routes()
+        r.template
+        for r in all_routes()
         if any(c == "int" for c, _ in r.parameters) and not shadowed(r.template)
     ]
     assert not unbounded, f"use <id:...> in {unbounded}"
@@ -323,10 +324,12 @@ def test_a_body_just_under_the_limit_is_read(player: Player) -> None:
 @pytest.mark.parametrize("value", HOSTILE_IDS)
 def test_every_id_in_a_url_is_a_404(value: str, player: Player) -> None:
     for route in routes_with_ids():
-        url = route.url(**{
-            name: value if converter in {"int", "id"} else valid_value(converter, name, player)
-            for converter, name in route.parameters
-        })
+        url = route.url(
+            **{
+                name: value if converter in {"int", "id"} else valid_value(converter, name, player)
+                for converter, name in route.parameters
+            }
+        )
         for method in route.methods:
             response = send(player.client, method, url, '{"ply": 0, "move": "Ah>F"}')
             what = f"{method.upper()} {url}"

@@ -41,8 +41,11 @@ def assert_throttled(response: Any) -> None:
 def test_signup_is_limited_per_address(rates: dict[str, str]) -> None:
     ip = address()
     for n in range(3):
-        data = {"username": f"u{n}{uuid.uuid4().hex[:6]}", "display_name": f"Player {n}",
-                "password": "a long enough passphrase 42"}
+        data = {
+            "username": f"u{n}{uuid.uuid4().hex[:6]}",
+            "display_name": f"Player {n}",
+            "password": "a long enough passphrase 42",
+        }
         assert post(Client(), "/api/auth/signup/", data, ip).status_code == 201
     data = {"username": "late", "display_name": "Late", "password": "a long enough passphrase 42"}
     assert_throttled(post(Client(), "/api/auth/signup/", data, ip))

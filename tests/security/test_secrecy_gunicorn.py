@@ -80,10 +80,23 @@ def test_nothing_secret_leaves_through_gunicorn(tmp_path: Path) -> None:
                     assert not set(CARD.findall(page.text)) & hidden(after), (url, page.text)
                     seen.append(page)
         # pages, boards and error pages (404, 405, 400, CSRF 403, bad JSON, a bad Host)
-        for url in ("/", "/practice/", "/leaderboards/", "/how-to-play/", "/faq/",
-                    f"/play/{game_ids[0]}/", f"/replay/{game_ids[0]}/", "/api/daily/",
-                    "/api/leaderboards/alltime/", "/api/schema/", "/nowhere/",
-                    "/api/nowhere/", "/api/games/-1/", "/static/nope.js", "/admin/"):
+        for url in (
+            "/",
+            "/practice/",
+            "/leaderboards/",
+            "/how-to-play/",
+            "/faq/",
+            f"/play/{game_ids[0]}/",
+            f"/replay/{game_ids[0]}/",
+            "/api/daily/",
+            "/api/leaderboards/alltime/",
+            "/api/schema/",
+            "/nowhere/",
+            "/api/nowhere/",
+            "/api/games/-1/",
+            "/static/nope.js",
+            "/admin/",
+        ):
             seen.append(tab.get(url))
         for date_tier in ("easy", "medium", "hard"):
             from games.models import utc_today

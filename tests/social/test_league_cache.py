@@ -35,8 +35,14 @@ def league(lb_redis: redis.Redis) -> dict[str, Any]:
     challenge = make_challenge()
     for user, ms in ((ann, 30_000), (bob, 20_000), (eve, 10_000)):
         verified(result(user, challenge, elapsed_ms=ms))
-    return {"id": body["id"], "token": token_of(body), "challenge": challenge,
-            "ann": ann, "bob": bob, "eve": eve}
+    return {
+        "id": body["id"],
+        "token": token_of(body),
+        "challenge": challenge,
+        "ann": ann,
+        "bob": bob,
+        "eve": eve,
+    }
 
 
 def verified(game: Game) -> Game:
@@ -245,9 +251,7 @@ def test_a_redis_failure_computes_the_boards_from_postgresql(
 ) -> None:
     ann = league["ann"]
     assert names_on(page(ann, league["id"]))["today"] == ["Eve", "Bob", "Ann"]
-    assert names_on(board(ann, league["id"], league["challenge"]))["board"] == [
-        "Eve", "Bob", "Ann"
-    ]
+    assert names_on(board(ann, league["id"], league["challenge"]))["board"] == ["Eve", "Bob", "Ann"]
 
 
 def test_a_result_of_anyone_else_leaves_the_league_kept(league: dict[str, Any]) -> None:

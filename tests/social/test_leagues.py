@@ -163,7 +163,9 @@ def test_a_league_and_its_ranked_members_in_one_query(
     with django_assert_num_queries(1):
         found = league_circle(bob.pk, lid)
     assert (found.league_id, found.name, found.players) == (
-        lid, "Friday Club", {ann.pk: "Ann", bob.pk: "Bob"}
+        lid,
+        "Friday Club",
+        {ann.pk: "Ann", bob.pk: "Bob"},
     )
     for user_id in (eve.pk, None):
         with pytest.raises(NotFound, match="not a member"):
@@ -232,9 +234,7 @@ def test_owner_leaving_hands_over_and_the_last_one_closes_it(ann: User, bob: Use
     join(ann, token_of(league), expect=404)
 
 
-def test_league_board_ranks_members_by_the_board_rules(
-    ann: User, bob: User, eve: User
-) -> None:
+def test_league_board_ranks_members_by_the_board_rules(ann: User, bob: User, eve: User) -> None:
     league = create(ann)
     join(bob, token_of(league))
     outsider = make_player("Zed")
@@ -295,7 +295,8 @@ def test_the_long_tables_come_a_page_at_a_time_with_your_own_row(ann: User) -> N
     status, second = api(ann).get(f"{path}?page=2")
     assert status == 200, second
     assert [r["display_name"] for r in second["week"]["results"]] == [
-        *(f"P{i:02d}" for i in range(50, 59)), "Ann"
+        *(f"P{i:02d}" for i in range(50, 59)),
+        "Ann",
     ]
     assert len(second["streaks"]) == 10 and second["streaks"][-1]["me"]
     # today's board is the same first page on every page of the tables
@@ -467,9 +468,7 @@ def test_week_and_month_each_count_their_own_days(ann: User) -> None:
         assert body[key]["results"][0]["played"] == inside
 
 
-def test_the_players_data_download_lists_leagues_follows_and_reports(
-    ann: User, bob: User
-) -> None:
+def test_the_players_data_download_lists_leagues_follows_and_reports(ann: User, bob: User) -> None:
     league = create(ann, "Export Club")
     join(bob, token_of(league))
     api(bob).post("/api/follows/", {"display_name": "Ann"})

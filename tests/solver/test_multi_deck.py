@@ -33,9 +33,7 @@ def random_endgame(rng: random.Random, variant: str) -> Position:
         if sum(13 - f for f in found) == left:
             break
     # Pile p builds suit p % 4; its missing cards are taken from deck p // 4.
-    cards = [
-        (p // 4) * 52 + (p % 4) * 13 + r for p, f in enumerate(found) for r in range(f, 13)
-    ]
+    cards = [(p // 4) * 52 + (p % 4) * 13 + r for p, f in enumerate(found) for r in range(f, 13)]
     rng.shuffle(cards)
     cols: list[list[int]] = [[] for _ in range(probe.columns)]
     used = rng.randint(2, 5)

@@ -401,8 +401,14 @@ def test_takeback_deals_are_solved_with_lines_that_replay() -> None:
 
 @pytest.mark.parametrize(
     ("deal", "verdict"),
-    [(1, "solved"), (7, "solved"), (68, "solved"), (24, "unwinnable"), (116, "unwinnable"),
-     (156, "unwinnable")],
+    [
+        (1, "solved"),
+        (7, "solved"),
+        (68, "solved"),
+        (24, "unwinnable"),
+        (116, "unwinnable"),
+        (156, "unwinnable"),
+    ],
 )
 def test_two_jobs_reach_the_verdict_of_one(deal: int, verdict: str) -> None:
     """The proof search and the restarts side by side: the same verdicts, every line

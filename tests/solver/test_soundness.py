@@ -20,7 +20,15 @@ from .endgames import endgames, midgames, random_endgame
 from .reference import reference_verdict
 from .test_solve import COUNTEREXAMPLES
 
-VARIANTS = [*VARIANT_CODES, "yukon+takeback", "russian+takeback", "alaska+takeback"]
+# The sanitizer run (scripts/solver-sanitize-test) leaves out `slow`: one variant of each
+# family below runs there, the rest only in `make test`.
+SLOW = pytest.mark.slow
+VARIANTS = [
+    *VARIANT_CODES,
+    "yukon+takeback",
+    pytest.param("russian+takeback", marks=SLOW),
+    pytest.param("alaska+takeback", marks=SLOW),
+]
 RULES = {
     "auto-foundation": _csolver.F_AUTO,
     "one-empty-column": _csolver.F_ONE_EMPTY,
@@ -63,7 +71,9 @@ def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
     assert lost >= 10  # the sample holds lost games, where an unsound rule would show
 
 
-@pytest.mark.parametrize("variant", list(VARIANT_CODES))
+@pytest.mark.parametrize(
+    "variant", [v if v == "moosehide-runs" else pytest.param(v, marks=SLOW) for v in VARIANT_CODES]
+)
 def test_the_search_by_levels_is_the_plain_search(variant: str) -> None:
     """Where the depth-first plain search exhausts an endgame, the search by levels does
     too, through exactly the same number of positions; where it wins, the search by

@@ -47,9 +47,7 @@ class Command(BaseCommand):
         seconds = _positive("seconds", options["seconds"])
         short = False
         for variant in variants:
-            run = practice_pool.top_up(
-                variant, size=size, max_attempts=attempts, seconds=seconds
-            )
+            run = practice_pool.top_up(variant, size=size, max_attempts=attempts, seconds=seconds)
             have = practice_pool.fresh_counts(variant)
             counts = ", ".join(f"{tier} {have.get((variant, tier), 0)}" for tier in Tier.values)
             self.stdout.write(
