@@ -1,32 +1,33 @@
-"""Staff must use a second factor: has this session passed one?
+"""Staff must use a second factor: has this account one, and what the admin tells staff.
 
-allauth records each way a session authenticated (``account_authentication_methods``:
-password, a TOTP code, a passkey, a recovery code). A staff session may use the admin,
-and so every moderation action, only once one of them was a second factor ("mfa"): at
-log-in, or later through allauth's re-authentication with it. A staff account without
-one is sent to enrol (moderation/site.py).
+Whether a session passed one, and so has staff powers, is the kit's single test
+(apikit/staff.py): the API, the pages and the admin all ask it. A staff session may use
+the admin, and so every moderation action, only once it passed one; a staff account
+without one is sent to enrol (moderation/site.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from allauth.account.internal.flows.login import get_authentication_records
 from allauth.mfa.utils import is_mfa_enabled
-from django.http import HttpRequest
 
-SECOND_FACTOR = "mfa"
+from apikit.staff import SECOND_FACTOR, has_staff_powers, passed_second_factor
+
+__all__ = [
+    "CONFIRM_MESSAGE",
+    "ENROL_MESSAGE",
+    "SECOND_FACTOR",
+    "has_second_factor",
+    "has_staff_powers",
+    "passed_second_factor",
+]
+
 ENROL_MESSAGE = (
     "Staff use a second factor: add an authenticator app or a passkey here, "
     "then open the admin again."
 )
 CONFIRM_MESSAGE = "Staff use a second factor: confirm it to open the admin."
-
-
-def passed_second_factor(request: HttpRequest) -> bool:
-    user: Any = request.user
-    records = get_authentication_records(request, user)
-    return any(record.get("method") == SECOND_FACTOR for record in records)
 
 
 def has_second_factor(user: Any) -> bool:

@@ -11,7 +11,8 @@ from games.services.common import Actor
 
 
 def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
-    """A game the actor may look at: their own, staff, or a finished public one; else 404.
+    """A game the actor may look at: their own, any (staff powers), a finished public one;
+    else 404.
 
     A daily still in play after its day closed is ended first (``abandon_game``):
     whoever reads it sees it as it now stands, unfinished.
@@ -19,7 +20,7 @@ def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
     if game is None:
         raise NotFound("no such game")
-    if actor.owns(game) or actor.is_staff or _public_to_all(game, today):
+    if actor.owns(game) or actor.staff_powers or _public_to_all(game, today):
         if game.status == Status.PLAYING and day_closed(game, today):
             game = abandon_game(game.pk) or game
         return game
@@ -39,7 +40,7 @@ def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) 
     game = get_game_for(actor, game_id, today=today)
     if _public_to_all(game, today) and game.is_over:
         return game
-    if game.is_over and (actor.owns(game) or actor.is_staff):
+    if game.is_over and (actor.owns(game) or actor.staff_powers):
         return game
     if actor.owns(game):
         raise Conflict("the replay opens when the game is over", status=game.status)

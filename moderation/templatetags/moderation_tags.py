@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
+from apikit.staff import has_staff_powers
 from games.models import Game
 from moderation import services
 from moderation.models import DayVoid
@@ -33,13 +34,14 @@ def day_void_notice(day: str, tier: str) -> str:
 
 @register.simple_tag(takes_context=True)
 def game_standing_notice(context: Any, game_id: int) -> str:
-    """On a replay page, for the game's player (and staff): disqualified or voided, and why."""
+    """On a replay page, for the game's player (and staff powers): disqualified or voided,
+    and why."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
+    if request is None or user is None or not user.is_authenticated:
         return ""
     game = Game.objects.select_related("challenge").filter(pk=game_id).first()
-    if game is None or not (game.player_id == user.pk or user.is_staff):
+    if game is None or not (game.player_id == user.pk or has_staff_powers(request)):
         return ""
     void = services.void_of(game.challenge)
     if void is not None:
