@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 
+from apikit.budgets import note_solver_seconds
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
 from games import services
 from games.engine import EngineError, Position
@@ -78,7 +80,10 @@ def cached_solve(position: Position, seconds: float) -> SolveResult:
     hit = cache.get(key)
     if hit is not None:
         return SolveResult(verdict=hit["verdict"], moves=list(hit["moves"]))
+    started = time.thread_time()
     result = solve(position, seconds=seconds, memory_mb=settings.COACH_MEMORY_MB)
+    # CPU time of this thread, where the search runs: what the caller's budget counts
+    note_solver_seconds(time.thread_time() - started)
     remember(position, result)
     return result
 

@@ -82,6 +82,9 @@ def _tests_play_faster_than_people() -> None:
 
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     rates.update({"moves": "100000/s", "signup": "100000/s", "login": "100000/s"})
+    # The budgets of costly calls (hints, new games, ...): a new dict, not changed in place,
+    # so that yukon_site.settings keeps the real ones for tests/security/test_costly_budgets.py.
+    settings.COSTLY_CALL_LIMITS = dict.fromkeys(settings.COSTLY_CALL_LIMITS, "100000/s")
 
 
 @pytest.fixture(autouse=True)

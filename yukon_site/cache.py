@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -70,6 +71,50 @@ class ResilientRedisCache(RedisCache):
             self._failed("count_in_window", exc)
             return 0, 0.0
         return int(count), max(left_ms, 0) / 1000
+
+    # Budgets of costly calls (apikit/budgets.py): several counters at once, and a charge
+    # that lapses with its window.
+    _ADD_IF_PRESENT = (
+        "if redis.call('EXISTS', KEYS[1]) == 1 then "
+        "return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false"
+    )
+
+    def add_in_windows(
+        self, items: Sequence[tuple[Any, int, int]]
+    ) -> list[tuple[int, float]] | None:
+        """Add ``amount`` to each counter ``key`` in its fixed window of ``seconds`` (which
+        starts with the counter): [(its total, seconds until its window ends)], in one round
+        trip (INCRBY, EXPIRE NX, PTTL each). With Redis down: None, so the limits open."""
+        if not items:
+            return []
+        keys = [self.make_and_validate_key(key) for key, _, _ in items]
+        try:
+            client = self._cache.get_client(keys[0], write=True)  # type: ignore[attr-defined]
+            pipe = client.pipeline(transaction=False)
+            for key, (_, amount, seconds) in zip(keys, items, strict=True):
+                pipe.incrby(key, amount)
+                pipe.expire(key, seconds, nx=True)
+                pipe.pttl(key)
+            replies = pipe.execute()
+        except redis.RedisError as exc:
+            self._failed("add_in_windows", exc)
+            return None
+        return [(int(replies[i]), max(replies[i + 2], 0) / 1000) for i in range(0, len(replies), 3)]
+
+    def add_if_present(self, items: Sequence[tuple[Any, int]]) -> None:
+        """Add ``amount`` to each counter that still exists, in one round trip: a counter
+        whose window ended is not started again by a late charge."""
+        if not items:
+            return
+        keys = [self.make_and_validate_key(key) for key, _ in items]
+        try:
+            client = self._cache.get_client(keys[0], write=True)  # type: ignore[attr-defined]
+            pipe = client.pipeline(transaction=False)
+            for key, (_, amount) in zip(keys, items, strict=True):
+                pipe.eval(self._ADD_IF_PRESENT, 1, key, amount)
+            pipe.execute()
+        except redis.RedisError as exc:
+            self._failed("add_if_present", exc)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         try:
