@@ -3,7 +3,9 @@ per-account log-in wait, the device cookie and the guest's games after a log-in.
 
 allauth owns the flows (sign-up, log-in, email, passwords, second factors); these
 adapters are where it asks the site, so every way in (the headless API, allauth's pages,
-the old ``/api/auth/`` endpoints, an OpenID Connect sign-in) keeps the same rules.
+the old ``/api/auth/`` endpoints, an OpenID Connect sign-in) keeps the same rules. The
+account mail allauth writes leaves through Celery (accounts/tasks.py), never inside a
+request.
 """
 
 from __future__ import annotations
@@ -13,21 +15,27 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from allauth.core import context as allauth_context
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.internal.httpkit import is_headless_request
 from allauth.headless.adapter import DefaultHeadlessAdapter
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from accounts.even_timing import answer_no_sooner_than
+from accounts.forms import SignupDetailsForm
 from accounts.login_backoff import fold, remember_device
 from accounts.models import USERNAME_TAKEN, User, public_name, username_taken
 from accounts.services import lock_names
 from accounts.signals import guest_logged_in
+from accounts.tasks import queue_mail
 from accounts.validators import validate_display_name
 
 TOO_MANY_FAILURES = "Too many failed log-ins for this account. Try again in {seconds} s."
@@ -52,6 +60,11 @@ class AccountAdapter(DefaultAccountAdapter):
         )
         user = super().save_user(request, user, form, commit=False)
         assert isinstance(user, User)
+        user.awaiting_email_confirmation = (
+            isinstance(form, SignupDetailsForm) and form.awaits_email_confirmation()
+        )
+        if user.awaiting_email_confirmation:  # free or taken: answered alike, in time too
+            answer_no_sooner_than(request, settings.ACCOUNT_SIGNUP_ANSWER_SECONDS)
         if not commit:
             return user
         try:
@@ -85,6 +98,37 @@ class AccountAdapter(DefaultAccountAdapter):
             raise ImmediateHttpResponse(JsonResponse(body, status=400))
         page = render(request, "allauth/refused.html", {"messages_refused": messages}, status=400)
         raise ImmediateHttpResponse(page)
+
+    def clean_email(self, email: str) -> str:
+        """Every form that takes an address (sign-up, password reset, adding one) calls
+        this: its answer waits for the floor, so what is then done for an address with an
+        account takes no visible time (accounts/even_timing.py)."""
+        if email:
+            answer_no_sooner_than(self.request, settings.ACCOUNT_EMAIL_ANSWER_SECONDS)
+        return super().clean_email(email)
+
+    def get_login_stages(self) -> list[str]:
+        """allauth's stages, its email verification made mandatory for an account whose
+        sign-up gave an address (accounts/stages.py)."""
+        return [
+            "accounts.stages.SignupEmailVerificationStage"
+            if path == "allauth.account.stages.EmailVerificationStage"
+            else path
+            for path in super().get_login_stages()
+        ]
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        """allauth's mail, rendered here as allauth does, then sent by a Celery worker once
+        the transaction commits: the answer never waits for the SMTP server, so a password
+        reset for an address we know is not slower than one for an address we do not."""
+        request = allauth_context.request
+        message_context = {
+            "request": request,
+            "email": email,
+            "current_site": get_current_site(request),
+            **context,
+        }
+        queue_mail(self.render_mail(template_prefix, email, message_context))
 
     def authenticate(self, request: HttpRequest, **credentials: Any) -> AbstractBaseUser | None:
         user = super().authenticate(request, **credentials)

@@ -12,6 +12,7 @@ from allauth.account.adapter import get_adapter as get_account_adapter
 from allauth.account.forms import SignupForm
 from allauth.account.internal import flows
 from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
+from allauth.account.internal.stagekit import get_pending_stage
 from allauth.headless.account.inputs import LoginInput
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
@@ -27,6 +28,7 @@ from rest_framework.views import APIView
 from accounts import services
 from accounts.login_backoff import remember_device
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from accounts.stages import SignupEmailVerificationStage
 from apikit.schema import ERROR
 from apikit.throttles import (
     AccountDataThrottle,
@@ -39,6 +41,11 @@ from apikit.views import BaseAPIView
 SECOND_FACTOR_NEEDED = (
     "This account has a second factor: finish the log-in with it "
     "(POST /_allauth/browser/v1/auth/2fa/authenticate, or the log-in page)."
+)
+# Said alike whether the sign-up's address was free or another account's (docs/accounts.md).
+CONFIRM_EMAIL_FIRST = (
+    "Confirm your email address first: follow the link in the mail we sent to the "
+    "address given at sign-up, then log in."
 )
 
 
@@ -87,6 +94,19 @@ _ME = inline_serializer(
 )
 
 
+_SIGNUP_ANSWER = inline_serializer(
+    "SignupAnswer",
+    {
+        "authenticated": serializers.BooleanField(),
+        "player": PlayerSerializer(allow_null=True),
+        "confirm_email": serializers.BooleanField(
+            help_text="An email address was given: the account logs in once the link "
+            "mailed to it is followed (not before; the same answer whoever holds it)."
+        ),
+    },
+)
+
+
 _FIELD_NAMES = {"password1": "password", "login": "username"}
 
 
@@ -101,22 +121,26 @@ def _form_errors(form: Any) -> dict[str, list[str]]:
 
 class SignupView(BaseAPIView):
     """Kept for the scripts that use it: allauth's sign-up form and flow, answered in this
-    API's shape. The browser client uses allauth's headless API (docs/api.md)."""
+    API's shape. The browser client uses allauth's headless API (docs/api.md).
+
+    An email address another account holds is answered exactly as a free one: the account
+    is made without it, its owner is mailed, and neither logs in until an address is
+    confirmed (accounts/forms.py, accounts/stages.py)."""
 
     throttle_classes = [SignupThrottle]
 
     @extend_schema(
         request=SignupSerializer,
         responses={
-            201: _ME,
-            202: OpenApiResponse(
-                _ME,
-                description="That email address already has an "
-                "account: we mailed it instead (nothing is created).",
+            201: OpenApiResponse(
+                _SIGNUP_ANSWER,
+                description="Created. Without an email address: logged in. With one: "
+                "not logged in until the link mailed to it is followed (`confirm_email`); "
+                "the same answer whether or not the address already has an account.",
             ),
             400: OpenApiResponse(ERROR, description="A field is missing or refused."),
         },
-        summary="Create an account and log in",
+        summary="Create an account (and log in, unless an email address is to be confirmed)",
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -139,11 +163,12 @@ class SignupView(BaseAPIView):
             if hasattr(exc, "error_dict"):
                 raise serializers.ValidationError(exc.message_dict) from exc
             raise serializers.ValidationError({"display_name": exc.messages}) from exc
-        if user is None:  # allauth does not tell who holds an email address
-            return Response(_me(request), status=status.HTTP_202_ACCEPTED)
-        flows.signup.complete_signup(request._request, user=user)
-        response = Response(_me(request), status=status.HTTP_201_CREATED)
-        remember_device(response, user)
+        if user is not None:
+            flows.signup.complete_signup(request._request, user=user)
+        answer = {**_me(request), "confirm_email": bool(data["email"])}
+        response = Response(answer, status=status.HTTP_201_CREATED)
+        if user is not None and request._request.user.is_authenticated:
+            remember_device(response, user)
         return response
 
 
@@ -161,8 +186,9 @@ class LoginView(BaseAPIView):
             400: OpenApiResponse(ERROR, description="Wrong username or password."),
             401: OpenApiResponse(
                 ERROR,
-                description="Right password; the account's second "
-                "factor is still to come (headless API).",
+                description="Right password; the account's second factor is still to "
+                "come (headless API), or its sign-up's email address is still to be "
+                "confirmed.",
             ),
         },
         summary="Log in",
@@ -184,7 +210,13 @@ class LoginView(BaseAPIView):
             )
         flows.login.perform_password_login(django_request, form.cleaned_data, form.login)
         if not django_request.user.is_authenticated:
-            return Response({"detail": SECOND_FACTOR_NEEDED}, status=status.HTTP_401_UNAUTHORIZED)
+            pending = get_pending_stage(django_request)
+            waiting_for = (
+                CONFIRM_EMAIL_FIRST
+                if pending is not None and pending.key == SignupEmailVerificationStage.key
+                else SECOND_FACTOR_NEEDED
+            )
+            return Response({"detail": waiting_for}, status=status.HTTP_401_UNAUTHORIZED)
         response = Response(_me(request))
         remember_device(response, django_request.user)
         return response

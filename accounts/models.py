@@ -45,6 +45,11 @@ class User(AbstractUser):
     # stays so that past boards and the audit log keep their references, emptied of
     # everything personal.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set by a sign-up that gave an email address, whether the address was free or another
+    # account's (which is then not attached): no log-in until an address of the account is
+    # confirmed (accounts/stages.py), so the sign-up's answer and every log-in after it are
+    # the same either way and tell nobody whose the address is (docs/accounts.md).
+    awaiting_email_confirmation = models.BooleanField(default=False, editable=False)
 
     class Meta:
         constraints = [

@@ -1,5 +1,9 @@
-"""A real SMTP server for the tests (aiosmtpd on a free loopback port): the site's mail
-goes out through Django's SMTP backend and is read back here, never from a mock."""
+"""A real SMTP server for the tests (aiosmtpd on a free loopback port), and a real Celery
+worker that delivers the site's mail to it: account mail is rendered in the request and
+sent by the worker (accounts/tasks.py), through Django's SMTP backend, and read back
+here, never from a mock. Where no broker is configured (no REDIS_URL) Celery runs the
+task in-process instead, as in development. Tests that read mail use
+``django_db(transaction=True)``: the mail is queued when the request's writes commit."""
 
 from __future__ import annotations
 
@@ -15,6 +19,11 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from tests.factories import closed_port as free_port
+from tests.workers import own_queue, start_worker, stop
+from yukon_site.celery import app
+
+# The worker's first message waits for it to start (a few seconds on a busy machine).
+DELIVERY_SECONDS = 60.0
 
 
 class Mailbox:
@@ -29,15 +38,19 @@ class Mailbox:
         self.messages.append(message)
         return "250 OK"
 
-    def wait_for(self, to: str, count: int = 1, seconds: float = 5.0) -> EmailMessage:
+    def wait_for(self, to: str, count: int = 1, seconds: float = DELIVERY_SECONDS) -> EmailMessage:
         """The ``count``-th message to ``to`` (waits for the server to have it)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            mine = [m for m in self.messages if to in str(m["To"])]
+            mine = self.to(to)
             if len(mine) >= count:
                 return mine[count - 1]
             time.sleep(0.02)
         raise AssertionError(f"no message {count} to {to}: {[m['To'] for m in self.messages]}")
+
+    def to(self, address: str) -> list[EmailMessage]:
+        """The messages received so far for ``address``."""
+        return [m for m in self.messages if address in str(m["To"])]
 
     @staticmethod
     def body(message: EmailMessage) -> str:
@@ -54,18 +67,47 @@ class Mailbox:
         return found.group(1)
 
 
-@pytest.fixture
-def mailbox(settings: Any) -> Iterator[Mailbox]:
-    """An SMTP server the site sends its mail to, for the length of one test."""
+@pytest.fixture(scope="module")
+def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Mailbox, int]]:
+    """An SMTP server, and a Celery worker (on a queue of its own) that sends the site's
+    mail to it, for one test module: (what the server received, its port)."""
     box = Mailbox()
     port = free_port()
     controller = Controller(box, hostname="127.0.0.1", port=port)
     controller.start()
+    log = tmp_path_factory.mktemp("mail-worker") / "worker.log"
+    try:
+        if app.conf.task_always_eager:  # no broker: the web process sends it itself
+            yield box, port
+            return
+        with own_queue() as queue:
+            worker = start_worker(
+                queue,
+                log,
+                EMAIL_URL="",
+                EMAIL_HOST="127.0.0.1",
+                EMAIL_PORT=str(port),
+                EMAIL_HOST_USER="",
+                EMAIL_HOST_PASSWORD="",
+                EMAIL_USE_TLS="false",
+                EMAIL_USE_SSL="false",
+            )
+            try:
+                yield box, port
+            finally:
+                stop(worker)
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def mailbox(mail_service: tuple[Mailbox, int], settings: Any) -> Mailbox:
+    """The module's SMTP server, emptied for this test. The web process's own mail
+    settings point at it too, for Celery's in-process runs (no REDIS_URL)."""
+    box, port = mail_service
+    box.messages.clear()
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    try:
-        yield box
-    finally:
-        controller.stop()
+    return box

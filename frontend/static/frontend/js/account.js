@@ -9,6 +9,7 @@ export const AUTH = "/_allauth/browser/v1";
 const form = document.querySelector("[data-account-form]");
 const errorEl = document.querySelector("[data-form-error]");
 const secondFactor = document.querySelector("[data-second-factor]");
+const notice = document.querySelector("[data-form-notice]");
 
 function nextUrl() {
   const next = new URLSearchParams(window.location.search).get("next") || "/";
@@ -37,13 +38,27 @@ function showError(err) {
   errorEl.textContent = err ? headlessError(err) : "";
 }
 
-async function finish(call) {
+/** An account whose sign-up gave an email address logs in once the address is confirmed;
+ * the server says the same whether or not the address already had an account. */
+function askToConfirmEmail(email) {
+  form.hidden = true;
+  notice.hidden = false;
+  notice.textContent = email
+    ? `Check your mail: we sent a message to ${email}. Follow its link, then log in.`
+    : "Confirm your email address first: follow the link in the mail we sent to it, then log in.";
+}
+
+async function finish(call, email = "") {
   showError(null);
   try {
     await call();
     window.location.href = nextUrl();
   } catch (err) {
     const flow = pendingFlow(err);
+    if (flow && flow.id === "verify_email" && notice) {
+      askToConfirmEmail(email);
+      return;
+    }
     if (flow && flow.id === "mfa_authenticate" && secondFactor) {
       form.hidden = true;
       secondFactor.hidden = false;
@@ -73,7 +88,8 @@ if (form) {
     }
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
-    finish(() => request("POST", `${AUTH}/auth/${action}`, data)).finally(() => {
+    const send = () => request("POST", `${AUTH}/auth/${action}`, data);
+    finish(send, data.email || "").finally(() => {
       button.disabled = false;
     });
   });
