@@ -37,6 +37,7 @@ COPY manage.py ./
 # Static files are collected at build time (whitenoise serves them, compressed and
 # hashed); the throwaway secrets below exist only for this one command.
 RUN DEBUG=false SECRET_KEY=collectstatic-only-not-a-secret DAILY_SECRET=collectstatic-only \
+    RECEIPT_SIGNING_KEY=Y29sbGVjdHN0YXRpYy1vbmx5LW5vdC1hLWtleS0wMDA= \
     python manage.py collectstatic --noinput \
     && chown -R yukon:yukon /app
 USER yukon

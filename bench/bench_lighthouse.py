@@ -55,6 +55,7 @@ def production_env(static_root: Path) -> dict[str, str]:
         "DEBUG": "false",
         "SECRET_KEY": SECRET,
         "DAILY_SECRET": "bench-lighthouse-daily",
+        "RECEIPT_SIGNING_KEY": "YmVuY2gtbGlnaHRob3VzZS1yZWNlaXB0LWtleS0wISE=",
         "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
         "SECURE_SSL_REDIRECT": "false",  # plain HTTP on loopback (a secure context)
         "SECURE_COOKIES": "false",

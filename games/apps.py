@@ -25,3 +25,13 @@ class GamesConfig(AppConfig):
             return player_games(user)
 
         personal_data.connect(games_of, dispatch_uid="games.personal_data", weak=False)
+
+        from accounts.signals import account_deleted
+        from games.models import Receipt
+
+        def forget_receipts(sender: Any, user: Any, **kwargs: Any) -> None:
+            # a receipt holds the display name it was issued to; the boards now show
+            # "deleted player", and a receipt asked for again is issued under that name
+            Receipt.objects.filter(game__player=user).delete()
+
+        account_deleted.connect(forget_receipts, dispatch_uid="games.forget_receipts", weak=False)

@@ -1,5 +1,7 @@
 """App configuration for leaderboards: subscribe to the games app's ``game_verified``."""
 
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -13,3 +15,18 @@ class LeaderboardsConfig(AppConfig):
         from leaderboards.services import on_game_verified
 
         game_verified.connect(on_game_verified, sender=Game, dispatch_uid="leaderboards.verified")
+        game_verified.connect(
+            _seal_when_closed, sender=Game, dispatch_uid="leaderboards.seal_closed_days"
+        )
+
+
+def _seal_when_closed(sender: Any, game: Any, **kwargs: Any) -> None:
+    """A game of a closed day verified: its day may now be final, so try to seal it (the
+    beat tries every few minutes too, for days whose games were all verified in time)."""
+    if game.mode != "daily" or game.challenge is None or not game.challenge.is_closed():
+        return
+    from django.db import transaction
+
+    from leaderboards.tasks import seal_closed_days
+
+    transaction.on_commit(seal_closed_days.delay, robust=True)

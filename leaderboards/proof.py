@@ -5,7 +5,6 @@ what anyone needs to replay a board with the public engine. Nothing before the d
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -24,6 +23,7 @@ from apikit.errors import Conflict, NotFound
 from apikit.schema import ERROR
 from apikit.throttles import DailyGamesThrottle
 from apikit.views import BaseAPIView
+from games import receipts
 from games import services as game_services
 from games.api.proof import CLOSED_MAX_AGE, parse_day, public_challenges
 from games.models import (
@@ -66,7 +66,7 @@ def _not_ranked(challenge: DailyChallenge) -> dict[str, int]:
     """Games of the day that are not on the board, counted by why (no names). ``pending``
     takes in any game still in play too: it may yet join the board (at its last move)."""
     counts = (
-        Game.objects.filter(challenge=challenge)
+        Game.objects.filter(challenge=challenge, mode=Mode.DAILY)  # not its archive replays
         .exclude(ranking.counts_q())
         .aggregate(
             pending=Count("id", filter=Q(verification=Verification.PENDING)),
@@ -105,9 +105,7 @@ def _game_lines(game_ids: list[int]) -> Iterator[dict[str, Any]]:
         for game_id, ply, text, turned, at_ms in entries.values_list(
             "game_id", "ply", "text", "turned", "at_ms"
         ):
-            logs[game_id].append(
-                {"ply": ply, "move": text, "turned": turned or None, "at_ms": at_ms}
-            )
+            logs[game_id].append(receipts.log_entry(ply, text, turned, at_ms))
         for place, game_id in enumerate(chunk, start=start + 1):
             game = games.get(game_id)
             if game is None:  # deleted while streaming: the count in the header tells
@@ -140,32 +138,43 @@ def _end_games_left_in_play(challenge: DailyChallenge) -> None:
         game_services.end_if_day_closed(game_id)
 
 
-def _day_file(challenge: DailyChallenge) -> tuple[Iterator[bytes], bool]:
-    """The file's lines, and whether any game of the day still waits for verification
-    (the file may then change: no public caching)."""
-    _end_games_left_in_play(challenge)
-    game_ids = list(
+def _ranked_ids(challenge: DailyChallenge) -> list[int]:
+    return list(
         Game.objects.filter(ranking.counts_q(), challenge=challenge)
         .order_by(*ranking.list_order())
         .values_list("pk", flat=True)
     )
+
+
+def _day_file(challenge: DailyChallenge) -> tuple[Iterator[bytes], bool]:
+    """The file's lines, and whether any game of the day still waits for verification
+    (the file may then change: no public caching)."""
+    _end_games_left_in_play(challenge)
+    game_ids = _ranked_ids(challenge)
     not_ranked = _not_ranked(challenge)
-    return _lines(_header(challenge, len(game_ids), not_ranked), game_ids), bool(
-        not_ranked["pending"]
-    )
+    entries = _entries(_header(challenge, len(game_ids), not_ranked), game_ids)
+    return (receipts.file_line(entry) for entry in entries), bool(not_ranked["pending"])
 
 
-def _lines(header: dict[str, Any], game_ids: list[int]) -> Iterator[bytes]:
-    yield _line(header)
+def games_digest(challenge: DailyChallenge) -> tuple[str, int, int]:
+    """The games digest of a closed day's file (games/receipts.py: the file with its names
+    left out), its ranked games, and its games still pending (the digest is final at 0)."""
+    game_ids = _ranked_ids(challenge)
+    not_ranked = _not_ranked(challenge)
+    entries = _entries(_header(challenge, len(game_ids), not_ranked), game_ids)
+    return receipts.games_sha256(entries), len(game_ids), not_ranked["pending"]
+
+
+def _entries(header: dict[str, Any], game_ids: list[int]) -> Iterator[dict[str, Any]]:
+    """The file's lines as data: the day, the games in board order, the end line. The
+    same data gives the same bytes (ids, times and logs never change once verified), so
+    the file is fixed once the day is final (docs/fair-play.md, section 5)."""
+    yield header
     written = 0
     for game in _game_lines(game_ids):
         written += 1
-        yield _line(game)
-    yield _line({"end": True, "games": written})
-
-
-def _line(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+        yield game
+    yield {"end": True, "games": written}
 
 
 class ErrorsInJSON(BaseContentNegotiation):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leaderboards import proof, views
+from leaderboards import close_records, proof, views
 from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "leaderboards"
@@ -14,6 +14,8 @@ urlpatterns = [
         proof.DailyGamesView.as_view(),
         name="daily-games",
     ),
+    # a closed day's signed close record (docs/fair-play.md, section 5)
+    path("daily/<str:date>/close/", close_records.CloseRecordView.as_view(), name="daily-close"),
     path(
         "leaderboards/daily/<str:date>/<str:tier>/",
         views.DailyBoardView.as_view(),

@@ -10,10 +10,16 @@ The file is complete or absent, never half-written: it is written under a tempor
 (mode 0600) and hard-linked into place, which fails if another process got there first
 (``runserver``'s autoreloader and parallel test processes start together). The loser
 reads the winner's file, so every process of one checkout agrees.
+
+The receipt signing key (``RECEIPT_SIGNING_KEY``) needs no entry of its own: a development
+install without one derives it from its SECRET_KEY (``receipt_signing_key``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
 import logging
 import os
@@ -109,3 +115,32 @@ def _create(path: Path, values: dict[str, str]) -> bool:
         return True
     finally:
         os.unlink(temporary)
+
+
+# ----- the receipt signing key (docs/operations.md) ------------------------------------
+
+RECEIPT_KEY_BYTES = 32  # an Ed25519 private key's seed, and a public key
+
+
+def receipt_signing_key(secret_key: str) -> str:
+    """A development install's receipt signing key: derived from its own SECRET_KEY, so it
+    is as secret as that and needs no second file. Production sets RECEIPT_SIGNING_KEY."""
+    seed = hashlib.sha256(b"yukon-daily receipt signing key\n" + secret_key.encode()).digest()
+    return base64.b64encode(seed).decode("ascii")
+
+
+def check_signing_keys(signing_key: str, retired: list[str]) -> None:
+    """Stop the start on a key that is not base64 of 32 bytes, naming the setting (never
+    its value)."""
+    for name, value in [("RECEIPT_SIGNING_KEY", signing_key)] + [
+        ("RECEIPT_RETIRED_KEYS", key) for key in retired
+    ]:
+        try:
+            raw = base64.b64decode(value.strip(), validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) != RECEIPT_KEY_BYTES:
+            raise ImproperlyConfigured(
+                f"{name} must be base64 of a raw {RECEIPT_KEY_BYTES}-byte Ed25519 key "
+                '(docs/operations.md, "The receipt signing key").'
+            )

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from leaderboards.close_records import SigningKeysView
 from yukon_site import converters  # noqa: F401 registers <id:...>
 from yukon_site.health import healthz, no_such_page
 from yukon_site.metrics import metrics_view
@@ -33,6 +34,12 @@ urlpatterns = [
     path("api/", include("moderation.urls")),
     path("api/", include("social.urls")),
     path("api/", include("analysis.urls")),
+    # fair play's signing keys, current and retired (docs/fair-play.md, section 5)
+    path(
+        ".well-known/yukon-daily-keys.json",
+        SigningKeysView.as_view(),
+        name="signing-keys",
+    ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("frontend.urls")),

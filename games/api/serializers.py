@@ -15,6 +15,7 @@ from rest_framework import serializers
 from games import practice_pool
 from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 from games.models import ChallengeTier, DailyChallenge, Game, Mode, Move, Status, Tier
+from games.receipts import RECEIPT_STATUSES
 from games.services import MoveResult
 
 MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
@@ -115,6 +116,28 @@ class MoveInputSerializer(PlySerializer):
     )
 
 
+class ReceiptSerializer(serializers.Serializer):
+    """A finished daily game's receipt, signed by the site (games/receipts.py); its shape,
+    for the schema (the service builds it)."""
+
+    format = serializers.CharField(help_text="yukon-daily-receipt-v1")
+    date = serializers.DateField()
+    tier = serializers.ChoiceField(choices=ChallengeTier.choices)
+    game_id = serializers.IntegerField()
+    player = serializers.CharField(help_text="Your display name when it was issued.")
+    status = serializers.ChoiceField(choices=RECEIPT_STATUSES)
+    score = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    elapsed_ms = serializers.IntegerField(help_text="The time on the board.")
+    log_sha256 = serializers.CharField(
+        help_text="SHA-256 of the move log (docs/fair-play.md, section 5)."
+    )
+    key_id = serializers.CharField(help_text="The key that signed it (/.well-known/...).")
+    signature = serializers.CharField(
+        help_text="Ed25519 signature of the receipt's canonical JSON, base64."
+    )
+
+
 class MoveResultSerializer(serializers.Serializer):
     """The move answer's shape, for the schema; ``move_answer`` builds it."""
 
@@ -123,6 +146,10 @@ class MoveResultSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MOVE_STATUSES)
     moves = serializers.IntegerField(help_text="Moves that stand (after undos).")
+    receipt = ReceiptSerializer(
+        allow_null=True,
+        help_text="The move that ends a daily game: its signed receipt. Null otherwise.",
+    )
 
 
 def move_answer(result: MoveResult) -> dict[str, Any]:
@@ -138,6 +165,7 @@ def move_answer(result: MoveResult) -> dict[str, Any]:
         "score": result.score,
         "status": result.status,
         "moves": result.moves,
+        "receipt": result.receipt,
     }
 
 
@@ -296,6 +324,25 @@ class GameSerializer(serializers.ModelSerializer):
     @extend_schema_field(MaskedPositionSerializer)
     def get_position(self, game: Game) -> dict[str, Any]:
         return game.current_position().masked()
+
+
+class ResignAnswerSerializer(GameSerializer):
+    """The resigned game and, for a daily game, its signed receipt."""
+
+    # the view issues the receipt (a service call) and hands it in as context["receipt"]
+
+    receipt = serializers.SerializerMethodField()
+
+    class Meta(GameSerializer.Meta):
+        fields = (*GameSerializer.Meta.fields, "receipt")
+        read_only_fields = fields
+
+    @extend_schema_field(
+        ReceiptSerializer(allow_null=True, help_text="A daily game: its signed receipt.")
+    )
+    def get_receipt(self, game: Game) -> dict[str, Any] | None:
+        receipt: dict[str, Any] | None = self.context.get("receipt")
+        return receipt
 
 
 class LogEntrySerializer(serializers.ModelSerializer):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
@@ -29,6 +29,7 @@ from games.errors import IllegalMove
 from games.models import DailyChallenge, Game, Mode, Move, Status
 from games.services.closing import refuse_closed_day
 from games.services.common import Actor, ms_between, queue_verification
+from games.services.receipts import receipt_at_the_end
 
 FACE_DOWN_REASON = "that card is face down: only a face-up card can move"
 
@@ -40,6 +41,8 @@ class MoveResult:
     score: int
     status: str
     moves: int
+    # the signed receipt (games/receipts.py), on the answer that ends a daily game
+    receipt: dict[str, Any] | None = field(default=None, compare=False)
 
 
 def _hot_cursor() -> Any:
@@ -195,9 +198,12 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     if not _store_move(game, stored, turned_text or "", at_ms):
         check_turn(_game_for_move(actor, game_id), ply)  # raises: the race's 409
         raise Conflict("the game changed while this move was checked; reload it")
+    receipt = None
     if game.status != Status.PLAYING:
         queue_verification(game.pk)  # committed already: queued at once
-    return MoveResult(game.ply, turned_text, game.score, game.status, game.moves)
+        if game.mode == Mode.DAILY:
+            receipt = receipt_at_the_end(game.pk)
+    return MoveResult(game.ply, turned_text, game.score, game.status, game.moves, receipt)
 
 
 _UPDATE_GAME = (

@@ -25,10 +25,19 @@ APP_SERVICES = ("migrate", "web", "worker", "beat")
 LONG_RUNNING = ("postgres", "redis", "web", "worker", "beat")
 # Must reach every app service: without them settings refuse to load (DEBUG off) or the
 # app would quietly run on SQLite and in-process tasks.
-REQUIRED = {"DEBUG", "SECRET_KEY", "DAILY_SECRET", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"}
+REQUIRED = {
+    "DEBUG",
+    "SECRET_KEY",
+    "DAILY_SECRET",
+    "RECEIPT_SIGNING_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+}
 SAMPLE = {
     "SECRET_KEY": "k" * 20 + "-sample-secret-key-for-the-compose-test-0123456789",
     "DAILY_SECRET": "sample-daily-secret",
+    "RECEIPT_SIGNING_KEY": "c2FtcGxlLXJlY2VpcHQta2V5LWZvci10aGUtdGVzdDA=",
     "POSTGRES_PASSWORD": "pw",
     "SITE_HOST": "yukon.example",
 }
@@ -134,7 +143,13 @@ def test_every_variable_passed_is_one_the_app_reads_and_the_required_ones_are_pa
         assert set(env) >= REQUIRED, f"{name} lacks {sorted(REQUIRED - set(env))}"
         assert env["DEBUG"] == "false"
     # The operator must supply the secrets: no silent defaults.
-    for secret in ("SECRET_KEY", "DAILY_SECRET", "POSTGRES_PASSWORD", "SITE_HOST"):
+    for secret in (
+        "SECRET_KEY",
+        "DAILY_SECRET",
+        "RECEIPT_SIGNING_KEY",
+        "POSTGRES_PASSWORD",
+        "SITE_HOST",
+    ):
         with pytest.raises(KeyError, match=secret):
             environment("web", {k: v for k, v in SAMPLE.items() if k != secret})
 
@@ -223,7 +238,7 @@ def test_production_settings_from_the_compose_environment_pass_check_deploy() ->
     assert "no issues" in result.stdout
 
 
-@pytest.mark.parametrize("missing", ["SECRET_KEY", "DAILY_SECRET"])
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "DAILY_SECRET", "RECEIPT_SIGNING_KEY"])
 @pytest.mark.parametrize(
     "entry",
     [

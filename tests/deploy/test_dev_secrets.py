@@ -50,7 +50,8 @@ def start_env(**extra: str) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"SECRET_KEY", "DAILY_SECRET", "DEV_SECRETS_FILE", "DEBUG"}
+        if key
+        not in {"SECRET_KEY", "DAILY_SECRET", "RECEIPT_SIGNING_KEY", "DEV_SECRETS_FILE", "DEBUG"}
     }
     env.update({"DJANGO_SETTINGS_MODULE": "yukon_site.settings", "DEBUG": "true", **extra})
     return env
@@ -225,3 +226,61 @@ def test_a_daily_solve_jobs_other_than_one_or_two_stops_the_start(
     result = start(tmp_path / dev_secrets.FILE_NAME, DAILY_SOLVE_JOBS=value)
     assert result.returncode != 0
     assert "DAILY_SOLVE_JOBS must be 1 or 2" in result.stderr
+
+
+# ----- the receipt signing key (docs/operations.md, "The receipt signing key") ---------
+
+SIGNING_KEY = """
+import django
+django.setup()
+from django.conf import settings
+from games import signing
+print(signing.current_key_id())
+"""
+
+
+def signing_key_id(secrets_file: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**start_env(**extra), "DEV_SECRETS_FILE": str(secrets_file)}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SIGNING_KEY)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_each_development_install_signs_with_a_key_of_its_own(tmp_path: Path) -> None:
+    """A key in the repository would let anyone sign receipts in the site's name."""
+    first = signing_key_id(tmp_path / "a" / dev_secrets.FILE_NAME)
+    again = signing_key_id(tmp_path / "a" / dev_secrets.FILE_NAME)
+    second = signing_key_id(tmp_path / "b" / dev_secrets.FILE_NAME)
+    assert first.returncode == second.returncode == again.returncode == 0, first.stderr
+    assert first.stdout == again.stdout != second.stdout
+    assert first.stdout.startswith("ed25519:")
+
+
+def test_debug_off_requires_the_receipt_signing_key(tmp_path: Path) -> None:
+    path = tmp_path / dev_secrets.FILE_NAME
+    result = start(path, DEBUG="false", SECRET_KEY="k" * 50, DAILY_SECRET="d")
+    assert result.returncode != 0
+    assert "RECEIPT_SIGNING_KEY must be set when DEBUG is off" in result.stderr
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("value", ["not-base64!", "c2hvcnQ=", "QUFB" * 12])
+def test_a_signing_key_that_is_not_32_bytes_of_base64_stops_the_start(
+    tmp_path: Path, value: str
+) -> None:
+    result = signing_key_id(
+        tmp_path / dev_secrets.FILE_NAME,
+        DEBUG="false",
+        SECRET_KEY="k" * 50,
+        DAILY_SECRET="d",
+        RECEIPT_SIGNING_KEY=value,
+    )
+    assert result.returncode != 0
+    assert "RECEIPT_SIGNING_KEY must be base64 of a raw 32-byte Ed25519 key" in result.stderr
+    assert value not in result.stderr

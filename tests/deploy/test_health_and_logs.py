@@ -13,7 +13,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client, RequestFactory
 
-from tests.faults.server import ROOT, TEST_SECRET_KEY
+from tests.faults.server import ROOT, TEST_RECEIPT_SIGNING_KEY, TEST_SECRET_KEY
 from yukon_site import health
 
 pytestmark = pytest.mark.django_db
@@ -69,6 +69,7 @@ def test_production_logs_are_json_lines() -> None:
         "DEBUG": "false",
         "SECRET_KEY": TEST_SECRET_KEY,
         "DAILY_SECRET": "d",
+        "RECEIPT_SIGNING_KEY": TEST_RECEIPT_SIGNING_KEY,
         "ALLOWED_HOSTS": "x",
         "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
     }
@@ -135,6 +136,7 @@ def _log_of_one_request(log_format: str) -> tuple[str, list[str]]:
         "DEBUG": "false",
         "SECRET_KEY": TEST_SECRET_KEY,
         "DAILY_SECRET": "d",
+        "RECEIPT_SIGNING_KEY": TEST_RECEIPT_SIGNING_KEY,
         "ALLOWED_HOSTS": "testserver",
         "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
         "LOG_FORMAT": log_format,

@@ -7,6 +7,7 @@ Used by tests/faults and tests/security. Tests that use it need committed data:
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import shutil
@@ -25,6 +26,8 @@ import redis
 from tests.workers import ROOT, worker_database_url
 
 TEST_SECRET_KEY = "gunicorn-tests-" + "x7Qp2" * 10
+# fair play's signing key (docs/operations.md): a fresh one for each test session
+TEST_RECEIPT_SIGNING_KEY = base64.b64encode(os.urandom(32)).decode("ascii")
 _STATIC: dict[str, Path] = {}
 
 
@@ -58,6 +61,7 @@ def production_env(**extra: str) -> dict[str, str]:
         "DEBUG": "false",
         "SECRET_KEY": TEST_SECRET_KEY,
         "DAILY_SECRET": "gunicorn-tests-daily-secret",
+        "RECEIPT_SIGNING_KEY": TEST_RECEIPT_SIGNING_KEY,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "false",
         "SECURE_COOKIES": "false",

@@ -80,13 +80,14 @@ def test_production_cookies_are_secure() -> None:
     import subprocess
     import sys
 
-    from tests.faults.server import ROOT, TEST_SECRET_KEY
+    from tests.faults.server import ROOT, TEST_RECEIPT_SIGNING_KEY, TEST_SECRET_KEY
 
     env = {
         "PATH": os.environ["PATH"],
         "DEBUG": "false",
         "SECRET_KEY": TEST_SECRET_KEY,
         "DAILY_SECRET": "d",
+        "RECEIPT_SIGNING_KEY": TEST_RECEIPT_SIGNING_KEY,
         "ALLOWED_HOSTS": "yukon.example",
     }
     probe = (
