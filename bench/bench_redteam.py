@@ -2,6 +2,7 @@
 
     python bench/bench_redteam.py                        # 21 games per honest profile, 100 per bot
     python bench/bench_redteam.py --honest 50 --bots 200 --deals 60 --seed 3
+    python bench/bench_redteam.py --honest 0 --bots 0 --choices   # the clairvoyance check
 
 Simulated players (``moderation.redteam``) play winnable deals (the first ``--deals`` the
 solver wins within 200,000 positions; each deal's stored line is the solver's, as
@@ -22,6 +23,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,12 +34,18 @@ import django  # noqa: E402
 
 django.setup()
 
-from moderation.detector import Thresholds, judge  # noqa: E402
+from games.daily import BANDS  # noqa: E402
+from moderation.clairvoyance import clairvoyance_findings  # noqa: E402
+from moderation.detector import CHOICE_TIERS, Thresholds, judge  # noqa: E402
 from moderation.redteam import (  # noqa: E402
+    Daily,
+    Profile,
     Tally,
     cheater_profiles,
     games_of,
     honest_profiles,
+    knowledge_profiles,
+    rated_deals,
     tally,
     winnable_deals,
 )
@@ -54,12 +62,39 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=100, help="games per bot profile (7)")
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--choices", action="store_true", help="the clairvoyance check too")
+    parser.add_argument("--choice-deals", type=int, default=40, help="medium and hard deals")
+    parser.add_argument("--choice-honest", type=int, default=42, help="games per honest profile")
+    parser.add_argument("--choice-bots", type=int, default=40, help="games per knowing profile")
     args = parser.parse_args()
     thresholds = Thresholds.from_settings()
     deals = winnable_deals(args.deals)
     print(f"deals: {len(deals)} winnable, numbers {deals[0].number}..{deals[-1].number}")
     header = "| profile | games | won | flagged | rate | flags raised |\n|---|---|---|---|---|---|"
 
+    if args.honest:
+        log_only(args, deals, header, thresholds)
+    if args.choices:
+        choices(args, thresholds)
+
+    costs = []
+    for profile in honest_profiles()[:4] + cheater_profiles()[:1]:
+        for game in games_of(profile, deals, 10, args.seed + 1):
+            start = time.process_time()
+            judge(game, thresholds)
+            costs.append(time.process_time() - start)
+    costs.sort()
+    print(
+        f"\none judgement (the worker's cost, CPU): median {statistics.median(costs) * 1000:.0f} "
+        f"ms, p95 {costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms "
+        f"over {len(costs)} games"
+    )
+
+
+def log_only(
+    args: argparse.Namespace, deals: list[Daily], header: str, thresholds: Thresholds
+) -> None:
+    """The log-only flags on the first winnable deals: honest players and bots."""
     print("\nhonest players (false-flag rate)\n" + header)
     honest = []
     for profile in honest_profiles():
@@ -83,17 +118,42 @@ def main() -> None:
     for profile in cheater_profiles():
         print(row(tally(profile, deals, args.bots, args.seed, thresholds)), flush=True)
 
-    costs = []
-    for profile in honest_profiles()[:4] + cheater_profiles()[:1]:
-        for game in games_of(profile, deals, 10, args.seed + 1):
-            start = time.process_time()
-            judge(game, thresholds)
-            costs.append(time.process_time() - start)
+
+def knowing_rate(
+    profile: Profile, deals: list[Daily], count: int, seed: int, t: Thresholds
+) -> tuple[int, int, list[float]]:
+    """(games, flagged clairvoyant, CPU seconds of each check) for ``count`` games."""
+    flagged, seconds = 0, []
+    for game in games_of(profile, deals, count, seed):
+        start = time.process_time()
+        flagged += bool(clairvoyance_findings(game, t))
+        seconds.append(time.process_time() - start)
+    return count, flagged, seconds
+
+
+def choices(args: argparse.Namespace, thresholds: Thresholds) -> None:
+    """The clairvoyance check alone on medium and hard deals: honest players of every skill
+    and timing, and players who know what they should not, with the check's cost."""
+    deals = rated_deals(args.choice_deals, {t: BANDS[t] for t in CHOICE_TIERS})
+    tiers = Counter(d.tier for d in deals)
+    print(f"\nthe clairvoyance check on {len(deals)} medium and hard deals ({dict(tiers)})")
+    print("| profile | games | flagged clairvoyant | rate |\n|---|---|---|---|")
+    costs: list[float] = []
+    games = flagged = 0
+    for profile in honest_profiles():
+        n, f, seconds = knowing_rate(profile, deals, args.choice_honest, args.seed, thresholds)
+        games, flagged, costs = games + n, flagged + f, costs + seconds
+        print(f"| {profile.name} | {n} | {f} | {f / n:.1%} |", flush=True)
+    print(f"| **all honest** | {games} | {flagged} | **{flagged / games:.2%}** |")
+    for profile in knowledge_profiles():
+        n, f, seconds = knowing_rate(profile, deals, args.choice_bots, args.seed, thresholds)
+        costs += seconds
+        print(f"| {profile.name} | {n} | {f} | **{f / n:.1%}** |", flush=True)
     costs.sort()
     print(
-        f"\none judgement (the worker's cost, CPU): median {statistics.median(costs) * 1000:.0f} "
-        f"ms, p95 {costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms "
-        f"over {len(costs)} games"
+        f"the check's cost (CPU): median {statistics.median(costs) * 1000:.0f} ms, p95 "
+        f"{costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms over "
+        f"{len(costs)} games (at most {thresholds.clairvoyance_nodes:,} solver positions each)"
     )
 
 

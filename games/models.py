@@ -309,6 +309,9 @@ class Game(models.Model):
     position = models.TextField()
     # Set by moderation: the game vanishes from every board.
     disqualified = models.BooleanField(default=False)
+    # A new account's ranked result: on the board marked provisional until the close check
+    # (moderation) or a moderator confirms it (docs/fair-play.md, "Provisional results").
+    provisional = models.BooleanField(default=False)
     # A practice game dealt from the practice pool (games/practice_pool.py): its tier.
     practice_tier = models.CharField(max_length=8, choices=Tier.choices, blank=True, default="")
 
@@ -421,6 +424,26 @@ class Move(models.Model):
         if not self._state.adding:
             raise ValueError("the move log is append-only: a stored move is never changed")
         super().save(*args, **kwargs)
+
+
+class Receipt(models.Model):
+    """A finished daily game's receipt, signed by the site (games/receipts.py), kept as it
+    was first issued: the player may fetch it again, and neither a rename nor a new
+    signing key changes a receipt already given out."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="receipt"
+    )
+    date = models.DateField(help_text="The challenge's date: the keys file's dates.")
+    key_id = models.CharField(max_length=24)
+    document = models.TextField(help_text="The signed receipt, as JSON.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["key_id", "date"], name="games_receipt_key_date")]
+
+    def __str__(self) -> str:
+        return f"receipt of game {self.game_id}"
 
 
 class PracticeDeal(models.Model):

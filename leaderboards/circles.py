@@ -82,7 +82,10 @@ def points_for(rank: int) -> int:
     return POINTS[rank - 1] if rank <= len(POINTS) else PLAYED_POINTS
 
 
-_GAME_FIELDS = tuple(f for f in day_board._ROW_FIELDS if f != "player__display_name")
+# Kept compact in Redis; a league board does not mark provisional results (yet).
+_GAME_FIELDS = tuple(
+    f for f in day_board._ROW_FIELDS if f not in ("player__display_name", "provisional")
+)
 # A kept ranking row: [game id, player id, status, score, elapsed ms, moves,
 # finished at (ISO) or None, rank], in the board's listing order.
 _ID, _PLAYER, _STATUS, _SCORE, _ELAPSED, _MOVES, _FINISHED, _RANK = range(8)

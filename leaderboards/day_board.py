@@ -56,6 +56,7 @@ _ROW_FIELDS = (
     "elapsed_ms",
     "moves",
     "finished_at",
+    "provisional",
 )
 
 
@@ -71,6 +72,7 @@ class Row:
     elapsed_ms: int | None
     moves: int
     finished_at: dt.datetime | None
+    provisional: bool = False  # a new account's result, until the close check confirms it
 
 
 def par(challenge: DailyChallenge, today: dt.date | None = None) -> int | None:
@@ -176,6 +178,7 @@ def _row(values: dict[str, Any], rank: int) -> Row:
         elapsed_ms=values["elapsed_ms"],
         moves=values["moves"],
         finished_at=values["finished_at"],
+        provisional=values["provisional"],
     )
 
 

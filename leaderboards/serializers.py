@@ -72,6 +72,10 @@ class DailyRow(serializers.Serializer):
     elapsed_ms = serializers.IntegerField(allow_null=True, help_text="Server-measured time.")
     moves = serializers.IntegerField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    provisional = serializers.BooleanField(
+        help_text="A new account's result, shown until the check after the close (or a "
+        "moderator) confirms or removes it (docs/fair-play.md)."
+    )
     game_id = serializers.IntegerField()
     replay_url = serializers.CharField()
     me = serializers.BooleanField(help_text="This row is the viewer's own result.")

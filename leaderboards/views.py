@@ -73,6 +73,7 @@ def shaped_row(row: day_board.Row, viewer_id: int | None) -> dict[str, Any]:
         "elapsed_ms": row.elapsed_ms,
         "moves": row.moves,
         "finished_at": row.finished_at,
+        "provisional": row.provisional,
         "game_id": row.game_id,
         "replay_url": f"/replay/{row.game_id}/",
         "me": row.player_id == viewer_id,

@@ -23,7 +23,8 @@ from games.engine import LogError, Position, card_text, replay_log
 from games.models import DailyChallenge, Game
 from moderation import services as moderation
 from moderation.admin_actions import ModerationPermissions, reason_action
-from moderation.models import Flag, FlagKind, FlagStatus, GameAddress, Report
+from moderation.models import Flag, FlagKind, FlagStatus, GameOrigin, Report
+from moderation.origins import linked_games, seen_in_advance
 from yukon_site.converters import IdConverter
 
 
@@ -147,6 +148,24 @@ def _frame(position: Position, move: str, at_ms: int) -> dict[str, Any]:
     }
 
 
+def _cluster(game: Game) -> list[dict[str, Any]]:
+    """The games of this game's challenge linked to it by a device or a network, side by
+    side: whose, how linked, how far they got, and what they turned before this game did."""
+    linked = linked_games(game)
+    seen = seen_in_advance(game, linked)
+    rows = Game.objects.in_bulk([link.game_id for link in linked])
+    return [
+        {
+            "game": rows[link.game_id],
+            "owner": link.owner,
+            "shared": " and ".join(link.shared),
+            "turned": len(link.turned),
+            "seen": seen[link.game_id],
+        }
+        for link in linked
+    ]
+
+
 def _ban_player_of(actor: Any, game_id: int, reason: str) -> Any:
     player_id = Game.objects.values_list("player_id", flat=True).get(pk=game_id)
     if player_id is None:
@@ -167,6 +186,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         "moves",
         "elapsed_ms",
         "open_flags",
+        "provisional",
         "disqualified",
         "started_at",
     )
@@ -177,6 +197,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         "status",
         "verification",
         FlagFilter,
+        "provisional",
         "disqualified",
         PlayerFilter,
     )
@@ -202,6 +223,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         "verified_at",
         "used_undo",
         "hints_used",
+        "provisional",
         "disqualified",
     )
     exclude = ("position",)  # the snapshot: the replay below shows every position
@@ -217,6 +239,12 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
             "requalify_games",
             "Put the games back on the boards",
             moderation.requalify_game,
+            "moderate_games",
+        ),
+        reason_action(
+            "confirm_results",
+            "Confirm the provisional results",
+            moderation.confirm_result,
             "moderate_games",
         ),
         reason_action(
@@ -271,7 +299,8 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
                 moderation_game=game,
                 flags=list(Flag.objects.filter(game=game).select_related("resolved_by")),
                 reports=list(Report.objects.filter(game=game).select_related("reporter")),
-                address=GameAddress.objects.filter(game=game).first(),
+                origin=GameOrigin.objects.filter(game=game).first(),
+                cluster=_cluster(game),
                 log_rows=list(zip(log, gaps, strict=True)),
                 replay=replay_frames(game),
                 day_void=moderation.void_of(game.challenge),

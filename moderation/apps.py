@@ -1,8 +1,11 @@
 """App configuration for moderation: listen to the games app, never the reverse.
 
-- ``games.signals.game_verified`` -> raise automatic flags (and keep voided days void);
-- ``post_save`` of a new ranked Game -> record the client address it was started from;
-- ``accounts.signals.personal_data`` -> a player's closed flags and reports, for their download;
+- ``games.signals.game_verified`` -> raise automatic flags, judge again the games linked to it
+  (and keep voided days void);
+- ``post_save`` of a new daily or archive Game -> record where it was started from;
+- ``accounts.signals.personal_data`` -> a player's closed flags, reports and game origins,
+  for their download;
+- ``accounts.signals.account_deleted`` -> forget where the player's games came from;
 
 A ban is a field: the ban service writes ``accounts.User.is_banned`` and ``ban_reason``,
 which games and accounts read; moderation's admin of games and daily challenges is
@@ -23,7 +26,7 @@ class ModerationConfig(AppConfig):
 
         from games.models import Game
         from games.signals import game_verified
-        from moderation import flags, services
+        from moderation import flags, origins
 
         game_verified.connect(
             flags.on_game_verified, sender=Game, dispatch_uid="moderation.verified"
@@ -31,14 +34,19 @@ class ModerationConfig(AppConfig):
 
         def game_saved(sender: Any, instance: Game, created: bool, **kwargs: Any) -> None:
             if created:
-                services.record_address(instance)
+                origins.record_origin(instance)
 
-        post_save.connect(game_saved, sender=Game, dispatch_uid="moderation.address", weak=False)
+        post_save.connect(game_saved, sender=Game, dispatch_uid="moderation.origin", weak=False)
 
-        from accounts.signals import personal_data
+        from accounts.signals import account_deleted, personal_data
         from moderation.personal_data import player_moderation
 
         def moderation_of(sender: Any, user: Any, **kwargs: Any) -> dict[str, Any]:
             return player_moderation(user)
 
         personal_data.connect(moderation_of, dispatch_uid="moderation.personal_data", weak=False)
+
+        def forget_origins(sender: Any, user: Any, **kwargs: Any) -> None:
+            origins.forget_player(user.pk)
+
+        account_deleted.connect(forget_origins, dispatch_uid="moderation.origins", weak=False)

@@ -57,6 +57,10 @@ class Thresholds:
     solver_game_nodes: int = 1_000_000
     new_player_dailies: int = 3
     shared_address_accounts: int = 3
+    linked_seen_cards: int = 1
+    clairvoyance_log10: float = -2.0
+    clairvoyance_min_decisions: int = 4
+    clairvoyance_nodes: int = 2_000_000
 
     @classmethod
     def from_settings(cls) -> Thresholds:
@@ -91,6 +95,7 @@ class PlayedGame:
     at_ms: Sequence[int]
     solution: Sequence[str] | None = None  # the deal's stored solver line
     variant: str = "yukon"
+    tier: str | None = None  # the challenge's tier: the clairvoyance check is for CHOICE_TIERS
 
 
 @dataclass(frozen=True)
@@ -472,8 +477,14 @@ def solver_move_findings(game: PlayedGame, t: Thresholds) -> list[Finding]:
 # ----- all together --------------------------------------------------------------------
 
 
+# Tiers where choices matter: the clairvoyance check runs on their games only.
+CHOICE_TIERS = ("medium", "hard")
+
+
 def judge(game: PlayedGame, t: Thresholds) -> list[Finding]:
     """Every finding the log alone supports (production and the red-team suite call this)."""
+    from moderation.clairvoyance import clairvoyance_findings  # it builds on this module
+
     steps = steps_of(game)
     solution_moves = len(game.solution or ())
     return [
@@ -481,4 +492,5 @@ def judge(game: PlayedGame, t: Thresholds) -> list[Finding]:
         *thinking_findings(steps, t),
         *solver_line_findings(game, steps, t),
         *solver_move_findings(game, t),
+        *(clairvoyance_findings(game, t) if game.tier in CHOICE_TIERS else []),
     ]

@@ -1,10 +1,13 @@
-"""Automatic flags, raised when a daily game is verified: each test, its reason, its numbers.
+"""Automatic flags, raised when a daily or archive game is verified: each test, its reason,
+its numbers.
 
 The log-only tests (pacing timed from the first move, the human signature of thinking,
 the solver's line and the solver's moves) live in ``moderation.detector`` and are run
 here through ``detector.judge``, the same function the red-team suite calls on simulated
 logs (tests/moderation/test_redteam.py, bench/bench_redteam.py). The tests that need the
-database (a new player's perfect game, accounts sharing an address) are here.
+database (a new player's perfect game, accounts sharing an address, accounts linked by a
+device or a network, ``moderation.origins``) are here. Archive games, which earn month
+badges on a deal that is public by then, get the same checks as dailies.
 Thresholds are settings (``MODERATION_*``, docs/moderation.md). A flag never changes a
 board: a moderator decides.
 """
@@ -12,11 +15,12 @@ board: a moderator decides.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeGuard
 
 from games.models import Game, Mode, Tier, Verification
 from moderation.detector import Finding, PlayedGame, Thresholds, judge
-from moderation.models import Flag, FlagKind, GameAddress
+from moderation.models import Flag, FlagKind, GameOrigin
+from moderation.origins import RECORDED_MODES, linked_findings, linked_games
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +36,7 @@ def played_game(game: Game) -> PlayedGame:
         moves=[text for text, _ in log],
         at_ms=[at for _, at in log],
         solution=game.deal.solution or None,
+        tier=game.challenge.tier if game.challenge is not None else None,
     )
 
 
@@ -61,15 +66,15 @@ def _perfect_first_try(game: Game, t: Thresholds) -> Finding | None:
 
 
 def _shared_address(game: Game, t: Thresholds) -> tuple[Finding, list[int]] | None:
-    address = GameAddress.objects.filter(game_id=game.pk).values_list("address", flat=True)
+    address = GameOrigin.objects.filter(game_id=game.pk).values_list("address", flat=True)
     first = address.first()
     if first is None:
         return None
     siblings = list(
-        GameAddress.objects.filter(
+        GameOrigin.objects.filter(
             address=first,
             game__challenge_id=game.challenge_id,
-            game__mode=Mode.DAILY,
+            game__mode=game.mode,
             game__verification=Verification.VERIFIED,
         ).values_list("game_id", "game__player_id")
     )
@@ -97,20 +102,32 @@ def inspect_game(game: Game, t: Thresholds | None = None) -> list[tuple[int, Fin
     if shared is not None:
         finding, game_ids = shared
         found += [(game_id, finding) for game_id in game_ids]
+    found += [(game.pk, finding) for finding in linked_findings(game, t)]
     return found
 
 
+def _judged(game: Game | None) -> TypeGuard[Game]:
+    return (
+        game is not None
+        and game.mode in RECORDED_MODES
+        and game.verification == Verification.VERIFIED
+    )
+
+
 def raise_flags(game_id: int) -> list[Flag]:
-    """Flag a verified daily game (idempotent: one flag per game and kind).
+    """Flag a verified daily or archive game (idempotent: one flag per game and kind).
 
     A shared address flags every game finished from it, so the flags already raised are
     read in one query and only the missing ones inserted: behind a big shared address
     (a campus, a carrier's NAT) each verification costs two queries, not one per game.
     """
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
-    if game is None or game.mode != Mode.DAILY or game.verification != Verification.VERIFIED:
+    if not _judged(game):
         return []
-    findings = {(flagged_id, f.kind): f for flagged_id, f in inspect_game(game)}
+    return _insert({(flagged_id, f.kind): f for flagged_id, f in inspect_game(game)})
+
+
+def _insert(findings: dict[tuple[int, str], Finding]) -> list[Flag]:
     if not findings:
         return []
     raised = set(
@@ -137,9 +154,23 @@ def raise_flags(game_id: int) -> list[Flag]:
     return new
 
 
+def recheck_links(game: Game) -> list[Flag]:
+    """Judge again the verified games linked to ``game`` (a scout's game ended or verified
+    after them: at the latest when the close ends it) for ``linked_accounts`` alone."""
+    t = Thresholds.from_settings()
+    findings: dict[tuple[int, str], Finding] = {}
+    for link in linked_games(game):
+        other = Game.objects.select_related("challenge").filter(pk=link.game_id).first()
+        if _judged(other):
+            for finding in linked_findings(other, t):
+                findings[(link.game_id, finding.kind)] = finding
+    return _insert(findings)
+
+
 def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
     """Receiver of ``games.signals.game_verified`` (sent after commit)."""
     raise_flags(game.pk)
+    recheck_links(game)
     # A game verified after its day was voided leaves the board like the others.
     from moderation import services
 

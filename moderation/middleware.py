@@ -1,8 +1,11 @@
-"""Remember the client address of each request, for the shared-address flag.
+"""Remember where each request comes from, for the flags that link accounts.
 
 The address is what the web server saw (``REMOTE_ADDR``). Behind a reverse proxy, set
 ``MODERATION_CLIENT_ADDRESS_HEADER`` (e.g. ``HTTP_X_REAL_IP``) to a header the proxy
 itself sets; a header the client could forge must never be trusted.
+
+The device id is a random cookie (``yd_device``), given only with the answer that starts a
+daily or archive game (never on a page a cache may share), and read on every request.
 """
 
 from __future__ import annotations
@@ -12,7 +15,13 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from moderation.services import client_address
+from moderation.origins import (
+    DEVICE_COOKIE,
+    DEVICE_COOKIE_DAYS,
+    RequestOrigin,
+    is_device_id,
+    request_origin,
+)
 
 
 class ClientAddressMiddleware:
@@ -22,8 +31,24 @@ class ClientAddressMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         header = getattr(settings, "MODERATION_CLIENT_ADDRESS_HEADER", "") or "REMOTE_ADDR"
         address = request.META.get(header, "") or request.META.get("REMOTE_ADDR", "")
-        token = client_address.set(address.split(",")[0].strip() or None)
+        device = request.COOKIES.get(DEVICE_COOKIE, "")
+        origin = RequestOrigin(
+            address=address.split(",")[0].strip() or None,
+            device=device if is_device_id(device) else "",
+            user_agent=request.META.get("HTTP_USER_AGENT", ""),
+        )
+        token = request_origin.set(origin)
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
-            client_address.reset(token)
+            request_origin.reset(token)
+        if origin.new_device:
+            response.set_cookie(
+                DEVICE_COOKIE,
+                origin.device,
+                max_age=DEVICE_COOKIE_DAYS * 24 * 3600,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        return response

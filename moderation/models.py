@@ -25,6 +25,8 @@ class FlagKind(models.TextChoices):
     SOLVER_MOVES = "solver_moves", "Played the solver's move, position after position"
     PERFECT_FIRST_TRY = "perfect_first_try", "New player's perfect game on a hard deal"
     SHARED_ADDRESS = "shared_address", "Several accounts from one address"
+    LINKED_ACCOUNTS = "linked_accounts", "Played after linked accounts turned its cards"
+    CLAIRVOYANCE = "clairvoyance", "Kept the win where the face-up cards mislead"
 
 
 class FlagStatus(models.TextChoices):
@@ -177,19 +179,34 @@ class DayVoid(models.Model):
         return f"void of {self.challenge}"
 
 
-class GameAddress(models.Model):
-    """The client address a ranked game was started from (for the shared-address flag)."""
+class GameOrigin(models.Model):
+    """Where a daily or archive game was started from: the evidence that links accounts.
+
+    Kept ``MODERATION_ORIGIN_DAYS`` days (``purge_origins``), shown in the player's data
+    export (docs/fair-play.md, "Linked accounts").
+    """
 
     game = models.OneToOneField(
-        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="address"
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="origin"
     )
     address = models.GenericIPAddressField()
+    # The address's network: /24 for IPv4, /56 for IPv6 (one household, office or phone).
+    network = models.CharField(max_length=43)
+    # The browser's device cookie (moderation.middleware); blank when it sent none and
+    # refused the new one.
+    device = models.CharField(max_length=32, blank=True, default="")
+    user_agent = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        indexes = [models.Index(fields=["address"], name="moderation_gameaddress_addr")]
+        indexes = [
+            models.Index(fields=["address"], name="moderation_gameaddress_addr"),
+            models.Index(fields=["network"], name="moderation_origin_network"),
+            models.Index(fields=["device"], name="moderation_origin_device"),
+        ]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} from {self.address}"
+        return f"game {self.game_id} from {self.network}"
 
 
 class AuditAction(models.TextChoices):
@@ -204,6 +221,7 @@ class AuditAction(models.TextChoices):
     DISMISS_REPORT = "dismiss_report", "Dismissed a report"
     RENAME_LEAGUE = "rename_league", "Renamed a league"
     CLOSE_LEAGUE = "close_league", "Closed a league"
+    CONFIRM_RESULT = "confirm_result", "Confirmed a provisional result"
 
 
 class AuditLogQuerySet(models.QuerySet["AuditLog"]):

@@ -1,12 +1,13 @@
 """What moderation holds about a player, for the download of their data
 (accounts.signals.personal_data): the flags raised on their games once a moderator has
-closed them (an open flag is still being looked at), and the reports they made."""
+closed them (an open flag is still being looked at), the reports they made, and where
+their daily and archive games were started from (kept ``MODERATION_ORIGIN_DAYS``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from moderation.models import Flag, FlagStatus, Report
+from moderation.models import Flag, FlagStatus, GameOrigin, Report
 
 
 def _iso(value: Any) -> str | None:
@@ -20,6 +21,7 @@ def player_moderation(user: Any) -> dict[str, Any]:
         .order_by("created_at", "pk")
     )
     reports = Report.objects.filter(reporter=user).order_by("created_at", "pk")
+    origins = GameOrigin.objects.filter(game__player=user).order_by("created_at", "pk")
     return {
         "closed_flags": [
             {
@@ -43,5 +45,16 @@ def player_moderation(user: Any) -> dict[str, Any]:
                 "handled_at": _iso(report.handled_at),
             }
             for report in reports
+        ],
+        "game_origins": [
+            {
+                "game": origin.game_id,
+                "address": origin.address,
+                "network": origin.network,
+                "device": origin.device,
+                "user_agent": origin.user_agent,
+                "recorded_at": _iso(origin.created_at),
+            }
+            for origin in origins
         ],
     }

@@ -28,12 +28,12 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from games.engine import FOUNDATION, IllegalMoveError, Position, move_text, replay
 from games.solver import solve
-from games.strategy_bot import _key, _move_value
+from games.strategy_bot import _key, _move_value, rate_deal
 
 from .detector import PlayedGame, Thresholds, judge
 
@@ -48,6 +48,7 @@ SOLVE_NODES = 200_000
 class Daily:
     number: int
     solution: list[str]  # the stored line: what `python -m games.solver N` prints
+    tier: str | None = None  # the daily tier the strategy bot's win rate puts it in
 
 
 def winnable_deals(count: int, first: int = 0) -> list[Daily]:
@@ -59,6 +60,21 @@ def winnable_deals(count: int, first: int = 0) -> list[Daily]:
         if result.verdict == "solved":
             out.append(Daily(number, result.moves))
         number += 1
+    return out
+
+
+def rated_deals(count: int, bands: Mapping[str, Container[float]], first: int = 0) -> list[Daily]:
+    """The first ``count`` winnable deals from ``first`` whose bot win rate (100 playouts)
+    falls in one of ``bands`` (tier -> band: games.daily.BANDS), each with its tier."""
+    out: list[Daily] = []
+    number = first
+    while len(out) < count:
+        for daily in winnable_deals(1, number):
+            number = daily.number + 1
+            rate = rate_deal(daily.number, playouts=100).win_rate
+            tier = next((name for name, band in bands.items() if rate in band), None)
+            if tier is not None:
+                out.append(replace(daily, tier=tier))
     return out
 
 
@@ -329,6 +345,63 @@ def consulting_game(
     return game, asked
 
 
+def keeps_the_win(position: Position, move: int, known: dict[object, bool | None]) -> bool | None:
+    """Does ``move`` keep a win (the full-information solver, a small budget; None: it could
+    not tell)? ``known`` keeps the verdicts of positions already judged."""
+    position.push(move)
+    try:
+        key = _key(position)
+        if key not in known:
+            if position.is_won():
+                known[key] = True
+            else:
+                answer = solve(position, nodes=20_000, seconds=5.0, restarts=False)
+                known[key] = {"solved": True, "unwinnable": False}.get(answer.verdict)
+        return known[key]
+    finally:
+        position.undo()
+
+
+def clairvoyant_game(daily: Daily, skill: Skill, rng: random.Random) -> PlayedGame:
+    """A person who knows the face-down cards (a scout turned them over): moves chosen as
+    this skill's player would, at a person's pace, but never one that gives up the win."""
+    position = Position.deal(daily.number)
+    seen: set[object] = {_key(position)}
+    known: dict[object, bool | None] = {}
+    moves: list[int] = []
+    while len(moves) < MAX_MOVES and not position.is_won():
+        fresh = []
+        for move in position.legal_moves():
+            position.push(move)
+            if _key(position) not in seen:
+                fresh.append(move)
+            position.undo()
+        if not fresh:
+            break
+        hidden = sum(position.down)
+        king_waiting = any(position.movable[k] and position.pos_of[k] > 0 for k in (12, 25, 38, 51))
+        ranked = sorted(
+            fresh,
+            key=lambda m: (
+                _move_value(position, m, hidden, king_waiting) + rng.random() * skill.noise
+            ),
+            reverse=True,
+        )
+        move = next((m for m in ranked if keeps_the_win(position, m, known)), ranked[0])
+        position.push(move)
+        seen.add(_key(position))
+        moves.append(move)
+    idle = rng.uniform(2_000, 20_000)
+    return timed(
+        daily.number, moves, lambda s: human_gap(s, skill.timing, rng), daily.solution, idle
+    )
+
+
+def sometimes(share: float, rng: random.Random) -> Callable[[Position], bool]:
+    """Consult the solver at a random ``share`` of the positions with cards face down."""
+    return lambda position: sum(position.down) > 0 and rng.random() < share
+
+
 @dataclass(frozen=True)
 class Profile:
     name: str
@@ -389,6 +462,29 @@ def cheater_profiles() -> list[Profile]:
     ]
 
 
+def knowledge_profiles() -> list[Profile]:
+    """Players who know what they should not, at a person's pace and in a person's style: only
+    the clairvoyance check (medium and hard deals) can see them in the log."""
+    regular = SKILLS[2]
+    return [
+        Profile(
+            "clairvoyant, human pace and style",
+            False,
+            lambda d, r: clairvoyant_game(d, regular, r),
+        ),
+        Profile(
+            "solver at a random 60 % of positions",
+            False,
+            lambda d, r: consulting_game(d, regular, r, sometimes(0.6, r))[0],
+        ),
+        Profile(
+            "solver at a random 30 % of positions",
+            False,
+            lambda d, r: consulting_game(d, regular, r, sometimes(0.3, r))[0],
+        ),
+    ]
+
+
 def _greedy_bot(daily: Daily, rng: random.Random) -> PlayedGame:
     position = Position.deal(daily.number)
     seen: set[object] = {_key(position)}
@@ -436,7 +532,8 @@ def honest_profiles() -> list[Profile]:
 def games_of(profile: Profile, deals: list[Daily], count: int, seed: int) -> Iterator[PlayedGame]:
     rng = random.Random(f"{seed}:{profile.name}")
     for i in range(count):
-        yield profile.play(deals[i % len(deals)], rng)
+        daily = deals[i % len(deals)]
+        yield replace(profile.play(daily, rng), tier=daily.tier)
 
 
 # ----- tallies ---------------------------------------------------------------------------

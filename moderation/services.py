@@ -6,19 +6,18 @@ target, and updates the boards (``leaderboards.services``) once the change has c
 from __future__ import annotations
 
 import datetime as dt
-import ipaddress
 from collections.abc import Iterable
-from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
 from apikit.errors import Conflict, Forbidden, ServiceError
 from games import services as game_services
-from games.models import DailyChallenge, Game, Mode, Status
+from games.models import DailyChallenge, Game, Mode, Status, Verification, utc_today
 from leaderboards import services as boards
 from moderation.models import (
     AuditAction,
@@ -27,7 +26,6 @@ from moderation.models import (
     DayVoid,
     Flag,
     FlagStatus,
-    GameAddress,
     Report,
     ReportStatus,
 )
@@ -184,6 +182,40 @@ def requalify_game(actor: Any, game_id: int, reason: str) -> Game:
     return game
 
 
+def confirm_result(actor: Any, game_id: int, reason: str) -> Game:
+    """A moderator confirms a provisional result: it stays on its board, unmarked."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
+        if not game.provisional:
+            return game
+        game_services.confirm_results([game.pk])
+        _audit(actor, AuditAction.CONFIRM_RESULT, game, reason)
+    return game
+
+
+def confirm_provisional(today: dt.date | None = None) -> list[int]:
+    """The close check: confirm the provisional results of closed days whose every game has
+    ended and been judged (a scout's game left in play is ended at the close, and linked
+    games are judged again then), where no flag is open; a flagged one waits for a
+    moderator, who confirms or removes it."""
+    today = today or utc_today()
+    unsettled = Game.objects.filter(challenge_id=OuterRef("challenge_id")).filter(
+        Q(status=Status.PLAYING) | Q(verification=Verification.PENDING)
+    )
+    due = (
+        Game.objects.filter(
+            provisional=True,
+            disqualified=False,
+            verification=Verification.VERIFIED,
+            challenge__date__lt=today,
+        )
+        .exclude(Exists(Flag.objects.filter(game=OuterRef("pk"), status=FlagStatus.OPEN)))
+        .exclude(Exists(unsettled))
+    )
+    return game_services.confirm_results(due.values_list("pk", flat=True))
+
+
 def _forget_ban_took(game: Game) -> int:
     """Drop the records that a ban took this game (restore_ban_results reads them)."""
     return int(Ban.disqualified_games.through.objects.filter(game_id=game.pk).delete()[0])
@@ -322,24 +354,6 @@ def unban_player(actor: Any, user_id: int, reason: str) -> User:
         _audit(actor, AuditAction.UNBAN, user, reason)
         _after_commit(boards.restore_player, user)
     return user
-
-
-# ----- client addresses -------------------------------------------------------------------
-
-# The address of the request being served (set by moderation.middleware).
-client_address: ContextVar[str | None] = ContextVar("client_address", default=None)
-
-
-def record_address(game: Game) -> None:
-    """Remember where a ranked game was started from (for the shared-address flag)."""
-    address = client_address.get()
-    if not address or game.mode != Mode.DAILY:
-        return
-    try:
-        ipaddress.ip_address(address)
-    except ValueError:
-        return
-    GameAddress.objects.get_or_create(game=game, defaults={"address": address})
 
 
 # ----- leagues (a reported name) -----------------------------------------------------------

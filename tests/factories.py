@@ -6,12 +6,13 @@ the conftest files. Nothing here runs at import beyond reading the winning lines
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import json
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -224,6 +225,21 @@ class Clock:
 
     def advance(self, ms: float) -> None:
         self.now += dt.timedelta(milliseconds=ms)
+
+
+@contextlib.contextmanager
+def started_from(address: str, device: str = "") -> Iterator[Any]:
+    """Games started inside come from ``address`` (and the browser's ``device`` id), as
+    moderation.middleware records for a request; yields the origin (its ``device`` is set
+    when a start gave the browser a new id)."""
+    from moderation.origins import RequestOrigin, request_origin
+
+    origin = RequestOrigin(address=address, device=device, user_agent="Mozilla/5.0 (test)")
+    token = request_origin.set(origin)
+    try:
+        yield origin
+    finally:
+        request_origin.reset(token)
 
 
 def play_timed(

@@ -21,6 +21,7 @@ from games.engine import DEAL_ALGORITHM_VERSION, UNDO, LogError, Position, card_
 from games.models import Game, Mode, Status, Verification
 from games.services.closing import abandon_closed_games
 from games.services.common import ms_between
+from games.services.provisional import is_new_account
 from games.signals import game_verified
 
 logger = logging.getLogger(__name__)
@@ -116,7 +117,7 @@ def verify_game(game_id: int) -> str:
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(no_key=True, of=("self",))
-            .select_related("deal", "challenge")
+            .select_related("deal", "challenge", "player")
             .filter(pk=game_id)
             .first()
         )
@@ -136,12 +137,13 @@ def verify_game(game_id: int) -> str:
         else:
             game.verification = Verification.VERIFIED
             game.rejection_reason = ""
+            game.provisional = game.mode == Mode.DAILY and is_new_account(game)
             verified = game
             transaction.on_commit(
                 lambda: game_verified.send(sender=Game, game=verified), robust=True
             )
         game.verified_at = timezone.now()
-        game.save(update_fields=["verification", "rejection_reason", "verified_at"])
+        game.save(update_fields=["verification", "rejection_reason", "verified_at", "provisional"])
         return str(game.verification)
 
 

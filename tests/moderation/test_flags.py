@@ -12,7 +12,6 @@ import pytest
 from games.engine import move_text
 from games.models import Tier
 from games.solver import solve
-from moderation import services
 from moderation.detector import (
     PlayedGame,
     Thresholds,
@@ -25,7 +24,7 @@ from moderation.detector import (
 )
 from moderation.models import Flag, FlagKind
 from moderation.redteam import with_detours
-from tests.factories import LINES, Clock, make_day, make_player, play_timed
+from tests.factories import LINES, Clock, make_day, make_player, play_timed, started_from
 
 
 # the log-only tests need nothing; the ones through the services need the real services
@@ -179,15 +178,13 @@ def test_several_accounts_from_one_address(
     line = LINES[0][:10]
     gaps = [2000 + 700 * (i % 5) for i in range(len(line))]
     game_ids = []
-    token = services.client_address.set("203.0.113.7")
-    try:
-        with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
-            for name in ("Ann", "Bob", "Cat"):
-                game = play_timed(make_player(name), easy, line, gaps, clock, resign=True)
-                game_ids.append(game.pk)
-    finally:
-        services.client_address.reset(token)
-    # two accounts at one address are a household; the third raises the flag on all three
-    assert [kinds(g) for g in game_ids] == [{FlagKind.SHARED_ADDRESS}] * 3
+    with started_from("203.0.113.7"), django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        for name in ("Ann", "Bob", "Cat"):
+            game = play_timed(make_player(name), easy, line, gaps, clock, resign=True)
+            game_ids.append(game.pk)
+    # two accounts at one address are a household; the third raises the flag on all three.
+    # Each one after the first played cards the others had turned: linked.
+    linked = {FlagKind.SHARED_ADDRESS, FlagKind.LINKED_ACCOUNTS}
+    assert [kinds(g) for g in game_ids] == [{FlagKind.SHARED_ADDRESS}, linked, linked]
     flag = Flag.objects.get(game_id=game_ids[0])
     assert flag.measured["accounts"] == 3 and flag.measured["address"] == "203.0.113.7"

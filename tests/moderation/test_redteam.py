@@ -175,7 +175,7 @@ def test_people_and_disguised_bots_through_the_api(
     ]
     for i, (name, bot) in enumerate(cases):
         game = profiles[name].play(daily, rng)
-        client = client_for(make_player(f"P{i}"), address=f"198.51.100.{i}")
+        client = client_for(make_player(f"P{i}"), address=f"198.51.{100 + i}.7")  # apart
         game_id = play_through_api(client, game, clock, django_capture_on_commit_callbacks)
         assert Game.objects.get(pk=game_id).verification == "verified"
         assert bool(flag_kinds(game_id)) == bot, (name, flag_kinds(game_id))

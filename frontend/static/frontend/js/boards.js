@@ -25,8 +25,11 @@ function table(rows, board) {
   const body = rows.map((row) => {
     const replay = board === "daily"
       ? ` <a href="${escapeHtml(row.replay_url)}" aria-label="replay">▶</a>` : "";
+    const provisional = row.provisional
+      ? ` <span class="provisional" title="A new account's result: confirmed after the day closes">provisional</span>`
+      : "";
     return `<tr${row.me ? " class=me" : ""}><td class=num>${escapeHtml(row.rank)}</td>
-      <td><a href="/players/${encodeURIComponent(row.display_name)}/">${escapeHtml(row.display_name)}</a>${replay}</td>${CELLS[board](row)}</tr>`;
+      <td><a href="/players/${encodeURIComponent(row.display_name)}/">${escapeHtml(row.display_name)}</a>${provisional}${replay}</td>${CELLS[board](row)}</tr>`;
   }).join("");
   return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th>${HEADS[board]}</tr></thead><tbody>${body}</tbody></table>`;
 }

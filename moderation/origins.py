@@ -1,0 +1,221 @@
+"""Where games are started from, and the games that links on one challenge.
+
+One player with many accounts can turn a daily's cards over with a throwaway account (or a
+guest session), then play the deal with a fresh one. Each daily and archive start records
+its origin: the client address, its network (/24 for IPv4, /56 for IPv6), a device cookie
+and the user agent. Games of one challenge that share a device or a network (directly or
+through another such game) are linked, whatever became of them (finished, abandoned, still
+in play), and a ranked game is judged with the cards its linked games turned before it did
+(``linked_findings``; docs/moderation.md, "Linked accounts").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import ipaddress
+import secrets
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Game, Mode
+from moderation.detector import Finding, Thresholds
+from moderation.models import FlagKind, GameOrigin
+
+DEVICE_COOKIE = "yd_device"
+DEVICE_COOKIE_DAYS = 400  # browsers cap a cookie's life at 400 days
+IPV4_PREFIX, IPV6_PREFIX = 24, 56
+RECORDED_MODES = (Mode.DAILY, Mode.ARCHIVE)
+
+
+@dataclass
+class RequestOrigin:
+    """What the request being served says about its client (set by moderation.middleware).
+    ``new_device`` is set when a start gave the browser a device id it must keep."""
+
+    address: str | None
+    device: str = ""
+    user_agent: str = ""
+    new_device: bool = False
+
+
+request_origin: ContextVar[RequestOrigin | None] = ContextVar("request_origin", default=None)
+
+
+def network_of(address: str) -> str | None:
+    """The address's network as text (``203.0.113.0/24``, ``2001:db8:0:100::/56``), or
+    None for text that is not an address."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    prefix = IPV4_PREFIX if ip.version == 4 else IPV6_PREFIX
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def is_device_id(value: str) -> bool:
+    return len(value) == 32 and all(c in "0123456789abcdef" for c in value)
+
+
+def record_origin(game: Game) -> None:
+    """Remember where a daily or archive game was started from (nothing outside a request).
+
+    A browser that has no device id yet is given one with this answer."""
+    origin = request_origin.get()
+    if origin is None or game.mode not in RECORDED_MODES or not origin.address:
+        return
+    network = network_of(origin.address)
+    if network is None:
+        return
+    if not origin.device:
+        origin.device, origin.new_device = secrets.token_hex(16), True
+    GameOrigin.objects.get_or_create(
+        game=game,
+        defaults={
+            "address": origin.address,
+            "network": network,
+            "device": origin.device,
+            "user_agent": origin.user_agent[:300],
+        },
+    )
+
+
+def purge_origins(now: dt.datetime | None = None) -> int:
+    """Forget origins older than ``MODERATION_ORIGIN_DAYS``; return how many went."""
+    days = settings.MODERATION_ORIGIN_DAYS
+    cutoff = (now or timezone.now()) - dt.timedelta(days=days)
+    deleted, _ = GameOrigin.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
+def forget_player(player_id: int) -> None:
+    """A deleted account's games keep no trace of where they were played from."""
+    GameOrigin.objects.filter(game__player_id=player_id).delete()
+
+
+# ----- links on one challenge --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LinkedGame:
+    game_id: int
+    owner: str  # a display name, or a guest's session
+    shared: tuple[str, ...]  # "device", "network"
+    status: str
+    turned: dict[str, dt.datetime]  # each card it turned up, and when
+
+
+def _owner(game: Game) -> str:
+    if game.player is None:
+        return f"a guest (session {game.session_key[:8]})"
+    return game.player.display_name
+
+
+def _same_owner(game: Game) -> Q:
+    if game.player_id is not None:
+        return Q(player_id=game.player_id)
+    return Q(player__isnull=True, session_key=game.session_key)
+
+
+def turned_cards(game: Game) -> dict[str, dt.datetime]:
+    """Each card the game turned up, and when (the server's clock)."""
+    log = game.log.exclude(turned="").order_by("ply").values_list("turned", "at_ms")
+    turned: dict[str, dt.datetime] = {}
+    for card, at_ms in log:
+        turned.setdefault(card, game.started_at + dt.timedelta(milliseconds=at_ms))
+    return turned
+
+
+MAX_LINK_STEPS = 4  # a chain longer than this is no longer one player's doing
+
+
+def linked_games(game: Game) -> list[LinkedGame]:
+    """The other accounts' and guests' games of this game's challenge linked to it: sharing
+    its device or network, or either with a game so linked (a scout on a phone that also
+    played at home), whatever became of them, each with the cards it turned and when."""
+    origin = GameOrigin.objects.filter(game_id=game.pk).first()
+    if origin is None or game.challenge_id is None:
+        return []
+    networks, devices = {origin.network}, {origin.device} - {""}
+    found: dict[int, Game] = {}
+    for _ in range(MAX_LINK_STEPS):
+        new = list(
+            Game.objects.filter(
+                Q(origin__network__in=networks) | Q(origin__device__in=devices),
+                challenge_id=game.challenge_id,
+            )
+            .exclude(_same_owner(game))
+            .exclude(pk__in=found)
+            .select_related("player", "origin")
+        )
+        if not new:
+            break
+        for other in new:
+            found[other.pk] = other
+            networks.add(other.origin.network)
+            devices.add(other.origin.device)
+        devices.discard("")
+    return [
+        LinkedGame(
+            other.pk,
+            _owner(other),
+            _shared(origin, other.origin),
+            other.status,
+            turned_cards(other),
+        )
+        for other in sorted(found.values(), key=lambda g: (g.started_at, g.pk))
+    ]
+
+
+def _shared(origin: GameOrigin, other: GameOrigin) -> tuple[str, ...]:
+    shared = tuple(
+        name
+        for name, same in (
+            ("device", bool(origin.device) and other.device == origin.device),
+            ("network", other.network == origin.network),
+        )
+        if same
+    )
+    return shared or ("a linked game's device or network",)
+
+
+def seen_in_advance(game: Game, linked: list[LinkedGame]) -> dict[int, list[str]]:
+    """For each linked game, the cards it turned up before this game did (or before this
+    game ended, for a card it never turned): what its player could have been told."""
+    own = turned_cards(game)
+    end = game.finished_at or timezone.now()
+    return {
+        link.game_id: sorted(card for card, at in link.turned.items() if at < own.get(card, end))
+        for link in linked
+    }
+
+
+def linked_findings(game: Game, t: Thresholds) -> list[Finding]:
+    """A ``linked_accounts`` finding when linked games turned at least
+    ``linked_seen_cards`` of the deal's hidden cards before this game did."""
+    linked = linked_games(game)
+    seen_by = seen_in_advance(game, linked)
+    seen = {card for cards in seen_by.values() for card in cards}
+    if len(seen) < t.linked_seen_cards:
+        return []
+    helpers = [link for link in linked if seen_by[link.game_id]]
+    names = sorted({link.owner for link in helpers})
+    how = sorted({part for link in helpers for part in link.shared})
+    return [
+        Finding(
+            FlagKind.LINKED_ACCOUNTS,
+            f"{len(names)} linked account(s) ({', '.join(names)}; same {' and '.join(how)}) "
+            f"turned {len(seen)} of this deal's hidden cards before this game did "
+            f"(flagged from {t.linked_seen_cards})",
+            {
+                "accounts": names,
+                "shared": how,
+                "seen_hidden_cards": len(seen),
+                "games": [link.game_id for link in helpers],
+            },
+            t.pick("linked_seen_cards"),
+        )
+    ]

@@ -1,0 +1,79 @@
+"""The clairvoyance check: a player who knows the face-down cards keeps the win where the
+face-up cards mislead a person; honest players of every skill do not, often enough, to be
+flagged. On medium and hard deals (rated by the strategy bot, as the daily rates them).
+
+The rates the issue asks for are measured by bench/bench_redteam.py --choices on larger
+samples (docs/moderation.md); this test pins them on a fixed seed so a change that breaks
+the check, or starts flagging people, fails."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.daily import BANDS
+from moderation.clairvoyance import MASKED_PLAYERS, clairvoyance
+from moderation.detector import CHOICE_TIERS, Thresholds, judge
+from moderation.redteam import (
+    SKILLS,
+    Daily,
+    clairvoyant_game,
+    honest_profiles,
+    knowledge_profiles,
+    rated_deals,
+    tally,
+    winnable_deals,
+)
+
+SEED = 20261205
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def deals() -> list[Daily]:
+    return rated_deals(16, {tier: BANDS[tier] for tier in CHOICE_TIERS})
+
+
+def test_a_clairvoyant_game_is_flagged_where_choices_matter_and_only_there() -> None:
+    daily = winnable_deals(1, first=2)[0]  # a medium deal whose face-up cards mislead
+    game = clairvoyant_game(daily, SKILLS[2], random.Random(0))
+    t = Thresholds()
+    result = clairvoyance(game, t)
+    assert len(result.kept) >= t.clairvoyance_min_decisions
+    assert result.log10_likelihood() < t.clairvoyance_log10
+    assert result.nodes <= t.clairvoyance_nodes
+    assert "clairvoyance" in {f.kind for f in judge(replace(game, tier="hard"), t)}
+    assert "clairvoyance" not in {f.kind for f in judge(replace(game, tier="easy"), t)}
+
+
+def test_every_masked_player_keeps_the_win_with_a_chance_between_0_and_1(
+    deals: list[Daily],
+) -> None:
+    game = clairvoyant_game(deals[0], SKILLS[1], random.Random(1))
+    for decision in clairvoyance(game, Thresholds()).decisions:
+        assert len(decision.chances) == len(MASKED_PLAYERS)
+        assert all(0 < p <= 1 for p in decision.chances)
+
+
+def test_honest_players_are_not_taken_for_clairvoyant(deals: list[Daily]) -> None:
+    t = Thresholds()
+    results = [tally(p, deals, 4, SEED, t) for p in honest_profiles()[:8]]
+    games = sum(r.games for r in results)
+    knowing = sum(r.kinds["clairvoyance"] for r in results)
+    print(f"\nhonest on medium and hard deals: {knowing}/{games} flagged clairvoyant")
+    assert games == 32
+    assert knowing == 0
+
+
+def test_players_who_know_the_cards_are_caught(deals: list[Daily]) -> None:
+    t = Thresholds()
+    rates = {p.name: tally(p, deals, 16, SEED, t) for p in knowledge_profiles()}
+    for name, r in rates.items():
+        print(f"\n{name}: {r.kinds['clairvoyance']}/{r.games} flagged clairvoyant", end="")
+    # Measured 5 of 16 and 2 of 16 on this seed: far below the issue's 80 % (docs/moderation.md
+    # says why); these floors keep the check from silently getting weaker.
+    clairvoyant = rates["clairvoyant, human pace and style"]
+    assert clairvoyant.kinds["clairvoyance"] >= 4
+    assert rates["solver at a random 60 % of positions"].kinds["clairvoyance"] >= 1
