@@ -1,5 +1,6 @@
 """Django settings for Yukon Daily, read from the environment (see README.md)."""
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,18 @@ if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
 if not DAILY_SECRET:
     raise ImproperlyConfigured("DAILY_SECRET must be set when DEBUG is off.")
+
+# Fair play's signing key (docs/fair-play.md, docs/operations.md "The receipt signing key"):
+# base64 of the raw 32-byte Ed25519 private key that signs every receipt and close record.
+# Required with DEBUG off; a development install derives its own from its SECRET_KEY.
+# Retired keys: their public halves (base64), comma-separated, still listed for checking.
+RECEIPT_SIGNING_KEY = env.str("RECEIPT_SIGNING_KEY", default="")
+if DEBUG and not RECEIPT_SIGNING_KEY:
+    RECEIPT_SIGNING_KEY = dev_secrets.receipt_signing_key(SECRET_KEY)
+if not RECEIPT_SIGNING_KEY:
+    raise ImproperlyConfigured("RECEIPT_SIGNING_KEY must be set when DEBUG is off.")
+RECEIPT_RETIRED_KEYS = env.list("RECEIPT_RETIRED_KEYS", default=[])
+dev_secrets.check_signing_keys(RECEIPT_SIGNING_KEY, RECEIPT_RETIRED_KEYS)
 
 ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
@@ -82,6 +95,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "yukon_site.middleware.RequestIdMiddleware",  # first: every log line of a request has its id
+    "accounts.even_timing.EvenTimingMiddleware",  # early: its clock starts with the request
     "yukon_site.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -237,6 +251,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep_unverified_games",
         "schedule": 300.0,
     },
+    # Closed days whose games are all verified get their signed close record (fair play).
+    "seal-closed-days": {
+        "task": "leaderboards.seal_closed_days",
+        "schedule": 300.0,
+    },
     # Boards that missed an update while Redis was away are rebuilt from PostgreSQL.
     "rebuild-stale-boards": {
         "task": "leaderboards.rebuild_stale_boards",
@@ -261,6 +280,16 @@ CELERY_BEAT_SCHEDULE = {
     "top-up-practice-pools": {
         "task": "games.top_up_practice_pools",
         "schedule": env.float("PRACTICE_POOL_SWEEP_SECONDS", default=600.0),
+    },
+    # Provisional results of closed days with no open flag are confirmed.
+    "confirm-provisional": {
+        "task": "moderation.confirm_provisional",
+        "schedule": env.float("PROVISIONAL_SWEEP_SECONDS", default=900.0),
+    },
+    # Where games were started from is kept MODERATION_ORIGIN_DAYS, then forgotten.
+    "purge-origins": {
+        "task": "moderation.purge_origins",
+        "schedule": crontab(hour=3, minute=30),
     },
 }
 
@@ -327,6 +356,22 @@ MODERATION_SOLVER_NODES = env.int("MODERATION_SOLVER_NODES", default=20_000)
 MODERATION_SOLVER_GAME_NODES = env.int("MODERATION_SOLVER_GAME_NODES", default=1_000_000)
 MODERATION_NEW_PLAYER_DAILIES = env.int("MODERATION_NEW_PLAYER_DAILIES", default=3)
 MODERATION_SHARED_ADDRESS_ACCOUNTS = env.int("MODERATION_SHARED_ADDRESS_ACCOUNTS", default=3)
+# Linked accounts (moderation/origins.py): a ranked game is flagged when games of its
+# challenge sharing its device or network turned this many hidden cards before it did.
+MODERATION_LINKED_SEEN_CARDS = env.int("MODERATION_LINKED_SEEN_CARDS", default=1)
+# The clairvoyance check (moderation/clairvoyance.py), medium and hard dailies: flagged when
+# the most fitting masked player keeps the win at every choice this player kept it at with a
+# chance under 10^LOG10, over at least MIN_DECISIONS such choices; NODES bounds its solver.
+MODERATION_CLAIRVOYANCE_LOG10 = env.float("MODERATION_CLAIRVOYANCE_LOG10", default=-2.0)
+MODERATION_CLAIRVOYANCE_MIN_DECISIONS = env.int("MODERATION_CLAIRVOYANCE_MIN_DECISIONS", default=4)
+MODERATION_CLAIRVOYANCE_NODES = env.int("MODERATION_CLAIRVOYANCE_NODES", default=2_000_000)
+# How long a game's origin (address, network, device id, user agent) is kept.
+MODERATION_ORIGIN_DAYS = env.int("MODERATION_ORIGIN_DAYS", default=90)
+# Provisional results (games/services/provisional.py): a ranked result of an account younger
+# than this many days, or with fewer verified dailies before it, is marked provisional on
+# its board until the close check (moderation.confirm_provisional) or a moderator confirms it.
+PROVISIONAL_ACCOUNT_DAYS = env.int("PROVISIONAL_ACCOUNT_DAYS", default=7)
+PROVISIONAL_DAILIES = env.int("PROVISIONAL_DAILIES", default=3)
 MODERATION_REPORTS_PER_HOUR = env.int("MODERATION_REPORTS_PER_HOUR", default=10)
 # A header set by your own reverse proxy (e.g. "HTTP_X_REAL_IP"); empty: REMOTE_ADDR.
 MODERATION_CLIENT_ADDRESS_HEADER = env.str("MODERATION_CLIENT_ADDRESS_HEADER", default="")
@@ -401,6 +446,31 @@ LOGIN_BACKOFF_FREE_FAILURES = env.int("LOGIN_BACKOFF_FREE_FAILURES", default=5)
 LOGIN_BACKOFF_BASE_SECONDS = env.int("LOGIN_BACKOFF_BASE_SECONDS", default=1)
 LOGIN_BACKOFF_MAX_SECONDS = env.int("LOGIN_BACKOFF_MAX_SECONDS", default=300)
 
+# Budgets of costly calls (apikit/budgets.py; docs/api.md, "Budgets of costly calls"): new
+# practice games, hints, "still winnable?" and analysis requests, per player (a guest: per
+# session) and per client address ("_address"), in calls; and the solver's CPU seconds all
+# of them spent ("solver_seconds"), shared. Windows "N/period" (s, min, hour, day, or
+# "3/10s"), comma-separated; empty: no limit. Set far above a person's play (a hint costs
+# 0.3 ms of solver time at the median), so that only scripts meet them (docs/api.md).
+COSTLY_CALL_LIMITS = {
+    "games": env.str("THROTTLE_GAMES", default="10/min,100/hour"),
+    "games_address": env.str("THROTTLE_GAMES_ADDRESS", default="60/min,600/hour"),
+    "hints": env.str("THROTTLE_HINTS", default="60/min,1000/hour"),
+    "hints_address": env.str("THROTTLE_HINTS_ADDRESS", default="300/min,5000/hour"),
+    "winnable": env.str("THROTTLE_WINNABLE", default="60/min,1000/hour"),
+    "winnable_address": env.str("THROTTLE_WINNABLE_ADDRESS", default="300/min,5000/hour"),
+    "analysis": env.str("THROTTLE_ANALYSIS", default="120/min,2000/hour"),
+    "analysis_address": env.str("THROTTLE_ANALYSIS_ADDRESS", default="600/min,10000/hour"),
+    "solver_seconds": env.str("THROTTLE_SOLVER_SECONDS", default="5/min,60/hour"),
+    "solver_seconds_address": env.str("THROTTLE_SOLVER_SECONDS_ADDRESS", default="30/min,600/hour"),
+}
+for _scope, _limits in COSTLY_CALL_LIMITS.items():  # the format apikit.budgets reads
+    _window = r"\s*\d+\s*/\s*\d*\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*"
+    if not re.fullmatch(rf"({_window}(,{_window})*)?", _limits):
+        raise ImproperlyConfigured(
+            f"THROTTLE_{_scope.upper()}: windows like 60/min,1000/hour or 3/10s, not {_limits!r}"
+        )
+
 # Account flows: django-allauth (docs/accounts.md). Log-in by username; an email address is
 # optional and verified by a link; password reset by email. The headless JSON API
 # (/_allauth/browser/v1/) serves the ES-module client, allauth's own pages (/accounts/)
@@ -418,6 +488,12 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Yukon Daily] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False  # a reset for an unknown address mails nobody
+# No email enumeration (docs/accounts.md, accounts/even_timing.py): an answer to a form that
+# takes an email address (password reset, sign-up) goes out no sooner than this many
+# seconds after its request came in, a sign-up that gave an address no sooner than the
+# second; each well above the slowest such answers (bench/bench_account_timing.py).
+ACCOUNT_EMAIL_ANSWER_SECONDS = env.float("ACCOUNT_EMAIL_ANSWER_SECONDS", default=0.25)
+ACCOUNT_SIGNUP_ANSWER_SECONDS = env.float("ACCOUNT_SIGNUP_ANSWER_SECONDS", default=1.5)
 ACCOUNT_REAUTHENTICATION_TIMEOUT = env.int("ACCOUNT_REAUTHENTICATION_TIMEOUT", default=300)
 # The per-account wait (above) counts failed passwords; allauth only limits per address.
 ACCOUNT_RATE_LIMITS = {"login_failed": env.str("ACCOUNT_LOGIN_FAILED_LIMIT", default="30/m/ip")}

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikit.actors import actor_of
+from apikit.budgets import OVER_BUDGET, costly_call
 from apikit.metrics import count_move
 from apikit.parsers import JSONParser
 from apikit.schema import BAD_REQUEST, CONFLICT, ERROR, FORBIDDEN, NOT_FOUND
@@ -29,10 +30,11 @@ from games.api.serializers import (
     PlySerializer,
     PracticeGameSummarySerializer,
     ReplaySerializer,
+    ResignAnswerSerializer,
     StartGameSerializer,
     move_answer,
 )
-from games.models import DailyChallenge
+from games.models import DailyChallenge, Mode
 
 
 class DailyView(GameAPIView):
@@ -72,6 +74,7 @@ class GameListView(GameAPIView):
             400: BAD_REQUEST,
             403: FORBIDDEN,
             404: OpenApiResponse(ERROR, description="Today's challenge is not ready yet."),
+            429: OVER_BUDGET,
             503: OpenApiResponse(
                 ERROR,
                 description="The database is unavailable, or (practice tier) no pooled deal "
@@ -84,7 +87,7 @@ class GameListView(GameAPIView):
                 "Retry-After",
                 int,
                 OpenApiParameter.HEADER,
-                response=[503],
+                response=[429, 503],
                 description="Seconds to wait before asking again.",
             )
         ],
@@ -97,18 +100,20 @@ class GameListView(GameAPIView):
         data = serializer.validated_data
         if "daily" in data:
             game, created = services.start_daily_game(actor_of(request), data["daily"])
-        elif "practice" in data:
-            actor = actor_of(request, create_session=True)
-            tier, variant = data["practice"], data["variant"]
-            game = services.start_pooled_practice_game(
-                actor, tier, variant, takeback=data["takeback"]
-            )
-            created = True
         else:
-            actor = actor_of(request, create_session=True)
-            game = services.start_practice_game(
-                actor, data["deal"], data["variant"], takeback=data["takeback"]
-            )
+            actor = actor_of(request, create_session=True)  # the guest's budget is its session's
+            # A practice game opens the way to hints and an analysis, so starting one is
+            # budgeted; a ranked start is not: there is one a day and tier.
+            with costly_call(request, "games"):
+                if "practice" in data:
+                    tier, variant = data["practice"], data["variant"]
+                    game = services.start_pooled_practice_game(
+                        actor, tier, variant, takeback=data["takeback"]
+                    )
+                else:
+                    game = services.start_practice_game(
+                        actor, data["deal"], data["variant"], takeback=data["takeback"]
+                    )
             created = True
         return Response(
             GameSerializer(game).data,
@@ -203,7 +208,7 @@ class ResignView(GameAPIView):
     @extend_schema(
         request=None,
         responses={
-            200: GameSerializer,
+            200: ResignAnswerSerializer,
             404: NOT_FOUND,
             409: OpenApiResponse(
                 CONFLICT,
@@ -215,7 +220,8 @@ class ResignView(GameAPIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = services.resign_game(actor_of(request), game_id)
-        return Response(GameSerializer(game).data)
+        receipt = services.receipt_at_the_end(game.pk) if game.mode == Mode.DAILY else None
+        return Response(ResignAnswerSerializer(game, context={"receipt": receipt}).data)
 
 
 class ReplayView(GameAPIView):

@@ -6,6 +6,8 @@
 - ``closing``: the close of day (a daily left in play ends unfinished);
 - ``reads``: who may look at a game and at its log;
 - ``verification``: a finished game's log replayed from the deal, and the sweeps;
+- ``provisional``: a new account's ranked result, marked until it is confirmed;
+- ``receipts``: a finished daily's receipt, signed by the site (fair play);
 - ``common``: who is asking (``Actor``), the clock, ending a game.
 
 Views, tasks and the other apps import the names below from ``games.services``; the
@@ -33,7 +35,14 @@ from games.services.playing import (
     start_practice_game,
     undo_move,
 )
+from games.services.provisional import confirm_results
 from games.services.reads import get_game_for, get_replay_for, recent_practice_games
+from games.services.receipts import (
+    issue_receipt,
+    receipt_at_the_end,
+    receipt_for,
+    receipts_of,
+)
 from games.services.verification import LogRejected, Replayed, sweep_games, verify_game
 
 __all__ = [
@@ -48,10 +57,15 @@ __all__ = [
     "abandon_closed_games",
     "abandon_game",
     "claim_guest_games",
+    "confirm_results",
     "end_if_day_closed",
     "get_game_for",
     "get_replay_for",
+    "issue_receipt",
     "play_move",
+    "receipt_at_the_end",
+    "receipt_for",
+    "receipts_of",
     "recent_practice_games",
     "record_hint",
     "resign_game",

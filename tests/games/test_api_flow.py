@@ -41,6 +41,7 @@ def test_practice_game_won_with_a_known_line_is_verified(
         "score": 625,
         "status": "won",
         "moves": len(line),
+        "receipt": None,  # a practice game: receipts are for dailies
     }
     status, game = guest_api.get(f"/api/games/{game['id']}/")
     assert status == 200
@@ -180,11 +181,14 @@ def test_daily_replays_become_public_after_the_day_closes(
 def test_staff_may_read_a_game_in_progress(api: Api) -> None:
     from django.test import Client
 
-    from tests.factories import make_user
+    from tests.factories import client_for, make_user
 
     _, game = api.post("/api/games/", {"deal": 3})
-    staff = Client()
-    staff.force_login(make_user("carol", staff=True))
+    carol = make_user("carol", staff=True)
+    password_only = Client()
+    password_only.force_login(carol)  # staff powers need the second factor too
+    assert Api(password_only).get(f"/api/games/{game['id']}/")[0] == 404
+    staff = client_for(carol)  # with the second factor passed
     status, body = Api(staff).get(f"/api/games/{game['id']}/")
     assert status == 200 and body["id"] == game["id"]
     # ... but cannot play it.
