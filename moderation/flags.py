@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 from typing import Any, TypeGuard
 
-from games.models import Game, Mode, Tier, Verification
+from games import services as game_services
+from games.models import Game, Tier, Verification
 from moderation.detector import Finding, PlayedGame, Thresholds, judge
 from moderation.models import Flag, FlagKind, GameOrigin
 from moderation.origins import RECORDED_MODES, linked_findings, linked_games
@@ -44,16 +45,7 @@ def _perfect_first_try(game: Game, t: Thresholds) -> Finding | None:
     challenge = game.challenge
     if challenge is None or challenge.tier != Tier.HARD or game.score < 625:
         return None
-    earlier = (
-        Game.objects.filter(
-            player_id=game.player_id,
-            mode=Mode.DAILY,
-            verification=Verification.VERIFIED,
-            finished_at__lt=game.finished_at,
-        )
-        .exclude(pk=game.pk)
-        .count()
-    )
+    earlier = game_services.earlier_dailies(game)
     if earlier >= t.new_player_dailies:
         return None
     return Finding(

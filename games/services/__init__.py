@@ -35,7 +35,7 @@ from games.services.playing import (
     start_practice_game,
     undo_move,
 )
-from games.services.provisional import confirm_results
+from games.services.provisional import confirm_results, earlier_dailies
 from games.services.reads import get_game_for, get_replay_for, recent_practice_games
 from games.services.receipts import (
     issue_receipt,
@@ -58,6 +58,7 @@ __all__ = [
     "abandon_game",
     "claim_guest_games",
     "confirm_results",
+    "earlier_dailies",
     "end_if_day_closed",
     "get_game_for",
     "get_replay_for",

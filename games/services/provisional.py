@@ -23,11 +23,14 @@ def is_new_account(game: Game) -> bool:
     young = game.started_at - player.date_joined < dt.timedelta(
         days=settings.PROVISIONAL_ACCOUNT_DAYS
     )
-    if young:
-        return True
-    earlier = (
+    return young or earlier_dailies(game) < settings.PROVISIONAL_DAILIES
+
+
+def earlier_dailies(game: Game) -> int:
+    """How many verified dailies the game's player finished before this one."""
+    return (
         Game.objects.filter(
-            player_id=player.pk,
+            player_id=game.player_id,
             mode=Mode.DAILY,
             verification=Verification.VERIFIED,
             finished_at__lt=game.finished_at,
@@ -35,7 +38,6 @@ def is_new_account(game: Game) -> bool:
         .exclude(pk=game.pk)
         .count()
     )
-    return earlier < settings.PROVISIONAL_DAILIES
 
 
 def confirm_results(game_ids: Iterable[int]) -> list[int]:
