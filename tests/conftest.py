@@ -96,3 +96,25 @@ def _no_boards_kept_from_another_test() -> None:
 
     day_board.process_cache.clear()
     circles.process_copies.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_allauth_counts_from_another_test() -> None:
+    """allauth counts sign-ups and password resets per address in the cache, and every test
+    comes from 127.0.0.1: one worker's earlier tests must not spend a later one's tries. Only
+    those keys go (the Redis database also holds the Celery queues a test's worker reads)."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if not settings.REDIS_URL:
+        cache.clear()  # the local-memory cache of the embedded default holds nothing else
+        return
+    import redis
+
+    try:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5)
+        keys = list(client.scan_iter(match="*allauth:rl:*"))
+        if keys:
+            client.delete(*keys)
+    except redis.RedisError:
+        pass  # a test that stopped Redis, or pointed at a dead one, counts nothing there
