@@ -6,6 +6,7 @@
 - ``accounts.signals.personal_data`` -> a player's closed flags, reports and game origins,
   for their download;
 - ``accounts.signals.account_deleted`` -> forget where the player's games came from;
+- ``post_migrate`` -> the ``moderator`` group and its permissions (moderation.groups);
 
 A ban is a field: the ban service writes ``accounts.User.is_banned`` and ``ban_reason``,
 which games and accounts read; moderation's admin of games and daily challenges is
@@ -22,7 +23,11 @@ class ModerationConfig(AppConfig):
     name = "moderation"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_migrate, post_save
+
+        from moderation.groups import ensure_moderator_group
+
+        post_migrate.connect(ensure_moderator_group, dispatch_uid="moderation.group")
 
         from games.models import Game
         from games.signals import game_verified

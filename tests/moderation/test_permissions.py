@@ -118,3 +118,18 @@ def test_the_report_api_is_for_logged_in_players_only(objects: dict[str, int]) -
     url = f"/api/games/{objects['game']}/report/"
     response = Client().post(url, {"reason": "x"}, content_type="application/json")
     assert response.status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_moderator_group_outlives_a_flush_of_the_database() -> None:
+    """A test that empties every table (TransactionTestCase's flush) used to take the group its
+    migration made with it: later tests on the same worker found no moderators."""
+    from django.core.management import call_command
+
+    from moderation.groups import MODERATOR_PERMISSIONS
+
+    call_command("flush", interactive=False, verbosity=0)
+    group = Group.objects.get(name="moderator")
+    held = set(group.permissions.values_list("content_type__app_label", "codename"))
+    assert held == set(MODERATOR_PERMISSIONS)
+    assert make_player("Mod", staff=True, moderator=True).groups.filter(pk=group.pk).exists()
