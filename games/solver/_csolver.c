@@ -53,9 +53,10 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RU
 #define F_STUCK 16    /* a position where some card can never go home is lost: not expanded */
 #define F_TWIN 32     /* at a search's first position: two cards that need the same parent at once */
 #define F_ALL (F_AUTO | F_ONE_EMPTY | F_CANON | F_STUCK | F_TWIN)
-#define F_POR 8       /* stubborn sets: expand only a stubborn set's moves (sound, measured useless: not in F_ALL) */
 #define F_MERGE 64    /* twin classes (Yukon): one table entry per class of positions that flips connect */
-#define F_KNOWN (F_ALL | F_POR | F_MERGE)
+/* Bit 8 is unused since a rule was dropped (docs/solver-history.md): the other bits keep
+ * their values, so flags written before still mean the same rules. */
+#define F_KNOWN (F_ALL | F_MERGE)
 
 #define VARIANT_ERROR "variant must be 0 (yukon), 1 (russian), 2 (alaska), 3 (moosehide) or 4 (moosehide-runs)"
 
@@ -136,12 +137,6 @@ typedef struct {
     uint8_t par[52][4];
     int8_t pidx[52][52]; /* pidx[c][p]: index of p in par[c], or -1 */
     uint64_t childmask[52]; /* childmask[p]: the cards that may be placed on p, as a bit set */
-    /* stubborn-set scratch (F_POR): a transition is card << 3 | kind, kind 0..2 the move
-     * onto par[card][kind], 3 home, 4 a King into an empty column */
-    uint32_t por_gen;
-    uint32_t por_mark[52 * 8];
-    uint32_t por_kings;
-    uint16_t por_work[52 * 8];
     int nhome;
     uint64_t on_parent; /* the tableau cards that lie face up on a face-up parent */
     uint64_t ha, hb;
@@ -488,164 +483,6 @@ static void sort_moves(uint16_t *out, int *keys, int n) {
         keys[j + 1] = kk;
         out[j + 1] = mv;
     }
-}
-
-/* ---------------------------------------------------------------- stubborn sets (F_POR) */
-
-/* Partial-order reduction (docs/solver.md, "Stubborn sets"): at each position only the
- * enabled moves of a stubborn set T are expanded. T is closed under: an enabled move in T
- * brings in every move that could disable it or not commute with it (for c onto d: every
- * move of c, d home, every move onto d, every move of a face-up card of d's column; for c
- * home: every move of c and onto c; for a King into an empty column: every move of the
- * King and every other King move); a disabled move in T brings in a set of moves one of
- * which must happen before it can become enabled. Sound, alone and with the other rules,
- * but on Yukon it cuts almost nothing and costs 14 to 18 times the CPU: not in F_ALL.
- * Transitions are card << 3 | kind: kind 0..npar-1 the move onto par[card][kind], 3 home,
- * 4 a King into an empty column. */
-#define POR_HOME 3
-#define POR_KING 4
-
-static inline void por_add(S *s, int id, int *nw) {
-    if (s->por_mark[id] == s->por_gen) return;
-    s->por_mark[id] = s->por_gen;
-    s->por_work[(*nw)++] = (uint16_t)id;
-}
-
-/* every move of card g */
-static inline void por_add_card(S *s, int g, int *nw) {
-    for (int i = 0; i < s->npar[g]; i++) por_add(s, g << 3 | i, nw);
-    por_add(s, g << 3 | POR_HOME, nw);
-    if (rank0(g) == 12) por_add(s, g << 3 | POR_KING, nw);
-}
-
-/* every move of a card onto card p */
-static inline void por_add_onto(S *s, int p, int *nw) {
-    for (int i = 0; i < s->nchild[p]; i++) {
-        int x = s->child[p][i];
-        por_add(s, x << 3 | s->pidx[x][p], nw);
-    }
-}
-
-/* every move of the cards strictly above height h of column k */
-static inline void por_add_above(S *s, int k, int h, int *nw) {
-    for (int i = h + 1; i < s->len[k]; i++) por_add_card(s, s->cols[k][i], nw);
-}
-
-/* the moves whose first happening is needed before card g (not home) can be the top of
- * its column or face-up: the moves of the card right above it if g is face-up, else
- * those of the lowest face-up card of its column */
-static inline void por_add_uncover(S *s, int g, int *nw) {
-    int k = s->col_of[g], h = s->pos_of[g];
-    por_add_card(s, s->cols[k][h >= s->down[k] ? h + 1 : s->down[k]], nw);
-}
-
-static int por_enabled(S *s, int id, int any_empty) {
-    int g = id >> 3, kind = id & 7;
-    int k = s->col_of[g];
-    if (k == HOME || s->pos_of[g] < s->down[k]) return 0;
-    if (kind == POR_HOME) return s->pos_of[g] == s->len[k] - 1 && s->found[suit(g)] == rank0(g);
-    if (kind == POR_KING)
-        return any_empty && s->pos_of[g] > 0 && (!s->runs_only || is_run(s, k, s->pos_of[g]));
-    int p = s->par[g][kind], kp = s->col_of[p];
-    return kp != HOME && kp != k && s->pos_of[p] == s->len[kp] - 1 && (!s->runs_only || is_run(s, k, s->pos_of[g]));
-}
-
-/* The closure of transition start; returns the number of enabled transitions in it (the
- * set is the por_mark entries equal to por_gen). */
-static int por_closure(S *s, int start, int any_empty) {
-    int nw = 0, nen = 0;
-    if (++s->por_gen == 0) { /* wrapped: clear the marks */
-        memset(s->por_mark, 0, sizeof s->por_mark);
-        s->por_kings = 0;
-        s->por_gen = 1;
-    }
-    por_add(s, start, &nw);
-    while (nw) {
-        int id = s->por_work[--nw];
-        int g = id >> 3, kind = id & 7;
-        int k = s->col_of[g];
-        if (k == HOME) continue; /* never enabled again: no enabling set needed */
-        if (por_enabled(s, id, any_empty)) {
-            nen++;
-            por_add_card(s, g, &nw); /* the other moves of the same card */
-            if (kind < POR_HOME) {
-                /* onto p: p going home, anything else onto p, and any move of a card of
-                 * p's column (each carries p, and could bring p onto g's pile) */
-                int p = s->par[g][kind], kp = s->col_of[p];
-                por_add(s, p << 3 | POR_HOME, &nw);
-                por_add_onto(s, p, &nw);
-                for (int i = s->down[kp]; i < s->len[kp]; i++) por_add_card(s, s->cols[kp][i], &nw);
-            } else if (kind == POR_HOME) {
-                por_add_onto(s, g, &nw);
-            } else if (s->por_kings != s->por_gen) { /* the empty columns are shared by every King */
-                s->por_kings = s->por_gen;
-                for (int kg = 12; kg < 52; kg += 13)
-                    if (s->col_of[kg] != HOME) por_add(s, kg << 3 | POR_KING, &nw);
-            }
-            continue;
-        }
-        /* disabled: add a necessary enabling set */
-        int h = s->pos_of[g];
-        if (h < s->down[k]) { /* g must turn first */
-            por_add_card(s, s->cols[k][s->down[k]], &nw);
-            continue;
-        }
-        if (kind == POR_HOME) {
-            if (h != s->len[k] - 1)
-                por_add_uncover(s, g, &nw);
-            else /* the predecessor is not home: only its own move home sends it there */
-                por_add(s, (g - 1) << 3 | POR_HOME, &nw);
-        } else if (kind == POR_KING) {
-            if (h == 0) continue; /* a King at the bottom never gets this move */
-            if (s->runs_only && !is_run(s, k, h)) {
-                por_add_above(s, k, h, &nw); /* the pile must lose its break first */
-                continue;
-            }
-            /* no empty column: some column must be emptied first, and a column empties
-             * only after its lowest face-up card has moved */
-            for (int y = 0; y < NCOLS; y++)
-                if (s->len[y]) por_add_card(s, s->cols[y][s->down[y]], &nw);
-        } else {
-            int p = s->par[g][kind], kp = s->col_of[p];
-            if (kp == HOME) continue; /* never enabled again */
-            if (s->pos_of[p] != s->len[kp] - 1)
-                por_add_uncover(s, p, &nw);
-            else /* p is the top of g's own column (a card between them must move first),
-                  * or g's pile is not a run (a card above g must move first) */
-                por_add_above(s, k, h, &nw);
-        }
-    }
-    return nen;
-}
-
-static inline int por_id_of_move(S *s, int move) {
-    int c = move >> 3, d = move & 7;
-    if (d == FOUND_DEST) return c << 3 | POR_HOME;
-    if (!s->len[d]) return c << 3 | POR_KING;
-    return c << 3 | s->pidx[c][s->cols[d][s->len[d] - 1]];
-}
-
-/* Keep only the moves of the smallest stubborn set found from each enabled transition
- * (the order of the kept moves is unchanged). Returns the new count. */
-static int por_reduce(S *s, uint16_t *moves, int n) {
-    if (n <= 1) return n;
-    int any_empty = 0;
-    for (int k = 0; k < NCOLS; k++) any_empty |= !s->len[k];
-    int best = -1, best_n = 1 << 30;
-    for (int i = 0; i < n && best_n > 1; i++) {
-        int id = por_id_of_move(s, moves[i]);
-        if (i && (id & 7) == POR_KING && por_id_of_move(s, moves[i - 1]) == id) continue;
-        int m = por_closure(s, id, any_empty);
-        if (m < best_n) {
-            best_n = m;
-            best = id;
-        }
-    }
-    por_closure(s, best, any_empty);
-    int out = 0;
-    for (int i = 0; i < n; i++)
-        if (s->por_mark[por_id_of_move(s, moves[i])] == s->por_gen) moves[out++] = moves[i];
-    return out;
 }
 
 /* ---------------------------------------------------------------- cards that can never go home (F_STUCK) */
@@ -1479,7 +1316,6 @@ static int push_frame(S *s) {
     int lost = (s->flags & F_STUCK) && !between_parents(s) && never_home(s);
     if (!lost && s->nframes == 1 && (s->flags & F_TWIN)) lost = twin_lock(s);
     f->n = lost ? 0 : gen_moves(s, f->moves);
-    if (s->flags & F_POR) f->n = por_reduce(s, f->moves, f->n);
     f->mem_base = s->mem_len;
     f->mv_base = f->mv_idx = f->mv_end = s->cmv_len;
     if ((s->flags & F_MERGE) && f->n) {
@@ -1844,10 +1680,6 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
         PyErr_SetString(PyExc_ValueError, "unknown flags");
         return NULL;
     }
-    if ((flags & F_MERGE) && (flags & F_POR)) {
-        PyErr_SetString(PyExc_ValueError, "F_MERGE and F_POR cannot be combined");
-        return NULL;
-    }
     if (memory_mb < 1 || memory_mb > (1 << 20)) {
         PyErr_SetString(PyExc_ValueError, "memory_mb must be between 1 and 1048576");
         return NULL;
@@ -1860,9 +1692,8 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     s->variant = variant;
     /* Safe auto-foundation assumes a card home stays home: with take-back it is not
      * sound (docs/solver.md gives a position it would lose), so it is off, and so are the
-     * tests of cards that can never go home (the same assumption) and the stubborn sets,
-     * whose proof needs a won position with no legal move. */
-    s->flags = takeback ? flags & ~(F_AUTO | F_POR | F_STUCK | F_TWIN) : flags;
+     * tests of cards that can never go home (the same assumption). */
+    s->flags = takeback ? flags & ~(F_AUTO | F_STUCK | F_TWIN) : flags;
     /* twin classes: Yukon's build (two parents of one colour and rank), whole piles moving */
     if (variant != V_YUKON) s->flags &= ~F_MERGE;
     s->runs_only = variant == V_MOOSEHIDE_RUNS;
@@ -2719,7 +2550,7 @@ PyMODINIT_FUNC PyInit__csolver(void) {
     }
     if (PyModule_AddIntConstant(m, "F_AUTO", F_AUTO) < 0 || PyModule_AddIntConstant(m, "F_ONE_EMPTY", F_ONE_EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "F_CANON", F_CANON) < 0 ||
-        PyModule_AddIntConstant(m, "F_POR", F_POR) < 0 || PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_TWIN", F_TWIN) < 0 ||
+        PyModule_AddIntConstant(m, "F_STUCK", F_STUCK) < 0 || PyModule_AddIntConstant(m, "F_TWIN", F_TWIN) < 0 ||
         PyModule_AddIntConstant(m, "F_MERGE", F_MERGE) < 0 || PyModule_AddIntConstant(m, "F_ALL", F_ALL) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -8,7 +8,6 @@ F_ONE_EMPTY: Final[int]
 F_CANON: Final[int]
 F_STUCK: Final[int]
 F_TWIN: Final[int]
-F_POR: Final[int]
 F_MERGE: Final[int]
 F_ALL: Final[int]
 

@@ -119,9 +119,9 @@ def test_random_valid_positions_solve_cleanly() -> None:
     for _ in range(400):
         cols, down, found = random_layout(rng, lowest=0)
         variant = rng.randrange(5)
-        flags = rng.randrange((_csolver.F_ALL | _csolver.F_POR) + 1)
-        if rng.random() < 0.5:  # twin classes (not with stubborn sets)
-            flags = flags & ~_csolver.F_POR | _csolver.F_MERGE
+        flags = rng.randrange(_csolver.F_MERGE) & _csolver.F_ALL
+        if rng.random() < 0.5:
+            flags |= _csolver.F_MERGE
         call(
             variant,
             cols,
