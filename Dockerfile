@@ -20,6 +20,7 @@ COPY analysis analysis
 COPY frontend frontend
 COPY apikit apikit
 COPY social social
+COPY yukon yukon
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 # ---- run ---------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# The pure-Python packages (those that have an __init__.py yet), checked strictly.
-PURE_DIRS := $(patsubst %/,%,$(dir $(wildcard games/engine/__init__.py games/solver/__init__.py)))
+# The core, pure Python (the rules, the solver, the strategy bot and their tests): checked
+# strictly, and under the import ban of tools/ruff-engine.toml.
+PURE_DIRS := yukon
 # The apps: the packages pyproject.toml ships (its one list; read once .venv exists).
 APPS = $(shell $(PY) -c 'import tomllib; print(*(p.rstrip("*") for p in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptools"]["packages"]["find"]["include"]))')
 # The Django code and the top-level tests: normal mypy with the django-stubs plugin.
@@ -24,7 +25,7 @@ help:
 	@echo "make run    - install into .venv if needed, migrate, serve http://127.0.0.1:8000/"
 	@echo "make test   - lint (ruff, mypy) and the whole pytest suite with throwaway services"
 	@echo "make test-fast - the tests that need no service, browser or worker (under a minute)"
-	@echo "make lint   - ruff (with the engine import ban) and mypy only"
+	@echo "make lint   - ruff (with the core's import ban), mypy, import contracts"
 	@echo "make sanitize - the solver's tests on an ASan/UBSan build of its C extension"
 	@echo "make clean  - remove .venv, caches, build output and the dev database"
 
@@ -32,7 +33,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when pyproject.toml (or the C extension build) changed since the last install.
-$(STAMP): pyproject.toml $(wildcard setup.py games/solver/*.c) | $(PY)
+$(STAMP): pyproject.toml $(wildcard setup.py yukon/solver/*.c) | $(PY)
 	@echo "Installing dependencies into $(VENV) ..."
 	@{ $(PY) -m pip install --disable-pip-version-check --upgrade pip && \
 	   $(PY) -m pip install --disable-pip-version-check -e '.[dev]'; } \
@@ -49,10 +50,8 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-ifneq ($(PURE_DIRS),)
 	$(VENV)/bin/ruff check --config tools/ruff-engine.toml $(PURE_DIRS)
 	$(VENV)/bin/mypy --strict $(PURE_DIRS)
-endif
 	$(VENV)/bin/mypy $(TYPED_DJANGO)
 	$(VENV)/bin/mypy --strict scripts/test-services
 	$(VENV)/bin/mypy --strict scripts/rehearse-deploy
@@ -75,7 +74,7 @@ test-fast: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(PYTEST_FLAGS) \
 		-m "not (postgres or redis or celery or e2e or slow)" $(PYTEST_ARGS)
 
-# The solver's C extension rebuilt with AddressSanitizer + UBSan, and tests/solver run on it.
+# The solver's C extension rebuilt with AddressSanitizer + UBSan, and yukon/tests/solver run on it.
 sanitize: $(STAMP)
 	scripts/solver-sanitize-test
 

@@ -1,7 +1,7 @@
 """Only the C extension of the solver; everything else about the package is in pyproject.toml.
 
 ``pip install -e .`` (or ``python setup.py build_ext --inplace``) compiles
-``games/solver/_csolver.c`` into ``games.solver._csolver``. With ``YUKON_SANITIZE=1`` in
+``yukon/solver/_csolver.c`` into ``yukon.solver._csolver``. With ``YUKON_SANITIZE=1`` in
 the environment it is built with AddressSanitizer and UBSan instead (see
 scripts/solver-sanitize-test).
 """
@@ -26,8 +26,8 @@ else:
 setup(
     ext_modules=[
         Extension(
-            "games.solver._csolver",
-            sources=["games/solver/_csolver.c"],
+            "yukon.solver._csolver",
+            sources=["yukon/solver/_csolver.c"],
             extra_compile_args=compile_args,
             extra_link_args=link_args,
         )

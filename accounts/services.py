@@ -1,5 +1,6 @@
 """Every change to accounts that allauth does not make: the locks on name keys, the display
-name, the export of a player's data and the deletion of an account."""
+name, a ban's mark on the player, the export of a player's data and the deletion of an
+account."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from accounts.login_backoff import fold
 from accounts.models import DELETED_NAME, User
-from accounts.signals import account_deleted, personal_data
+from accounts.signals import account_deleted, personal_data, results_changed
 from accounts.skeleton import name_key
 from accounts.validators import validate_display_name
 
@@ -68,6 +69,40 @@ def change_display_name(user: User, name: str) -> User:
         except IntegrityError as exc:  # the same name, taken a moment ago
             raise ValidationError("That display name is taken.") from exc
     return player
+
+
+def ban_account(user_id: int, reason: str) -> User:
+    """Mark the player banned, with the reason they are shown. The moderators keep the
+    record of the ban (``moderation.Ban``) and decide; this mark is what games and
+    accounts read: a ranked start is refused under the player's row lock, which this
+    write takes, and once it has committed the boards drop the player's results
+    (``results_changed``)."""
+    with transaction.atomic(savepoint=False):
+        player = User.objects.select_for_update().get(pk=user_id)
+        player.is_banned = True
+        player.ban_reason = reason
+        player.save(update_fields=["is_banned", "ban_reason"])
+        _announce_results_of(player.pk)
+    return player
+
+
+def unban_account(user_id: int) -> User:
+    """Lift the mark of a ban; once committed, the player's results that count come back."""
+    with transaction.atomic(savepoint=False):
+        player = User.objects.select_for_update().get(pk=user_id)
+        player.is_banned = False
+        player.ban_reason = ""
+        player.save(update_fields=["is_banned", "ban_reason"])
+        _announce_results_of(player.pk)
+    return player
+
+
+def _announce_results_of(player_id: int) -> None:
+    # robust: Redis trouble must not fail a committed ban (board reads filter anyway)
+    transaction.on_commit(
+        lambda: results_changed.send(sender=User, games=[], players=[player_id], challenges=[]),
+        robust=True,
+    )
 
 
 def _iso(value: Any) -> str | None:

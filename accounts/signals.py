@@ -19,3 +19,12 @@ personal_data = Signal()
 # lets go of what ties the player to others (social: leagues and follows), in that same
 # transaction: all of it happens, or none.
 account_deleted = Signal()
+
+# ``results_changed``: sent after the commit of a change to which results count, other than
+# a game's verification (``games.signals.game_verified``). Keyword arguments, lists of ids
+# (empty when none): ``players`` whose every result changed (a ban laid or lifted:
+# accounts.services), ``games`` disqualified or put back, ``challenges`` whose every game
+# was disqualified (a voided day: games.services). It lives here, the lowest of its
+# senders, so that accounts and games send the one signal; the boards listen
+# (leaderboards.services.on_results_changed).
+results_changed = Signal()

@@ -23,10 +23,10 @@ from django.core.cache import cache
 from apikit.budgets import note_solver_seconds
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
 from games import services
-from games.engine import EngineError, Position
 from games.models import Game, Mode, Status
 from games.services import Actor
-from games.solver import SolveResult, solve
+from yukon.engine import EngineError, Position
+from yukon.solver import SolveResult, solve
 
 logger = logging.getLogger(__name__)
 

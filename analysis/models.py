@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from django.db import models
 
-from games.engine import DEAL_ALGORITHM_VERSION
 from games.fields import UInt64Field
 from games.models import VARIANT_CHOICES, Game, Verdict
+from yukon.engine import DEAL_ALGORITHM_VERSION
 
 
 class AnalysisStatus(models.TextChoices):

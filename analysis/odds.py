@@ -16,8 +16,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from analysis.models import DealStudy
-from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES
-from games.solver import SOLVER_VERSION, SolveResult, solve
+from yukon.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES
+from yukon.solver import SOLVER_VERSION, SolveResult, solve
 
 # Each search's table cap: studies run beside the site, and a few seconds of search never
 # need more (1.7 million positions per second at 16 bytes each, 70 % full).

@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from games.engine import Position, replay_log
-from games.solver import SolveResult
+from yukon.engine import Position, replay_log
+from yukon.solver import SolveResult
 
 Solver = Callable[[Position], SolveResult]
 

@@ -23,10 +23,10 @@ from analysis.coach import cached_solve
 from analysis.models import AnalysisStatus, GameAnalysis
 from analysis.review import Review, review_line
 from apikit.errors import Forbidden, NotFound
-from games.engine import Position, play_log
 from games.models import Game, Mode, Verdict, Verification, utc_today
 from games.services import Actor, get_replay_for
-from games.solver import SolveResult
+from yukon.engine import Position, play_log
+from yukon.solver import SolveResult
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 
 from analysis import services
-from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
+from apikit.retries import RETRY_ON_DATABASE_ERRORS
 
 
 @shared_task(

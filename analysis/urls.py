@@ -3,7 +3,7 @@
 from django.urls import path
 
 from analysis import api
-from yukon_site import converters  # noqa: F401 registers <id:...>
+from apikit import converters  # noqa: F401 registers <id:...>
 
 app_name = "analysis"
 

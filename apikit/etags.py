@@ -1,6 +1,6 @@
 """Answers with an ETag of their content, and 304 for a request that already holds it.
 
-Open pages poll their data (frontend/static/frontend/js/poll.js); a poll that sends back
+Open pages poll their data (frontend/static/frontend/js/shared/poll.js); a poll that sends back
 the last ETag (If-None-Match) while nothing changed gets an empty 304 instead of the body.
 The tag is a hash of the body the view sends, so it changes exactly when the answer does.
 A JSON answer is rendered once: the bytes hashed for the tag are the bytes sent (a league

@@ -34,8 +34,8 @@ from django.core.cache import cache  # noqa: E402
 
 from analysis.coach import cached_solve  # noqa: E402
 from analysis.review import review_line  # noqa: E402
-from games.engine import Position, move_text  # noqa: E402
-from games.solver import SolveResult, solve  # noqa: E402
+from yukon.engine import Position, move_text  # noqa: E402
+from yukon.solver import SolveResult, solve  # noqa: E402
 
 
 def lost_game(deal: int, line: list[str], rng: random.Random) -> list[str]:

@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engine import VARIANT_NAMES, Position, replay  # noqa: E402  (after the path set-up)
+from yukon.engine import VARIANT_NAMES, Position, replay  # noqa: E402  (after the path set-up)
 
-KNOWN_DEALS = ROOT / "tests" / "engine" / "vectors" / "known-deals.json"
+KNOWN_DEALS = ROOT / "yukon" / "tests" / "engine" / "vectors" / "known-deals.json"
 PLAYOUT_CAP = 300  # random play can cycle forever in Yukon; start a new deal after this
 
 

@@ -32,8 +32,8 @@ django.setup()
 from django.core.cache import cache  # noqa: E402
 
 from analysis.coach import advise  # noqa: E402
-from games.engine import Position, move_text  # noqa: E402
-from games.solver import solve  # noqa: E402
+from yukon.engine import Position, move_text  # noqa: E402
+from yukon.solver import solve  # noqa: E402
 
 
 def mid_game_positions(count: int, seed: int) -> list[Position]:

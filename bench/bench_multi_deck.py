@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engine import VARIANTS  # noqa: E402  (after the path set-up above)
-from games.solver import solve  # noqa: E402
+from yukon.engine import VARIANTS  # noqa: E402  (after the path set-up above)
+from yukon.solver import solve  # noqa: E402
 
 MULTI_DECK = [name for name, variant in VARIANTS.items() if variant.multi_deck]
 

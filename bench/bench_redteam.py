@@ -4,9 +4,9 @@
     python bench/bench_redteam.py --honest 50 --bots 200 --deals 60 --seed 3
     python bench/bench_redteam.py --honest 0 --bots 0 --choices   # the clairvoyance check
 
-Simulated players (``moderation.redteam``) play winnable deals (the first ``--deals`` the
+Simulated players (``tests.redteam``) play winnable deals (the first ``--deals`` the
 solver wins within 200,000 positions; each deal's stored line is the solver's, as
-``python -m games.solver N`` prints it). Honest players: four skill levels, each under six
+``python -m yukon.solver N`` prints it). Honest players: four skill levels, each under six
 variations of the timing model (docs/moderation.md lists its assumptions). Bots: the
 solver's line at machine pace, with human-like random delays, after an idle start, with
 harmless detours, a player who opens the solver at the hard points only, a player who
@@ -35,9 +35,9 @@ import django  # noqa: E402
 django.setup()
 
 from games.daily import BANDS  # noqa: E402
-from moderation.clairvoyance import clairvoyance_findings  # noqa: E402
-from moderation.detector import CHOICE_TIERS, Thresholds, judge  # noqa: E402
-from moderation.redteam import (  # noqa: E402
+from moderation.clairvoyance import Clairvoyance, clairvoyance, record_findings  # noqa: E402
+from moderation.detector import CHOICE_TIERS, Thresholds, judge, solver_agreement  # noqa: E402
+from tests.redteam import (  # noqa: E402
     Daily,
     Profile,
     Tally,
@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--choices", action="store_true", help="the clairvoyance check too")
     parser.add_argument("--choice-deals", type=int, default=40, help="medium and hard deals")
     parser.add_argument("--choice-honest", type=int, default=42, help="games per honest profile")
-    parser.add_argument("--choice-bots", type=int, default=40, help="games per knowing profile")
+    parser.add_argument("--choice-bots", type=int, default=100, help="games per knowing profile")
     args = parser.parse_args()
     thresholds = Thresholds.from_settings()
     deals = winnable_deals(args.deals)
@@ -119,41 +119,98 @@ def log_only(
         print(row(tally(profile, deals, args.bots, args.seed, thresholds)), flush=True)
 
 
-def knowing_rate(
+RECORD = 5  # games in a simulated account's record
+
+
+def judged(
     profile: Profile, deals: list[Daily], count: int, seed: int, t: Thresholds
-) -> tuple[int, int, list[float]]:
-    """(games, flagged clairvoyant, CPU seconds of each check) for ``count`` games."""
-    flagged, seconds = 0, []
+) -> tuple[list[Clairvoyance], list[float]]:
+    """The clairvoyance check on ``count`` games of ``profile`` (each on the next deal), with
+    the CPU seconds of each."""
+    results, seconds = [], []
     for game in games_of(profile, deals, count, seed):
         start = time.process_time()
-        flagged += bool(clairvoyance_findings(game, t))
+        results.append(clairvoyance(game, t, solver_agreement(game, t)))
         seconds.append(time.process_time() - start)
-    return count, flagged, seconds
+    return results, seconds
+
+
+def flagged_by(results: list[Clairvoyance], t: Thresholds) -> tuple[Counter[str], list[int]]:
+    """(games flagged judged alone, by kind and "any"; accounts of ``RECORD`` consecutive
+    games, on as many deals, flagged by their 1st, 2nd, ... game, as production judges a
+    player's record)."""
+    alone: Counter[str] = Counter()
+    for r in results:
+        kinds = {f.kind for f in record_findings(r, {}, t)}
+        alone.update(kinds | ({"any"} if kinds else set()))
+    by_game = [0] * RECORD
+    for first in range(0, len(results) - RECORD + 1, RECORD):
+        account = results[first : first + RECORD]
+        for k in range(RECORD):
+            earlier = {i: r.evidence() for i, r in enumerate(account[:k])}
+            if record_findings(account[k], earlier, t):
+                for later in range(k, RECORD):
+                    by_game[later] += 1
+                break
+    return alone, by_game
+
+
+def share(alone: Counter[str], games: int) -> str:
+    kinds = ", ".join(f"{kind} {n}" for kind, n in alone.items() if kind != "any") or "-"
+    return f"{alone['any']} (**{alone['any'] / games:.1%}**; {kinds})"
 
 
 def choices(args: argparse.Namespace, thresholds: Thresholds) -> None:
     """The clairvoyance check alone on medium and hard deals: honest players of every skill
-    and timing, and players who know what they should not, with the check's cost."""
+    and timing, and players who know what they should not, game by game and as accounts of
+    a few games; with the check's cost."""
     deals = rated_deals(args.choice_deals, {t: BANDS[t] for t in CHOICE_TIERS})
     tiers = Counter(d.tier for d in deals)
     print(f"\nthe clairvoyance check on {len(deals)} medium and hard deals ({dict(tiers)})")
-    print("| profile | games | flagged clairvoyant | rate |\n|---|---|---|---|")
+    print(
+        f"| profile | games | flagged alone | accounts of {RECORD} | "
+        + " | ".join(f"flagged by game {k + 1}" for k in range(RECORD))
+        + " |\n|---|---|---|---|"
+        + "---|" * RECORD
+    )
     costs: list[float] = []
-    games = flagged = 0
+
+    def report(name: str, results: list[Clairvoyance]) -> None:
+        alone, by_game = flagged_by(results, thresholds)
+        accounts = len(results) // RECORD
+        print(
+            f"| {name} | {len(results)} | {share(alone, len(results))} | {accounts} | "
+            + " | ".join(f"{n / max(accounts, 1):.0%}" for n in by_game)
+            + " |",
+            flush=True,
+        )
+
+    honest: list[Clairvoyance] = []
+    honest_by_game = [0] * RECORD
     for profile in honest_profiles():
-        n, f, seconds = knowing_rate(profile, deals, args.choice_honest, args.seed, thresholds)
-        games, flagged, costs = games + n, flagged + f, costs + seconds
-        print(f"| {profile.name} | {n} | {f} | {f / n:.1%} |", flush=True)
-    print(f"| **all honest** | {games} | {flagged} | **{flagged / games:.2%}** |")
-    for profile in knowledge_profiles():
-        n, f, seconds = knowing_rate(profile, deals, args.choice_bots, args.seed, thresholds)
+        results, seconds = judged(profile, deals, args.choice_honest, args.seed, thresholds)
+        honest += results
         costs += seconds
-        print(f"| {profile.name} | {n} | {f} | **{f / n:.1%}** |", flush=True)
+        _, by_game = flagged_by(results, thresholds)
+        honest_by_game = [a + b for a, b in zip(honest_by_game, by_game, strict=True)]
+    alone, _ = flagged_by(honest, thresholds)
+    accounts = sum(args.choice_honest // RECORD for _ in honest_profiles())
+    print(
+        f"| **all honest** ({len(honest_profiles())} profiles) | {len(honest)} | "
+        f"{share(alone, len(honest))} | {accounts} | "
+        + " | ".join(f"{n} ({n / accounts:.1%})" for n in honest_by_game)
+        + " |"
+    )
+    for profile in knowledge_profiles():
+        results, seconds = judged(profile, deals, args.choice_bots, args.seed, thresholds)
+        costs += seconds
+        report(profile.name, results)
     costs.sort()
     print(
         f"the check's cost (CPU): median {statistics.median(costs) * 1000:.0f} ms, p95 "
         f"{costs[int(len(costs) * 0.95)] * 1000:.0f} ms, max {costs[-1] * 1000:.0f} ms over "
-        f"{len(costs)} games (at most {thresholds.clairvoyance_nodes:,} solver positions each)"
+        f"{len(costs)} games, the solver's moves included (at most "
+        f"{thresholds.clairvoyance_nodes + thresholds.solver_game_nodes:,} solver positions each)"
     )
 
 

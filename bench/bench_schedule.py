@@ -3,7 +3,7 @@
     python bench/bench_schedule.py trace --deals 1-200 --nodes 16000000 --out trace.jsonl
     python bench/bench_schedule.py simulate trace.jsonl --budgets 9e6,10e6,11e6,12e6
 
-``trace`` runs the portfolio of ``games.solver.solve`` (same constants, same seeds, same
+``trace`` runs the portfolio of ``yukon.solver.solve`` (same constants, same seeds, same
 order: the first proof slice, then Luby restarts each followed by a proof slice of
 proof_share() times its positions) by positions, with no clock, and records every run: the
 restarts' positions and verdicts, and the positions at which the proof search settled the
@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench_solver import parse_deals  # noqa: E402 (this folder: the script's own)
 
-from games.engine import Position  # noqa: E402
-from games.solver import (  # noqa: E402
+from yukon.engine import Position  # noqa: E402
+from yukon.solver import (  # noqa: E402
     ALL_RULES,
     DEFAULT_MEMORY_MB,
     FIRST_NODES,

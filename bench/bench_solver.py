@@ -13,12 +13,12 @@ gets fewer positions per CPU-second: shared caches). ``--jobs N`` solves N deals
 in separate processes (one core each); ``--threads 2`` solves each deal on two cores
 (``solve(jobs=2)``: the proof search and the restarts side by side, each with the whole
 budget; the CPU time printed is both threads'). Every "solved" line is replayed again from the
-deal number with games.engine.replay; every Yukon "unwinnable" is checked against the
+deal number with yukon.engine.replay; every Yukon "unwinnable" is checked against the
 fixtures in the repository: a deal with a known winning line
-(tests/solver/fixtures/known-deals.json, a copy of the shared fixture) called unwinnable
+(yukon/tests/solver/fixtures/known-deals.json, a copy of the shared fixture) called unwinnable
 is a WRONG verdict (in Yukon, and in Yukon with take-back, which only adds moves), and one
 missing from the confirmed list
-(tests/solver/fixtures/unwinnable.json: a second, plain exhaustive search agreed) is
+(yukon/tests/solver/fixtures/unwinnable.json: a second, plain exhaustive search agreed) is
 reported as unconfirmed. The load average before and after the run is printed with the
 table.
 """
@@ -38,11 +38,11 @@ from typing import Any, TextIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.engine import replay  # noqa: E402
-from games.solver import DEFAULT_MEMORY_MB, solve  # noqa: E402
+from yukon.engine import replay  # noqa: E402
+from yukon.solver import DEFAULT_MEMORY_MB, solve  # noqa: E402
 
-KNOWN_DEALS = ROOT / "tests" / "solver" / "fixtures" / "known-deals.json"
-CONFIRMED = ROOT / "tests" / "solver" / "fixtures" / "unwinnable.json"
+KNOWN_DEALS = ROOT / "yukon" / "tests" / "solver" / "fixtures" / "known-deals.json"
+CONFIRMED = ROOT / "yukon" / "tests" / "solver" / "fixtures" / "unwinnable.json"
 
 
 def parse_deals(text: str) -> list[int]:

@@ -2,8 +2,8 @@
 
 from django.urls import path, re_path
 
+from apikit import converters  # noqa: F401 registers <id:...>
 from frontend import views
-from yukon_site import converters  # noqa: F401 registers <id:...>
 
 app_name = "frontend"
 

@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from games import practice_pool
-from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
 from games.models import Tier, is_weekly_day, tiers_of
+from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
 
 BOARDS = ("daily", "streaks", "alltime")
 

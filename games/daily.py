@@ -7,7 +7,7 @@ rated by the strategy bot (the share of its playouts it wins) and published when
 rate falls in the tier's band. Publishing is one insert guarded by the unique
 (date, tier) constraint, so any number of runs, on any number of workers, make one
 challenge per tier, and a challenge once published never changes (not even when the
-secret does). Each is published with a commitment to its deal (games/proof.py).
+secret does). Each is published with a commitment to its deal (games/commitment.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from django.db.models import Count, Q
 
 from games import services
 from games.deals import solve_deal
-from games.engine import get_variant
 from games.models import (
     WEEKLY,
     DailyChallenge,
@@ -44,7 +43,8 @@ from games.models import (
     variant_of_tier,
     weekly_refusal,
 )
-from games.strategy_bot import rate_deal
+from yukon.engine import get_variant
+from yukon.strategy_bot import rate_deal
 
 log = logging.getLogger(__name__)
 

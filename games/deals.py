@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.models import Deal
-from games.solver import solve
+from yukon.solver import solve
 
 
 def solve_deal(

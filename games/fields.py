@@ -7,7 +7,7 @@ from typing import Any
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from games.engine import MAX_DEAL_NUMBER
+from yukon.engine import MAX_DEAL_NUMBER
 
 _OFFSET = 2**63
 

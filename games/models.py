@@ -15,11 +15,10 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import proof
-from games.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position, get_variant
+from games.commitment import Opening, new_salt
 from games.fields import UInt64Field
-
-MAX_MOVE_TEXT = 10  # "16:9h#2>16" (multi-deck moves name their column and copy)
+from yukon.engine import DEAL_ALGORITHM_VERSION, VARIANT_NAMES, Position, get_variant
+from yukon.engine.moves import MAX_MULTI_DECK_MOVE_TEXT
 
 
 def utc_today() -> dt.date:
@@ -144,7 +143,7 @@ class Deal(models.Model):
     number = UInt64Field()
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES, default="yukon")
     algorithm_version = models.PositiveSmallIntegerField(default=DEAL_ALGORITHM_VERSION)
-    # The variant's rules version when the deal was made (games.engine.variants): filled
+    # The variant's rules version when the deal was made (yukon.engine.variants): filled
     # from the variant on creation, so a later change of the rules never alters its games.
     rules_version = models.PositiveSmallIntegerField()
     # Filled by the solver: null until it has looked at the deal.
@@ -196,7 +195,7 @@ class DailyChallenge(models.Model):
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="challenges")
     bot_win_rate = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The public commitment to the deal (games/proof.py, docs/fair-play.md): shown from
+    # The public commitment to the deal (games/commitment.py, docs/fair-play.md): shown from
     # the first minute; the salt, like the deal number, only once the day has closed.
     salt = models.CharField(max_length=128, editable=False)
     commitment = models.CharField(max_length=64, editable=False)
@@ -236,19 +235,17 @@ class DailyChallenge(models.Model):
 
     def seal(self) -> None:
         """Draw the salt and compute the commitment (before the first save only)."""
-        self.salt = proof.new_salt()
+        self.salt = new_salt()
         self.commitment = self.expected_commitment()
 
     def expected_commitment(self) -> str:
         return self.opening().commitment()
 
-    def opening(self) -> proof.Opening:
+    def opening(self) -> Opening:
         """What the commitment covers (the salt included: for the server, or after the close)."""
         deal = self.deal
         day = self.date if isinstance(self.date, str) else self.date.isoformat()
-        return proof.Opening(
-            day, self.tier, deal.variant, deal.algorithm_version, deal.number, self.salt
-        )
+        return Opening(day, self.tier, deal.variant, deal.algorithm_version, deal.number, self.salt)
 
     @classmethod
     def of_day(cls, date: dt.date) -> list[DailyChallenge]:
@@ -406,7 +403,8 @@ class Move(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False)
     ply = models.PositiveIntegerField()
-    text = models.CharField(max_length=MAX_MOVE_TEXT)
+    # A multi-deck move's text, which names its column and copy, is the longest of any variant.
+    text = models.CharField(max_length=MAX_MULTI_DECK_MOVE_TEXT)
     turned = models.CharField(max_length=2, blank=True, default="")
     at_ms = models.BigIntegerField(help_text="Server milliseconds since the game started.")
 

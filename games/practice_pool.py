@@ -31,9 +31,9 @@ from django.db import DatabaseError, IntegrityError, close_old_connections, conn
 from django.db.models import Count, F
 from django.utils import timezone
 
-from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, Position
-from games.engine.variants import RETIRED_RULES
 from games.models import DailyChallenge, Deal, PracticeDeal, PracticePoolStatus, Tier
+from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, Position
+from yukon.engine.variants import RETIRED_RULES
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from apikit.retries import RETRY_ON_DATABASE_ERRORS
 from games import daily, deals, practice_pool, services
 from games.models import utc_today
-from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
 # A finished game still pending after this long lost its verify_game message (a worker
 # died, Redis restarted): the sweeper queues it again.

@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from games import receipts
-from games.engine import LogError, Position, card_text, replay_log
-from games.proof import Opening
+from games.commitment import Opening
+from yukon.engine import LogError, Position, card_text, replay_log
 
 # The ranking's caps (docs/leaderboards.md): beyond them results count as equal.
 SCORE_CAP = (1 << 11) - 1

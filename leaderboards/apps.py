@@ -1,4 +1,6 @@
-"""App configuration for leaderboards: subscribe to the games app's ``game_verified``."""
+"""App configuration for leaderboards: subscribe to the games app's ``game_verified`` and to
+``results_changed`` (sent by games and accounts when a disqualification, a voided day or
+a ban changes which results count)."""
 
 from typing import Any
 
@@ -10,11 +12,13 @@ class LeaderboardsConfig(AppConfig):
     name = "leaderboards"
 
     def ready(self) -> None:
+        from accounts.signals import results_changed
         from games.models import Game
         from games.signals import game_verified
-        from leaderboards.services import on_game_verified
+        from leaderboards.services import on_game_verified, on_results_changed
 
         game_verified.connect(on_game_verified, sender=Game, dispatch_uid="leaderboards.verified")
+        results_changed.connect(on_results_changed, dispatch_uid="leaderboards.results_changed")
         game_verified.connect(
             _seal_when_closed, sender=Game, dispatch_uid="leaderboards.seal_closed_days"
         )

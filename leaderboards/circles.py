@@ -498,8 +498,8 @@ def table_rows(
     viewer_id: int | None = None,
 ) -> dict[str, Any]:
     """Page ``page`` of each of ``league_tables``' compact tables as answer rows (new
-    dicts), the viewer's own row added after it when not on it, ``me`` marked; and
-    ``pages``, the longest table's page count (404 past it)."""
+    dicts; the serializers mark the viewer's ``me``), the viewer's own row added after it
+    when not on it; and ``pages``, the longest table's page count (404 past it)."""
     longest = max(len(rows) for rows in tables.values())
     day_board._check_page(page, longest)
 
@@ -508,7 +508,6 @@ def table_rows(
             {
                 "display_name": players[row[0]],
                 **dict(zip(fields, row[1:], strict=True)),
-                "me": row[0] == viewer_id,
             }
             for row in _shown(rows, page, viewer_id, player=0)
         ]

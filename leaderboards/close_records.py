@@ -12,12 +12,12 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apikit.dates import parse_day
 from apikit.errors import NotFound
 from apikit.schema import ERROR
 from apikit.views import BaseAPIView
 from games import receipts
 from games import services as game_services
-from games.api.proof import parse_day, public_challenges
 from games.models import Game, Mode, Status, utc_today
 from leaderboards import sealing
 from leaderboards.models import CloseRecord
@@ -77,7 +77,7 @@ class CloseRecordView(BaseAPIView):
     def _seal_now(day: dt.date) -> CloseRecord:
         """Without a beat (no Redis) nothing else seals: the first reader of a final day
         does, as the first reader of its games file ends the games left in play."""
-        challenges = public_challenges(day, utc_today())
+        challenges = game_services.public_challenges(day, utc_today())
         if not challenges[0].is_closed(utc_today()):
             closes = challenges[0].closes_at.isoformat().replace("+00:00", "Z")
             raise _not_yet(day, f"it is signed after the day closes at {closes}")

@@ -23,8 +23,8 @@ from games import receipts, signing
 from games import services as game_services
 from games.models import DailyChallenge, Game, Mode, Receipt, Status, Verification, utc_today
 from leaderboards import ranking
+from leaderboards.games_file import games_digest
 from leaderboards.models import CloseRecord
-from leaderboards.proof import games_digest
 
 DAYS_PER_RUN = 31  # a first run on an old site seals a month at a time, oldest first
 _SEAL_LOCK = 0x5EA1_C105  # pg_advisory_xact_lock: one sealer at a time

@@ -1,8 +1,20 @@
-"""Shapes of the leaderboard API: query parameters in, board pages out (also the schema)."""
+"""Shapes of the leaderboard API: query parameters in, board pages out (also the schema).
+
+The views answer through these: they hand over what the reads found (a day's board rows
+as ``day_board.Row``, the tables' rows as the dicts the reads keep) and the context
+(``viewer_id``, ``viewer_name``: whose rows are ``me``), and the serializers make the JSON.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.functional import cached_property
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from games.models import ChallengeTier, Status, Tier
 
@@ -11,6 +23,17 @@ MAX_PAGE = 1_000_000  # beyond any board; a bigger number is a 400, a page past 
 
 class PageQuery(serializers.Serializer):
     page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+
+    def to_internal_value(self, data: Any) -> Any:
+        # DRF reads an optional field sent empty in a query string (``?period=``) as left
+        # out; the schema declares none of these parameters empty, and no client of ours
+        # sends one, so an empty one is a mistake worth a 400.
+        empty = [name for name, value in data.items() if name in self.fields and value == ""]
+        if empty:
+            raise serializers.ValidationError(
+                {name: ["may not be empty: leave it out for its default"] for name in empty}
+            )
+        return super().to_internal_value(data)
 
 
 class CircleQuery(PageQuery):
@@ -42,13 +65,118 @@ class AllTimeQuery(CircleQuery):
     )
 
 
-class Circle(serializers.Serializer):
+# What these fields make of a value of exactly this type is the value itself (DRF:
+# ``int(value)``, ``float(value)``, ``str(value)``, True for True): an answer sends it as is.
+UNCHANGED: dict[type[serializers.Field], type] = {
+    serializers.IntegerField: int,
+    serializers.FloatField: float,
+    serializers.CharField: str,
+    serializers.BooleanField: bool,
+}
+
+
+def _kept_type(field: serializers.Field) -> type | None:
+    """The type whose values ``field`` renders unchanged: its own class's or a base's in
+    ``UNCHANGED``, when the field renders as that base does."""
+    for base, kept in UNCHANGED.items():
+        if isinstance(field, base) and type(field).to_representation is base.to_representation:
+            return kept
+    return None
+
+
+# An answer of the boards: its keys in ``key_order`` when it names one (a base's fields
+# among the subclass's own, in the order clients have always been sent; the schema lists
+# them so too), its values as DRF's fields render them. Rendering skips what cannot change
+# a value: DRF's generic walk (a generator over the fields, a lookup helper per attribute)
+# and the conversions ``UNCHANGED`` lists. A league page (some 300 rows) renders in half
+# DRF's time (bench/bench_answers.py, docs/leaderboards.md);
+# tests/leaderboards/test_answers.py holds both to one JSON. (A comment, not a docstring:
+# the schema would give a docstring to every answer as its description.)
+class Answer(serializers.Serializer):
+    key_order: ClassVar[tuple[str, ...]] = ()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        if not self.key_order:
+            return fields
+        if sorted(self.key_order) != sorted(fields):
+            raise ImproperlyConfigured(f"{type(self).__name__}.key_order must name each field once")
+        return {name: fields[name] for name in self.key_order}
+
+    @cached_property
+    def _plan(self) -> list[tuple[str, serializers.Field, str | None, type | None]]:
+        """Per readable field: its key in the answer, the field, the key or attribute to read
+        (None: the field reads it itself) and the type whose values it keeps unchanged."""
+        plan = []
+        for name, field in self.fields.items():
+            if field.write_only:
+                continue
+            plain = type(field).get_attribute is serializers.Field.get_attribute
+            key = field.source_attrs[0] if plain and len(field.source_attrs) == 1 else None
+            plan.append((name, field, key, _kept_type(field)))
+        return plan
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = {}
+        by_key = isinstance(instance, Mapping)
+        for name, field, key, kept in self._plan:
+            value: Any = None
+            found = False
+            if key is not None:
+                try:
+                    value = instance[key] if by_key else getattr(instance, key)
+                    found = True
+                except (KeyError, AttributeError):
+                    pass  # missing: the field's default, null or nothing (DRF's rules below)
+            if not found or callable(value):
+                try:
+                    value = field.get_attribute(instance)
+                except SkipField:
+                    continue
+            if value is None or type(value) is kept:
+                answer[name] = value
+            else:
+                answer[name] = field.to_representation(value)
+        return answer
+
+
+VIEWER_OF = {"player_id": "viewer_id", "display_name": "viewer_name"}
+
+
+class ViewersOwn(serializers.BooleanField):
+    """``me``: the row is the viewer's own. A day's board rows hold their player's id, the
+    streak, all-time and league tables (kept as JSON) only the name, unique too."""
+
+    def __init__(self, *, by: str, **kwargs: Any) -> None:
+        self.by = by  # a key of VIEWER_OF: the row's own, compared with the viewer's
+        super().__init__(**kwargs)
+
+    @cached_property
+    def viewer(self) -> Any:
+        return self.context.get(VIEWER_OF[self.by])
+
+    def get_attribute(self, instance: Any) -> bool:
+        own = instance[self.by] if isinstance(instance, Mapping) else getattr(instance, self.by)
+        return self.viewer is not None and own == self.viewer
+
+
+class ReplayUrl(serializers.CharField):
+    """The replay page of the row's game."""
+
+    def get_attribute(self, instance: Any) -> str:
+        return f"/replay/{instance.game_id}/"
+
+
+class Circle(Answer):
     kind = serializers.ChoiceField(choices=["league", "following"])
-    league = serializers.IntegerField(allow_null=True)
+    league = serializers.IntegerField(source="league_id", allow_null=True)
     name = serializers.CharField(allow_null=True, help_text="The league's name.")
 
 
-class PagingFields(serializers.Serializer):
+PAGING_KEYS = ("circle", "count", "page", "pages", "page_size", "next", "previous")
+
+
+class PagingFields(Answer):
     circle = Circle(
         allow_null=True,
         required=False,
@@ -63,7 +191,7 @@ class PagingFields(serializers.Serializer):
     previous = serializers.CharField(allow_null=True)
 
 
-class DailyRow(serializers.Serializer):
+class DailyRow(Answer):
     rank = serializers.IntegerField(help_text="Shared by results equal on all four keys.")
     display_name = serializers.CharField()
     won = serializers.BooleanField()
@@ -71,17 +199,24 @@ class DailyRow(serializers.Serializer):
     score = serializers.IntegerField()
     elapsed_ms = serializers.IntegerField(allow_null=True, help_text="Server-measured time.")
     moves = serializers.IntegerField()
-    finished_at = serializers.DateTimeField(allow_null=True)
+    # UTC, as every time the API sends: named, it needs no lookup of the active zone
+    finished_at = serializers.DateTimeField(allow_null=True, default_timezone=dt.UTC)
     provisional = serializers.BooleanField(
         help_text="A new account's result, shown until the check after the close (or a "
         "moderator) confirms or removes it (docs/fair-play.md)."
     )
     game_id = serializers.IntegerField()
-    replay_url = serializers.CharField()
-    me = serializers.BooleanField(help_text="This row is the viewer's own result.")
+    replay_url = ReplayUrl()
+    me = ViewersOwn(by="player_id", help_text="This row is the viewer's own result.")
 
 
 class DailyBoard(PagingFields):
+    key_order = (
+        "board", "circle", "date", "tier", "closed", "par",
+        "count", "page", "pages", "page_size", "next", "previous",
+        "offset", "served_from", "me", "results",
+    )  # fmt: skip
+
     board = serializers.CharField(default="daily")
     date = serializers.DateField()
     tier = serializers.ChoiceField(choices=ChallengeTier.choices)
@@ -99,56 +234,60 @@ class DailyBoard(PagingFields):
     results = DailyRow(many=True)
 
 
-class StreakRow(serializers.Serializer):
-    rank = serializers.IntegerField()
+class StreakRow(Answer):
     display_name = serializers.CharField()
     current_streak = serializers.IntegerField()
     best_streak = serializers.IntegerField()
     last_win = serializers.DateField(allow_null=True)
-    me = serializers.BooleanField()
+    rank = serializers.IntegerField()
+    me = ViewersOwn(by="display_name")
 
 
 class StreakBoard(PagingFields):
+    key_order = ("board", *PAGING_KEYS, "results")
+
     board = serializers.CharField(default="streaks")
     results = StreakRow(many=True)
 
 
-class BestTimes(serializers.Serializer):
+class BestTimes(Answer):
     easy = serializers.IntegerField(allow_null=True)
     medium = serializers.IntegerField(allow_null=True)
     hard = serializers.IntegerField(allow_null=True)
 
 
-class AllTimeRow(serializers.Serializer):
-    rank = serializers.IntegerField()
+class AllTimeRow(Answer):
     display_name = serializers.CharField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField(help_text="wins / played, 0..1")
     average_score = serializers.FloatField()
     best_time_ms = BestTimes(help_text="Fastest won daily per tier.")
-    me = serializers.BooleanField()
+    rank = serializers.IntegerField()
+    me = ViewersOwn(by="display_name")
 
 
 class AllTimeBoard(PagingFields):
+    key_order = ("board", "period", *PAGING_KEYS, "results")
+
     board = serializers.CharField(default="alltime")
     period = serializers.ChoiceField(choices=["all", "30d"])
     results = AllTimeRow(many=True)
 
 
-class PersonalBest(serializers.Serializer):
+class PersonalBest(Answer):
     best_score = serializers.IntegerField(allow_null=True)
     best_time_ms = serializers.IntegerField(allow_null=True, help_text="Won games only.")
     fewest_moves = serializers.IntegerField(allow_null=True, help_text="Won games only.")
 
 
-class PersonalBests(serializers.Serializer):
+class PersonalBests(Answer):
     easy = PersonalBest()
     medium = PersonalBest()
     hard = PersonalBest()
 
 
-class HistoryRow(serializers.Serializer):
+class HistoryRow(Answer):
     game_id = serializers.IntegerField()
     date = serializers.DateField()
     tier = serializers.ChoiceField(choices=Tier.choices)
@@ -157,20 +296,20 @@ class HistoryRow(serializers.Serializer):
     score = serializers.IntegerField()
     elapsed_ms = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField()
-    finished_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True, default_timezone=dt.UTC)
     rank = serializers.IntegerField(allow_null=True, help_text="null while Redis is down.")
     replay_url = serializers.CharField(
         allow_null=True, help_text="null until the day closes (except on your own page)."
     )
 
 
-class WeeklyStreak(serializers.Serializer):
+class WeeklyStreak(Answer):
     current = serializers.IntegerField(help_text="Consecutive Sundays with the weekly won.")
     best = serializers.IntegerField()
     last_win = serializers.DateField(allow_null=True)
 
 
-class PlayerPage(serializers.Serializer):
+class PlayerPage(Answer):
     display_name = serializers.CharField()
     joined = serializers.DateField()
     current_streak = serializers.IntegerField()
@@ -188,30 +327,30 @@ class PlayerPage(serializers.Serializer):
     games = HistoryRow(many=True)
 
 
-class PointsRow(serializers.Serializer):
-    rank = serializers.IntegerField()
+class PointsRow(Answer):
     display_name = serializers.CharField()
     points = serializers.IntegerField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
-    me = serializers.BooleanField()
+    rank = serializers.IntegerField()
+    me = ViewersOwn(by="display_name")
 
 
-class PointsTable(serializers.Serializer):
+class PointsTable(Answer):
     start = serializers.DateField()
     end = serializers.DateField()
     count = serializers.IntegerField(help_text="Members with a result in the period.")
     results = PointsRow(many=True, help_text="The page's rows, then your own if not on it.")
 
 
-class TierStanding(serializers.Serializer):
+class TierStanding(Answer):
     tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     closed = serializers.BooleanField()
     count = serializers.IntegerField()
     results = DailyRow(many=True)
 
 
-class LeagueBoard(serializers.Serializer):
+class LeagueBoard(Answer):
     league = serializers.IntegerField()
     name = serializers.CharField()
     date = serializers.DateField()
@@ -234,14 +373,14 @@ class LeagueBoard(serializers.Serializer):
     played_points = serializers.IntegerField()
 
 
-class PlayingNow(serializers.Serializer):
+class PlayingNow(Answer):
     easy = serializers.IntegerField()
     medium = serializers.IntegerField()
     hard = serializers.IntegerField()
     weekly = serializers.IntegerField(required=False, help_text="Sundays (UTC) only.")
 
 
-class YesterdayTier(serializers.Serializer):
+class YesterdayTier(Answer):
     tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     date = serializers.DateField()
     par = serializers.IntegerField(allow_null=True)
@@ -250,7 +389,7 @@ class YesterdayTier(serializers.Serializer):
     board_url = serializers.CharField()
 
 
-class LeagueLeaders(serializers.Serializer):
+class LeagueLeaders(Answer):
     league = serializers.IntegerField()
     name = serializers.CharField()
     url = serializers.CharField()
@@ -259,16 +398,18 @@ class LeagueLeaders(serializers.Serializer):
     )
 
 
-class HomeStreak(serializers.Serializer):
+class HomeStreak(Answer):
     current = serializers.IntegerField(help_text="Consecutive UTC days with a daily won.")
     best = serializers.IntegerField()
     last_win = serializers.DateField(allow_null=True)
     weekly = WeeklyStreak(help_text="The weekly challenge's own streak (Sundays).")
 
 
-class Home(serializers.Serializer):
+class Home(Answer):
     date = serializers.DateField()
-    next_deal_at = serializers.DateTimeField(help_text="00:00 UTC tomorrow: the next deal.")
+    next_deal_at = serializers.DateTimeField(
+        help_text="00:00 UTC tomorrow: the next deal.", default_timezone=dt.UTC
+    )
     playing = PlayingNow(help_text="Daily games in play right now, per tier.")
     streak = HomeStreak(allow_null=True, help_text="Yours (null for guests).")
     yesterday = YesterdayTier(many=True)
@@ -278,14 +419,14 @@ class Home(serializers.Serializer):
 TIER_STATES = ["won", "lost", "playing", "not_played", "open"]
 
 
-class DayStates(serializers.Serializer):
+class DayStates(Answer):
     # Plain strings (one of TIER_STATES): three enum fields would name one set three times.
     easy = serializers.CharField(allow_null=True)
     medium = serializers.CharField(allow_null=True)
     hard = serializers.CharField(allow_null=True)
 
 
-class CalendarDay(serializers.Serializer):
+class CalendarDay(Answer):
     date = serializers.DateField()
     tiers = DayStates(
         help_text="won / lost / playing (an archive game in progress) / not_played / open "
@@ -293,14 +434,14 @@ class CalendarDay(serializers.Serializer):
     )
 
 
-class Badge(serializers.Serializer):
+class Badge(Answer):
     tier = serializers.ChoiceField(choices=Tier.choices)
     month = serializers.CharField(help_text="YYYY-MM")
     name = serializers.CharField(help_text="Klondike (easy), Dawson (medium), Chilkoot (hard).")
     title = serializers.CharField()
 
 
-class Calendar(serializers.Serializer):
+class Calendar(Answer):
     month = serializers.CharField()
     days = CalendarDay(many=True)
     previous = serializers.CharField()
@@ -308,25 +449,25 @@ class Calendar(serializers.Serializer):
     badges = Badge(many=True, help_text="Badges earned in this month.")
 
 
-class TierRecord(serializers.Serializer):
+class TierRecord(Answer):
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField()
     best_time_ms = serializers.IntegerField(allow_null=True)
 
 
-class TierRecords(serializers.Serializer):
+class TierRecords(Answer):
     easy = TierRecord()
     medium = TierRecord()
     hard = TierRecord()
 
 
-class ArchiveRecord(serializers.Serializer):
+class ArchiveRecord(Answer):
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
 
 
-class PlayerRecord(serializers.Serializer):
+class PlayerRecord(Answer):
     tiers = TierRecords(help_text="Dailies per tier.")
     archive = ArchiveRecord(help_text="Archive games (unranked).")
     recent = CalendarDay(many=True, help_text="The last 30 days, oldest first.")

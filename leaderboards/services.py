@@ -1,10 +1,13 @@
-"""What other apps call: keep boards in step with verification and moderation, rebuild them.
+"""Keep boards in step with verification and moderation, and rebuild them.
 
 - ``on_game_verified`` is connected to ``games.signals.game_verified`` in AppConfig.ready().
-- Moderation (a later issue) calls ``remove_game`` / ``restore_game`` after it changes
-  ``Game.disqualified`` and ``remove_player`` / ``restore_player`` after ``User.is_banned``,
-  once that change has committed. Reads filter those flags anyway, so a missed call shows
-  nothing wrong; it only leaves a stale Redis entry until the next read finds it.
+- ``on_results_changed`` is connected to ``accounts.signals.results_changed``, which
+  games.services sends after ``Game.disqualified`` changed (a moderator's decision, a
+  voided day) and accounts.services after ``User.is_banned`` did, once that change has
+  committed. Reads filter those flags anyway, so a missed signal shows nothing wrong; it
+  only leaves a stale Redis entry until the next read finds it.
+- ``remove_game`` / ``restore_game`` / ``remove_player`` / ``restore_player`` do the same
+  for one game or player when called directly (the tests, a repair by hand).
 - When Redis fails during an update, the board is recorded in ``StaleBoard``; the
   ``leaderboards.rebuild_stale_boards`` task (and ``manage.py rebuild_leaderboards
   --stale``) rebuild those once Redis is back.
@@ -18,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import redis
+from django.db.models import Q, QuerySet
 
 from apikit.metrics import count_redis_fallback
 from games.models import Game, Mode, utc_today
@@ -109,6 +113,38 @@ def restore_player(user: Any) -> None:
     """Put back every counting result of a player (after ``is_banned`` was cleared)."""
     _apply(*_entries(Game.objects.filter(ranking.counts_q(), player_id=user.pk)))
     records.clear_cache()
+
+
+def on_results_changed(
+    sender: Any,
+    games: Sequence[int] = (),
+    players: Sequence[int] = (),
+    challenges: Sequence[int] = (),
+    **kwargs: Any,
+) -> None:
+    """Receiver of ``accounts.signals.results_changed`` (sent after commit): the boards of
+    ``challenges`` are rebuilt; each daily result of ``games`` and of ``players`` enters
+    its board if it counts now and leaves it if it does not."""
+    if challenges:
+        rebuild_boards(challenges)
+    if games or players:
+        _resync(Game.objects.filter(Q(pk__in=games) | Q(player_id__in=players)))
+        records.clear_cache()
+
+
+def _resync(games: QuerySet[Game]) -> None:
+    """Put on their boards the daily results of ``games`` that count, take off the others,
+    in a few Redis round trips however many there are (a ban may take hundreds)."""
+    daily = games.filter(mode=Mode.DAILY, challenge__isnull=False)
+    counting = set(daily.filter(ranking.counts_q()).values_list("pk", flat=True))
+    rows = list(daily.values("player_id", "challenge__date", *_ENTRY_FIELDS))
+    add = [(v["challenge_id"], *day_board._entry(v)) for v in rows if v["id"] in counting]
+    remove = [
+        (v["challenge_id"], ranking.member(v["id"], v["finished_at"]))
+        for v in rows
+        if v["id"] not in counting
+    ]
+    _apply(add, *_writers((v["player_id"], v["challenge__date"]) for v in rows), remove)
 
 
 def rebuild_boards(challenge_ids: Iterable[int] | None = None) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.core.cache import cache
 
+from apikit.retries import RETRY_ON_DATABASE_ERRORS
 from leaderboards import sealing, services
-from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
 SEALING_LOCK = "leaderboards:seal-closed-days:running"
 SEALING_LOCK_SECONDS = 600  # beyond the longest run (a month of days on a first upgrade)

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from leaderboards import close_records, proof, views
-from yukon_site import converters  # noqa: F401 registers <id:...>
+from apikit import converters  # noqa: F401 registers <id:...>
+from leaderboards import close_records, games_file, views
 
 app_name = "leaderboards"
 
@@ -11,7 +11,7 @@ urlpatterns = [
     # Beside /api/daily/<date>/ (games): a closed day's ranked games, as the board has them.
     path(
         "daily/<str:date>/<str:tier>/games.jsonl",
-        proof.DailyGamesView.as_view(),
+        games_file.DailyGamesView.as_view(),
         name="daily-games",
     ),
     # a closed day's signed close record (docs/fair-play.md, section 5)

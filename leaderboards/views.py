@@ -1,4 +1,5 @@
-"""Thin API views of the boards: parse the query, call one read, shape the page, set caching."""
+"""Thin API views of the boards: parse the query, call one read, answer through the page's
+serializer (leaderboards/serializers.py), set caching."""
 
 from __future__ import annotations
 
@@ -16,12 +17,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from apikit.dates import parse_day
 from apikit.errors import Forbidden, NotFound
 from apikit.etags import conditional_response
 from apikit.schema import ERROR
 from games.models import ChallengeTier, DailyChallenge, utc_today
+from games.services import CLOSED_DAY_MAX_AGE
 from leaderboards import archive, circles, day_board, records
 from leaderboards.serializers import (
+    MAX_PAGE,
     AllTimeBoard,
     AllTimeQuery,
     Calendar,
@@ -37,20 +41,36 @@ from leaderboards.serializers import (
 )
 from social import services as social
 
-# The serializers describe the answers in the schema (and tests check answers against
-# them); the views build the same shapes as plain dicts, which is several ms faster a page.
-
 # Seconds a browser or proxy may keep an answer: boards of an open day change as games
-# are verified; a closed day's board changes only by moderation.
+# are verified; a closed day's board changes only by moderation (CLOSED_DAY_MAX_AGE).
 OPEN_MAX_AGE = 15
-CLOSED_MAX_AGE = 300
 STATS_MAX_AGE = 60
 
 BAD_REQUEST = OpenApiResponse(ERROR, description="Not a date, page 0, an unknown parameter value.")
 NOT_FOUND = OpenApiResponse(
     ERROR, description="Unknown tier, a future date, no challenge that day, or a page past the end."
 )
-PAGE = OpenApiParameter("page", OpenApiTypes.INT, description="1-based page (50 rows a page).")
+TABLE_NOT_FOUND = OpenApiResponse(
+    ERROR, description="A page past the end, or a league you are not a member of (now)."
+)
+# A guest may read every board, but not narrowed to a circle: 403 as for every login the
+# API asks for (apikit.errors.Forbidden; a session has no WWW-Authenticate challenge).
+CIRCLE_FOR_GUESTS = OpenApiResponse(
+    ERROR, description="`league` or `following` asked by a guest: log in to see a circle."
+)
+
+
+def page_parameter(description: str) -> OpenApiParameter:
+    """``page`` as ``PageQuery`` reads it, for the views that take no other parameter."""
+    return OpenApiParameter(
+        "page",
+        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+        default=1,
+        description=description,
+    )
+
+
+PAGE = page_parameter("1-based page (50 rows a page).")
 
 
 def _cacheable(response: Response, request: Request, max_age: int) -> Response:
@@ -63,21 +83,12 @@ def _cacheable(response: Response, request: Request, max_age: int) -> Response:
     return response
 
 
-def shaped_row(row: day_board.Row, viewer_id: int | None) -> dict[str, Any]:
-    return {
-        "rank": row.rank,
-        "display_name": row.display_name,
-        "won": row.won,
-        "status": row.status,
-        "score": row.score,
-        "elapsed_ms": row.elapsed_ms,
-        "moves": row.moves,
-        "finished_at": row.finished_at,
-        "provisional": row.provisional,
-        "game_id": row.game_id,
-        "replay_url": f"/replay/{row.game_id}/",
-        "me": row.player_id == viewer_id,
-    }
+def viewer(request: Request) -> dict[str, Any]:
+    """The serializers' context: who is looking (their own rows answer ``me``)."""
+    user: Any = request.user
+    if user.is_authenticated:
+        return {"viewer_id": user.pk, "viewer_name": user.display_name}
+    return {"viewer_id": None, "viewer_name": None}
 
 
 def conditional(request: Request, data: Any, max_age: int) -> Response:
@@ -92,9 +103,6 @@ class CircleChoice:
     players: dict[int, str]  # not banned: id -> display name
     league_id: int | None = None
     name: str | None = None
-
-    def shape(self) -> dict[str, Any]:
-        return {"kind": self.kind, "league": self.league_id, "name": self.name}
 
     def names(self) -> set[str]:
         return set(self.players.values())
@@ -144,12 +152,35 @@ def _query(serializer_class: type[PageQuery], request: Request) -> dict[str, Any
 class LeaderboardView(APIView):
     permission_classes = [AllowAny]
 
-    def viewer_id(self, request: Request) -> int | None:
-        return request.user.pk if request.user.is_authenticated else None
 
-    def viewer_name(self, request: Request) -> str | None:
-        user: Any = request.user
-        return user.display_name if user.is_authenticated else None
+def _day_page(
+    request: Request,
+    kind: str,
+    board: day_board.Board,
+    today: dt.date,
+    *,
+    circle: CircleChoice | None = None,
+    link_params: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """What a day's board (``kind``: daily or archive) answers, for ``DailyBoard``."""
+    challenge = board.challenge
+    return {
+        "board": kind,
+        "circle": circle,
+        "date": challenge.date,
+        "tier": challenge.tier,
+        "closed": challenge.is_closed(today),
+        "par": day_board.par(challenge, today),
+        "count": board.count,
+        "page": board.page,
+        "pages": board.pages,
+        "page_size": day_board.PAGE_SIZE,
+        **_links(request, board.page, board.pages, **(link_params or {})),
+        "offset": board.offset,
+        "served_from": board.source,
+        "me": board.me,
+        "results": board.rows,
+    }
 
 
 class DailyBoardView(LeaderboardView):
@@ -160,70 +191,50 @@ class DailyBoardView(LeaderboardView):
             OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
             DailyQuery,
         ],
-        responses={200: DailyBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
+        responses={200: DailyBoard, 400: BAD_REQUEST, 403: CIRCLE_FOR_GUESTS, 404: NOT_FOUND},
         tags=["leaderboards"],
     )
     def get(self, request: Request, date: str, tier: str) -> Response:
-        try:
-            day = dt.date.fromisoformat(date)
-        except ValueError as exc:
-            raise ValidationError({"date": f"{date!r} is not a date (YYYY-MM-DD)"}) from exc
+        day = parse_day(date)
         query = _query(DailyQuery, request)
         today = utc_today()
         challenge = day_board.find_challenge(day, tier, today=today)
-        viewer_id = self.viewer_id(request)
+        context = viewer(request)
         circle = circle_of(request, query)
         if circle is None:
             board = day_board.daily_board(
                 challenge,
                 page=query["page"],
-                viewer_id=viewer_id,
+                viewer_id=context["viewer_id"],
                 around_me=query.get("around") == "me",
             )
         else:
             board = circles.circle_board(
-                challenge, circle.players, page=query["page"], viewer_id=viewer_id
+                challenge, circle.players, page=query["page"], viewer_id=context["viewer_id"]
             )
-
-        def shaped(row: day_board.Row) -> dict[str, Any]:
-            return shaped_row(row, viewer_id)
-
-        data = {
-            "board": "daily",
-            "circle": circle.shape() if circle else None,
-            "date": challenge.date,
-            "tier": challenge.tier,
-            "closed": challenge.is_closed(today),
-            "par": day_board.par(challenge, today),
-            "count": board.count,
-            "page": board.page,
-            "pages": board.pages,
-            "page_size": day_board.PAGE_SIZE,
-            **_links(request, board.page, board.pages, **circle_params(query)),
-            "offset": board.offset,
-            "served_from": board.source,
-            "me": shaped(board.me) if board.me else None,
-            "results": [shaped(row) for row in board.rows],
-        }
-        max_age = CLOSED_MAX_AGE if challenge.is_closed(today) else OPEN_MAX_AGE
-        return conditional(request, data, max_age)
+        page = _day_page(
+            request, "daily", board, today, circle=circle, link_params=circle_params(query)
+        )
+        max_age = CLOSED_DAY_MAX_AGE if challenge.is_closed(today) else OPEN_MAX_AGE
+        return conditional(request, DailyBoard(page, context=context).data, max_age)
 
 
-def _board_page(
+def _table_page(
     request: Request,
     rows: list[dict[str, Any]],
     page: int,
     circle: CircleChoice | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
+    """What a page of the streak or all-time table answers (``extra``: the board's kind
+    and period), for ``StreakBoard`` and ``AllTimeBoard``."""
     if circle is not None:
         rows = _narrowed(rows, circle.names())
     shown = records.paginate(rows, page)
-    name = LeaderboardView().viewer_name(request)
     pages = max(1, -(-len(rows) // records.PAGE_SIZE))
     return {
         **extra,
-        "circle": circle.shape() if circle else None,
+        "circle": circle,
         "count": len(rows),
         "page": page,
         "pages": pages,
@@ -239,7 +250,7 @@ def _board_page(
                 else {"following": circle is not None}
             ),
         ),
-        "results": [{**row, "me": row["display_name"] == name} for row in shown],
+        "results": shown,
     }
 
 
@@ -261,21 +272,31 @@ class StreakBoardView(LeaderboardView):
     @extend_schema(
         summary="Longest current streaks of consecutive UTC days with a won daily",
         parameters=[CircleQuery],
-        responses={200: StreakBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
+        responses={
+            200: StreakBoard,
+            400: BAD_REQUEST,
+            403: CIRCLE_FOR_GUESTS,
+            404: TABLE_NOT_FOUND,
+        },
         tags=["leaderboards"],
     )
     def get(self, request: Request) -> Response:
         query = _query(CircleQuery, request)
         circle = circle_of(request, query)
-        data = _board_page(request, records.streak_board(), query["page"], circle, board="streaks")
-        return conditional(request, data, STATS_MAX_AGE)
+        page = _table_page(request, records.streak_board(), query["page"], circle, board="streaks")
+        return conditional(request, StreakBoard(page, context=viewer(request)).data, STATS_MAX_AGE)
 
 
 class AllTimeBoardView(LeaderboardView):
     @extend_schema(
         summary="Wins, win rate, average score and best times: all time or the last 30 days",
         parameters=[AllTimeQuery],
-        responses={200: AllTimeBoard, 400: BAD_REQUEST, 404: NOT_FOUND},
+        responses={
+            200: AllTimeBoard,
+            400: BAD_REQUEST,
+            403: CIRCLE_FOR_GUESTS,
+            404: TABLE_NOT_FOUND,
+        },
         tags=["leaderboards"],
     )
     def get(self, request: Request) -> Response:
@@ -283,8 +304,8 @@ class AllTimeBoardView(LeaderboardView):
         period = query["period"]
         rows = records.alltime_board(period)
         circle = circle_of(request, query)
-        data = _board_page(request, rows, query["page"], circle, board="alltime", period=period)
-        return conditional(request, data, STATS_MAX_AGE)
+        page = _table_page(request, rows, query["page"], circle, board="alltime", period=period)
+        return conditional(request, AllTimeBoard(page, context=viewer(request)).data, STATS_MAX_AGE)
 
 
 class PlayerView(LeaderboardView):
@@ -292,15 +313,17 @@ class PlayerView(LeaderboardView):
         summary="A player's page: streak, totals, personal bests, dailies with replay links",
         parameters=[
             OpenApiParameter("name", str, OpenApiParameter.PATH, description="Display name."),
-            OpenApiParameter("page", OpenApiTypes.INT, description="History page (30 a page)."),
+            page_parameter("History page (30 a page)."),
         ],
         responses={200: PlayerPage, 400: BAD_REQUEST, 404: NOT_FOUND},
         tags=["leaderboards"],
     )
     def get(self, request: Request, name: str) -> Response:
         query = _query(PageQuery, request)
-        data = records.player_profile(name, page=query["page"], viewer_id=self.viewer_id(request))
-        return _cacheable(Response(data), request, STATS_MAX_AGE)
+        profile = records.player_profile(
+            name, page=query["page"], viewer_id=viewer(request)["viewer_id"]
+        )
+        return _cacheable(Response(PlayerPage(profile).data), request, STATS_MAX_AGE)
 
 
 class LeagueBoardView(LeaderboardView):
@@ -328,13 +351,15 @@ class LeagueBoardView(LeaderboardView):
         query = _query(PageQuery, request)
         league = social.league_circle(request.user.pk, league_id)
         players = league.players
-        viewer_id = request.user.pk
+        context = viewer(request)
         today = utc_today()
-        page = circles.league_page(players, viewer_id=viewer_id, today=today, page=query["page"])
+        page = circles.league_page(
+            players, viewer_id=context["viewer_id"], today=today, page=query["page"]
+        )
         week_start, week_end = circles.week_of(today)
         month_start, month_end = circles.month_of(today)
         counts = page["counts"]
-        data = {
+        answer = {
             "league": league.league_id,
             "name": league.name,
             "date": today,
@@ -343,7 +368,7 @@ class LeagueBoardView(LeaderboardView):
                     "tier": tier,
                     "closed": entry["challenge"].is_closed(today),
                     "count": entry["board"].count,
-                    "results": [shaped_row(row, viewer_id) for row in entry["board"].rows],
+                    "results": entry["board"].rows,
                 }
                 for tier, entry in page["today"].items()
             ],
@@ -364,10 +389,10 @@ class LeagueBoardView(LeaderboardView):
             },
             "members": counts["streaks"],
             "streaks": page["streaks"],
-            "points": list(circles.POINTS),
+            "points": circles.POINTS,
             "played_points": circles.PLAYED_POINTS,
         }
-        return conditional(request, data, OPEN_MAX_AGE)
+        return conditional(request, LeagueBoard(answer, context=context).data, OPEN_MAX_AGE)
 
 
 class HomeView(LeaderboardView):
@@ -379,9 +404,10 @@ class HomeView(LeaderboardView):
     )
     def get(self, request: Request) -> Response:
         today = utc_today()
-        viewer_id = self.viewer_id(request)
+        context = viewer(request)
+        viewer_id = context["viewer_id"]
         yesterday = today - dt.timedelta(days=1)
-        data = {
+        answer = {
             "date": today,
             "next_deal_at": dt.datetime.combine(
                 today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC
@@ -389,22 +415,21 @@ class HomeView(LeaderboardView):
             "playing": records.playing_now(today),
             "streak": records.streak_summary(viewer_id, today) if viewer_id else None,
             "yesterday": [
-                _yesterday(challenge, viewer_id, today)
-                for challenge in DailyChallenge.of_day(yesterday)
+                _yesterday(challenge, today) for challenge in DailyChallenge.of_day(yesterday)
             ],
             "leagues": _league_leaders(viewer_id, today) if viewer_id else [],
         }
-        return conditional(request, data, OPEN_MAX_AGE)
+        return conditional(request, Home(answer, context=context).data, OPEN_MAX_AGE)
 
 
-def _yesterday(challenge: DailyChallenge, viewer_id: int | None, today: dt.date) -> dict[str, Any]:
+def _yesterday(challenge: DailyChallenge, today: dt.date) -> dict[str, Any]:
     board = day_board.daily_board(challenge, size=3)  # the winners: three rows to check
     return {
         "tier": challenge.tier,
         "date": challenge.date,
         "par": day_board.par(challenge, today),
         "count": board.count,
-        "winners": [shaped_row(row, viewer_id) for row in board.rows[:3]],
+        "winners": board.rows[:3],
         "board_url": f"/leaderboards/daily/?date={challenge.date}&tier={challenge.tier}",
     }
 
@@ -423,9 +448,7 @@ def _league_leaders(viewer_id: int, today: dt.date) -> list[dict[str, Any]]:
                 "name": league.name,
                 "url": f"/leagues/{league.pk}/",
                 "leaders": {
-                    tier: shaped_row(entry["board"].rows[0], viewer_id)
-                    if entry["board"].rows
-                    else None
+                    tier: entry["board"].rows[0] if entry["board"].rows else None
                     for tier, entry in standings.items()
                 },
             }
@@ -451,35 +474,16 @@ class ArchiveBoardView(LeaderboardView):
         tags=["leaderboards"],
     )
     def get(self, request: Request, date: str, tier: str) -> Response:
-        try:
-            day = dt.date.fromisoformat(date)
-        except ValueError as exc:
-            raise ValidationError({"date": f"{date!r} is not a date (YYYY-MM-DD)"}) from exc
+        day = parse_day(date)
         query = _query(PageQuery, request)
         today = utc_today()
         if day >= today:
             raise NotFound(f"{day.isoformat()} is not in the archive yet: it joins once closed")
         challenge = day_board.find_challenge(day, tier, today=today)
-        viewer_id = self.viewer_id(request)
-        board = archive.archive_board(challenge, page=query["page"], viewer_id=viewer_id)
-        data = {
-            "board": "archive",
-            "circle": None,
-            "date": challenge.date,
-            "tier": challenge.tier,
-            "closed": True,
-            "par": day_board.par(challenge, today),
-            "count": board.count,
-            "page": board.page,
-            "pages": board.pages,
-            "page_size": day_board.PAGE_SIZE,
-            **_links(request, board.page, board.pages),
-            "offset": board.offset,
-            "served_from": board.source,
-            "me": shaped_row(board.me, viewer_id) if board.me else None,
-            "results": [shaped_row(row, viewer_id) for row in board.rows],
-        }
-        return conditional(request, data, OPEN_MAX_AGE)
+        context = viewer(request)
+        board = archive.archive_board(challenge, page=query["page"], viewer_id=context["viewer_id"])
+        page = _day_page(request, "archive", board, today)
+        return conditional(request, DailyBoard(page, context=context).data, OPEN_MAX_AGE)
 
 
 class CalendarView(LeaderboardView):
@@ -503,9 +507,9 @@ class CalendarView(LeaderboardView):
             year, number = archive.parse_month(month)
         except ValueError as exc:
             raise ValidationError({"month": str(exc)}) from exc
-        data = archive.month_calendar(request.user.pk, year, number)
+        days = archive.month_calendar(request.user.pk, year, number)
         # max-age 0: the page shows a game just started or finished when it comes back.
-        return conditional(request, data, 0)
+        return conditional(request, Calendar(days).data, 0)
 
 
 class PlayerRecordView(LeaderboardView):
@@ -522,5 +526,5 @@ class PlayerRecordView(LeaderboardView):
         user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
         if user is None:
             raise NotFound(f"no player named {name!r}")
-        data = archive.player_record(user.pk)
-        return conditional(request, data, STATS_MAX_AGE)
+        record = archive.player_record(user.pk)
+        return conditional(request, PlayerRecord(record).data, STATS_MAX_AGE)

@@ -16,8 +16,8 @@ from django.utils.html import format_html
 
 from moderation import admin_games, services  # noqa: F401  (admin_games registers its pages)
 from moderation.admin_actions import ModerationPermissions, reason_action
-from moderation.models import AuditLog, Ban, DayVoid, Flag, Player, Report
-from social.models import League, LeagueReport
+from moderation.models import AuditLog, Ban, DayVoid, Flag, LeagueReport, Player, Report
+from social.models import League
 
 
 def _game_link(game_id: int) -> str:

@@ -19,13 +19,13 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.engine import LogError, Position, card_text, replay_log
+from apikit.converters import IdConverter
 from games.models import DailyChallenge, Game
 from moderation import services as moderation
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import Flag, FlagKind, FlagStatus, GameOrigin, Report
 from moderation.origins import linked_games, seen_in_advance
-from yukon_site.converters import IdConverter
+from yukon.engine import LogError, Position, card_text, replay_log
 
 
 def _void_day(actor: Any, challenge_id: int, reason: str) -> Any:

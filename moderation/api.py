@@ -1,4 +1,7 @@
-"""The players' side of moderation: report a game (``POST /api/games/<id>/report/``)."""
+"""The players' side of moderation: report a game (``POST /api/games/<id>/report/``) or a
+league's name (``POST /api/leagues/<id>/report/`` as a member, ``POST
+/api/leagues/join/<token>/report/`` with its invite link), under the leagues' paths and
+tag; the league is looked up the leagues' way (``social.services``)."""
 
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ from apikit.schema import ERROR
 from apikit.views import BaseAPIView
 from games import services as games
 from moderation import services
-from moderation.models import Report
+from moderation.models import LeagueReport, Report
 from moderation.services import MAX_REASON
+from social import services as social
+from social.models import League
 
 
 class ReportInputSerializer(serializers.Serializer):
@@ -43,6 +48,7 @@ class ReportGameView(BaseAPIView):
             400: OpenApiResponse(ERROR, description="No reason given."),
             403: OpenApiResponse(ERROR, description="Not logged in, or your own game."),
             404: OpenApiResponse(ERROR, description="No such game, or its replay is not open."),
+            409: OpenApiResponse(ERROR, description="Your own game, still in play."),
             429: OpenApiResponse(ERROR, description="Too many reports in the last hour."),
         },
         summary="Report a game you can replay to the moderators, with a reason",
@@ -59,3 +65,75 @@ class ReportGameView(BaseAPIView):
             ReportSerializer(report).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=MAX_REASON)
+
+
+class LeagueReportSerializer(serializers.ModelSerializer):
+    league = serializers.IntegerField(source="league_id", read_only=True)
+
+    class Meta:
+        model = LeagueReport
+        fields = ("id", "league", "reported_name", "reason", "status", "created_at")
+        read_only_fields = fields
+
+
+LEAGUE_TAGS = ["leagues"]
+REPORT_LEAGUE_RESPONSES = {
+    201: LeagueReportSerializer,
+    200: OpenApiResponse(LeagueReportSerializer, description="You already reported it."),
+    400: OpenApiResponse(ERROR, description="No reason given."),
+    403: OpenApiResponse(ERROR, description="Not logged in, or not the league's owner."),
+    429: OpenApiResponse(ERROR, description="Too many reports in the last hour."),
+}
+
+
+def _report_league(request: Request, league: League) -> Response:
+    serializer = ReasonSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    report, created = services.report_league(
+        request.user, league, serializer.validated_data["reason"]
+    )
+    return Response(
+        LeagueReportSerializer(report).data,
+        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+    )
+
+
+class ReportLeagueView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Report a league's name to the moderators",
+        request=ReasonSerializer,
+        responses={
+            **REPORT_LEAGUE_RESPONSES,
+            404: OpenApiResponse(
+                ERROR, description="No such league, or you are not a member of it (now)."
+            ),
+        },
+        tags=LEAGUE_TAGS,
+    )
+    def post(self, request: Request, league_id: int) -> Response:
+        return _report_league(request, social.league_of_member(request.user.pk, league_id))
+
+
+class ReportInviteView(BaseAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Report the name of a league you were invited to, without joining it",
+        request=ReasonSerializer,
+        responses={
+            **REPORT_LEAGUE_RESPONSES,
+            404: OpenApiResponse(
+                ERROR, description="Not a current invite link (replaced, or the league closed)."
+            ),
+        },
+        tags=LEAGUE_TAGS,
+    )
+    def post(self, request: Request, token: str) -> Response:
+        league, _ = social.invite_preview(token)
+        return _report_league(request, league)

@@ -3,13 +3,13 @@
 - ``games.signals.game_verified`` -> raise automatic flags, judge again the games linked to it
   (and keep voided days void);
 - ``post_save`` of a new daily or archive Game -> record where it was started from;
-- ``accounts.signals.personal_data`` -> a player's closed flags, reports and game origins,
-  for their download;
+- ``accounts.signals.personal_data`` -> a player's closed flags, reports (of games and of
+  league names) and game origins, for their download;
 - ``accounts.signals.account_deleted`` -> forget where the player's games came from;
 - ``post_migrate`` -> the ``moderator`` group and its permissions (moderation.groups);
 
-A ban is a field: the ban service writes ``accounts.User.is_banned`` and ``ban_reason``,
-which games and accounts read; moderation's admin of games and daily challenges is
+A ban is a field: ``accounts.services.ban_account`` writes ``accounts.User.is_banned`` and
+``ban_reason``, which games and accounts read; moderation's admin of games and daily challenges is
 registered by ``moderation.admin`` (``admin_games``).
 """
 

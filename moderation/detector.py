@@ -1,8 +1,8 @@
 """How a game was played, read from its move log: the evidence behind the automatic flags.
 
-Pure Python over ``games.engine`` and ``games.solver`` (never Django), so production
+Pure Python over ``yukon.engine`` and ``yukon.solver`` (never Django), so production
 (``moderation.flags``, in the verification worker) and the red-team simulations
-(``moderation.redteam``: tests and bench) judge a log with the same function, ``judge``.
+(``tests.redteam``: tests and bench) judge a log with the same function, ``judge``.
 
 Three kinds of evidence, each turned into readable findings:
 
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import EngineError, Position
-from games.solver import SolverError, solve
+from yukon.engine import EngineError, Position
+from yukon.solver import SolverError, solve
 
 # A move as the player sees it, whatever the column numbers: the card moved and what it
 # lands on (a card, "F" for its foundation, "-" for an empty column).
@@ -58,8 +58,8 @@ class Thresholds:
     new_player_dailies: int = 3
     shared_address_accounts: int = 3
     linked_seen_cards: int = 1
-    clairvoyance_log10: float = -2.0
-    clairvoyance_min_decisions: int = 4
+    clairvoyance_log10: float = -1.5
+    clairvoyance_record_games: int = 10
     clairvoyance_nodes: int = 2_000_000
 
     @classmethod
@@ -413,6 +413,8 @@ class SolverAgreement:
     agreed: int
     decisions: int  # positions with a real choice and a win the solver found
     nodes: int
+    # ply -> was the move the solver's first move, at each of those positions
+    plies: dict[int, bool] = field(default_factory=dict)
 
 
 def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
@@ -423,7 +425,8 @@ def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
     """
     position = Position.deal(game.number, game.variant)
     agreed = decisions = nodes = 0
-    for text in game.moves:
+    plies: dict[int, bool] = {}
+    for ply, text in enumerate(game.moves):
         try:
             move = position.parse_move(text)
         except EngineError:
@@ -445,13 +448,13 @@ def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
             if answer.verdict == "solved" and answer.moves:
                 decisions += 1
                 best = position.parse_move(answer.moves[0])
-                agreed += signature(position, best) == signature(position, move)
+                plies[ply] = signature(position, best) == signature(position, move)
+                agreed += plies[ply]
         position.push(move)
-    return SolverAgreement(agreed, decisions, nodes)
+    return SolverAgreement(agreed, decisions, nodes, plies)
 
 
-def solver_move_findings(game: PlayedGame, t: Thresholds) -> list[Finding]:
-    result = solver_agreement(game, t)
+def solver_move_findings(game: PlayedGame, t: Thresholds, result: SolverAgreement) -> list[Finding]:
     if result.decisions < t.solver_agree_min:
         return []
     share = result.agreed / result.decisions
@@ -481,16 +484,31 @@ def solver_move_findings(game: PlayedGame, t: Thresholds) -> list[Finding]:
 CHOICE_TIERS = ("medium", "hard")
 
 
-def judge(game: PlayedGame, t: Thresholds) -> list[Finding]:
-    """Every finding the log alone supports (production and the red-team suite call this)."""
+def judge(
+    game: PlayedGame,
+    t: Thresholds,
+    *,
+    choices: bool = True,
+    agreement: SolverAgreement | None = None,
+) -> list[Finding]:
+    """Every finding the log alone supports (production and the red-team suite call this);
+    ``choices=False`` leaves the clairvoyance check out (production runs it on the player's
+    record: ``moderation.flags``), ``agreement`` is ``solver_agreement(game, t)`` when the
+    caller has it."""
     from moderation.clairvoyance import clairvoyance_findings  # it builds on this module
 
     steps = steps_of(game)
     solution_moves = len(game.solution or ())
+    if agreement is None:
+        agreement = solver_agreement(game, t)
     return [
         *pacing_findings(steps, solution_moves, t),
         *thinking_findings(steps, t),
         *solver_line_findings(game, steps, t),
-        *solver_move_findings(game, t),
-        *(clairvoyance_findings(game, t) if game.tier in CHOICE_TIERS else []),
+        *solver_move_findings(game, t, agreement),
+        *(
+            clairvoyance_findings(game, t, agreement)
+            if choices and game.tier in CHOICE_TIERS
+            else []
+        ),
     ]

@@ -15,12 +15,22 @@ board: a moderator decides.
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 from typing import Any, TypeGuard
 
 from games import services as game_services
 from games.models import Game, Tier, Verification
-from moderation.detector import Finding, PlayedGame, Thresholds, judge
-from moderation.models import Flag, FlagKind, GameOrigin
+from moderation.clairvoyance import Evidence, clairvoyance, record_findings
+from moderation.detector import (
+    CHOICE_TIERS,
+    Finding,
+    PlayedGame,
+    SolverAgreement,
+    Thresholds,
+    judge,
+    solver_agreement,
+)
+from moderation.models import ChoiceEvidence, Flag, FlagKind, GameOrigin
 from moderation.origins import RECORDED_MODES, linked_findings, linked_games
 
 logger = logging.getLogger(__name__)
@@ -57,6 +67,35 @@ def _perfect_first_try(game: Game, t: Thresholds) -> Finding | None:
     )
 
 
+def _clairvoyance(
+    game: Game, played: PlayedGame, t: Thresholds, agreement: SolverAgreement
+) -> list[Finding]:
+    """The clairvoyance check on the player's record: this game's evidence is stored, then
+    judged with the player's earlier judged games (``clairvoyance_record_games`` in all)."""
+    if played.tier not in CHOICE_TIERS:
+        return []
+    result = clairvoyance(played, t, agreement)
+    evidence = result.evidence()
+    ChoiceEvidence.objects.update_or_create(game_id=game.pk, defaults=asdict(evidence))
+    earlier: dict[int, Evidence] = {}
+    if game.player_id is not None and game.finished_at is not None:
+        rows = ChoiceEvidence.objects.filter(
+            game__player_id=game.player_id, game__finished_at__lt=game.finished_at
+        ).order_by("-game__finished_at")[: t.clairvoyance_record_games - 1]
+        earlier = {
+            row.game_id: Evidence(
+                tuple(row.style),
+                tuple(row.kept),
+                row.decisions,
+                row.lost,
+                tuple(map(tuple, row.consulting)),
+            )
+            for row in rows
+            if len(row.style) == len(evidence.style)  # judged with today's masked players
+        }
+    return record_findings(result, earlier, t)
+
+
 def _shared_address(game: Game, t: Thresholds) -> tuple[Finding, list[int]] | None:
     address = GameOrigin.objects.filter(game_id=game.pk).values_list("address", flat=True)
     first = address.first()
@@ -86,7 +125,10 @@ def _shared_address(game: Game, t: Thresholds) -> tuple[Finding, list[int]] | No
 def inspect_game(game: Game, t: Thresholds | None = None) -> list[tuple[int, Finding]]:
     """Every (game id, finding) this verified game raises; a shared address flags them all."""
     t = t or Thresholds.from_settings()
-    found = [(game.pk, finding) for finding in judge(played_game(game), t)]
+    played = played_game(game)
+    agreement = solver_agreement(played, t)
+    found = [(game.pk, f) for f in judge(played, t, choices=False, agreement=agreement)]
+    found += [(game.pk, f) for f in _clairvoyance(game, played, t, agreement)]
     finding = _perfect_first_try(game, t)
     if finding is not None:
         found.append((game.pk, finding))

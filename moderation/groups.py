@@ -1,6 +1,7 @@
 """The ``moderator`` group: staff in it see and use the moderation tools, nothing more.
 
-Its migrations made it (0002, 0006); ``ensure_moderator_group`` keeps it after every
+Its migrations made it (0002, 0006; 0008 moved the league reports' permission to
+moderation with the model); ``ensure_moderator_group`` keeps it after every
 ``migrate`` and every flush of the database (a test that empties the tables), so that the
 group and its permissions are never missing.
 """
@@ -17,6 +18,7 @@ MODERATOR_PERMISSIONS = [
     ("games", "view_dailychallenge"),
     ("moderation", "view_flag"),
     ("moderation", "view_report"),
+    ("moderation", "view_leaguereport"),
     ("moderation", "view_auditlog"),
     ("moderation", "view_dayvoid"),
     ("moderation", "view_ban"),
@@ -24,7 +26,6 @@ MODERATOR_PERMISSIONS = [
     ("moderation", "moderate_games"),
     ("moderation", "ban_players"),
     ("social", "view_league"),
-    ("social", "view_leaguereport"),
 ]
 
 

@@ -1,7 +1,9 @@
-"""Moderation records: automatic flags, player reports, bans, voided days, the audit log.
+"""Moderation records: automatic flags, player reports (of games and of league names),
+bans, voided days, the audit log.
 
-Games and players are changed only through ``moderation.services``; every such change
-writes one ``AuditLog`` row, which can never be edited or deleted afterwards.
+Moderation decides through ``moderation.services``, which changes games and players only
+through their apps' services; every decision writes one ``AuditLog`` row, which can never
+be edited or deleted afterwards.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from accounts.models import User
+from social.models import LEAGUE_NAME_MAX_LENGTH
 
 
 class FlagKind(models.TextChoices):
@@ -27,6 +30,7 @@ class FlagKind(models.TextChoices):
     SHARED_ADDRESS = "shared_address", "Several accounts from one address"
     LINKED_ACCOUNTS = "linked_accounts", "Played after linked accounts turned its cards"
     CLAIRVOYANCE = "clairvoyance", "Kept the win where the face-up cards mislead"
+    SOLVER_CONSULTED = "solver_consulted", "Played the solver's move more than its style explains"
 
 
 class FlagStatus(models.TextChoices):
@@ -73,15 +77,16 @@ class Flag(models.Model):
 class ReportStatus(models.TextChoices):
     OPEN = "open"
     DISMISSED = "dismissed"
-    ACTIONED = "actioned"
+    ACTIONED = "actioned"  # the game disqualified, or the league renamed or closed
 
 
-class Report(models.Model):
-    """A player's report of a game, with their reason: it waits in the moderation queue."""
+class AbstractReport(models.Model):
+    """A player's report, with their reason: it waits in the moderators' queue until one
+    dismisses it or acts on what it names (``moderation.services`` files and settles
+    every kind alike)."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_filed"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="%(class)ss_filed"
     )
     reason = models.TextField()
     status = models.CharField(
@@ -99,6 +104,16 @@ class Report(models.Model):
     resolution = models.TextField(blank=True, default="")
 
     class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+
+class Report(AbstractReport):
+    """A player's report of a game they can replay."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reports")
+
+    class Meta(AbstractReport.Meta):
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "reporter"], name="moderation_report_one_per_player"
@@ -109,10 +124,29 @@ class Report(models.Model):
             # The rate limit counts a reporter's recent reports.
             models.Index(fields=["reporter", "created_at"], name="moderation_report_recent"),
         ]
-        ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"report of game {self.game_id} by {self.reporter_id} ({self.status})"
+
+
+class LeagueReport(AbstractReport):
+    """A member's (or an invitee's) report of a league's name."""
+
+    league = models.ForeignKey("social.League", on_delete=models.CASCADE, related_name="reports")
+    # The name as reported: a rename later does not rewrite what was reported.
+    reported_name = models.CharField(max_length=LEAGUE_NAME_MAX_LENGTH)
+
+    class Meta(AbstractReport.Meta):
+        # The names are those it had in the social app, where it began (migration 0008).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "reporter"], name="social_league_report_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="social_report_queue")]
+
+    def __str__(self) -> str:
+        return f"report of league {self.league_id} by {self.reporter_id} ({self.status})"
 
 
 class Ban(models.Model):
@@ -272,3 +306,23 @@ class Player(User):
     class Meta:
         proxy = True
         verbose_name = "player"
+
+
+class ChoiceEvidence(models.Model):
+    """What a medium or hard game's choices say about its player
+    (``moderation.clairvoyance.Evidence``), kept so that the player's record is judged
+    without solving their earlier games again. Derived from the game's log alone."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="choice_evidence"
+    )
+    # per masked player (moderation.clairvoyance.MASKED_PLAYERS), log10 chances
+    style = models.JSONField()
+    kept = models.JSONField()
+    decisions = models.PositiveSmallIntegerField()
+    lost = models.BooleanField()
+    consulting = models.JSONField()  # per consulted share, per masked player
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"choices of game {self.game_id}"

@@ -1,13 +1,14 @@
 """What moderation holds about a player, for the download of their data
 (accounts.signals.personal_data): the flags raised on their games once a moderator has
-closed them (an open flag is still being looked at), the reports they made, and where
-their daily and archive games were started from (kept ``MODERATION_ORIGIN_DAYS``)."""
+closed them (an open flag is still being looked at), the reports they made (of games and
+of league names), and where their daily and archive games were started from (kept
+``MODERATION_ORIGIN_DAYS``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from moderation.models import Flag, FlagStatus, GameOrigin, Report
+from moderation.models import Flag, FlagStatus, GameOrigin, LeagueReport, Report
 
 
 def _iso(value: Any) -> str | None:
@@ -21,6 +22,7 @@ def player_moderation(user: Any) -> dict[str, Any]:
         .order_by("created_at", "pk")
     )
     reports = Report.objects.filter(reporter=user).order_by("created_at", "pk")
+    league_reports = LeagueReport.objects.filter(reporter=user).order_by("created_at", "pk")
     origins = GameOrigin.objects.filter(game__player=user).order_by("created_at", "pk")
     return {
         "closed_flags": [
@@ -45,6 +47,16 @@ def player_moderation(user: Any) -> dict[str, Any]:
                 "handled_at": _iso(report.handled_at),
             }
             for report in reports
+        ],
+        "league_reports_made": [
+            {
+                "league": report.league_id,
+                "reported_name": report.reported_name,
+                "reason": report.reason,
+                "status": report.status,
+                "created_at": _iso(report.created_at),
+            }
+            for report in league_reports
         ],
         "game_origins": [
             {

@@ -1,41 +1,51 @@
 """Every moderation action: clear a flag, disqualify a game, ban or unban a player, void a
-day, file or dismiss a report. Each runs in one transaction, writes one AuditLog row per
-target, and updates the boards (``leaderboards.services``) once the change has committed.
+day, rename or close a league, file or dismiss a report. Each runs in one transaction and
+writes one AuditLog row per target. Moderation decides and writes its own rows (flags,
+reports, bans, voids, the audit log); a game's standing changes through
+``games.services``, a player's ban mark through ``accounts.services`` and a league
+through ``social.services``. Those services tell the boards after commit
+(``accounts.signals.results_changed``): moderation knows nothing of the leaderboards.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from accounts import services as account_services
 from accounts.models import User
 from apikit.errors import Conflict, Forbidden, ServiceError
 from games import services as game_services
 from games.models import DailyChallenge, Game, Mode, Status, Verification, utc_today
-from leaderboards import services as boards
 from moderation.models import (
+    AbstractReport,
     AuditAction,
     AuditLog,
     Ban,
     DayVoid,
     Flag,
     FlagStatus,
+    LeagueReport,
     Report,
     ReportStatus,
 )
 from social import services as social
-from social.models import LeagueReport, LeagueReportStatus
+from social.models import League
 
 MAX_REASON = 2000
 
+AnyReport = TypeVar("AnyReport", bound=AbstractReport)
+
 
 class TooManyReports(ServiceError):
+    """More reports in the last hour than ``MODERATION_REPORTS_PER_HOUR``: 429."""
+
     http_status = 429
 
 
@@ -65,24 +75,24 @@ def _audit(actor: Any, action: str, target: models.Model, reason: str) -> AuditL
     return entry
 
 
-def _after_commit(func: Any, *args: Any) -> None:
-    # robust: Redis trouble must not fail a committed moderation action (reads filter anyway).
-    transaction.on_commit(lambda: func(*args), robust=True)
-
-
 def _close_flags(game_ids: Iterable[int], actor: Any, status: str, why: str) -> None:
     Flag.objects.filter(game_id__in=list(game_ids), status=FlagStatus.OPEN).update(
         status=status, resolved_by=actor, resolved_at=timezone.now(), resolution=why
     )
 
 
-def _close_reports(game_ids: Iterable[int], actor: Any, why: str) -> None:
-    Report.objects.filter(game_id__in=list(game_ids), status=ReportStatus.OPEN).update(
+def _settle_reports(reports: QuerySet[AnyReport], actor: Any, why: str) -> int:
+    """The open ones of ``reports`` are settled: what they named was acted on."""
+    return reports.filter(status=ReportStatus.OPEN).update(
         status=ReportStatus.ACTIONED,
         handled_by=actor,
         handled_at=timezone.now(),
         resolution=why,
     )
+
+
+def _close_reports(game_ids: Iterable[int], actor: Any, why: str) -> None:
+    _settle_reports(Report.objects.filter(game_id__in=list(game_ids)), actor, why)
 
 
 # ----- flags and reports -----------------------------------------------------------------
@@ -105,9 +115,19 @@ def clear_flag(actor: Any, flag_id: int, reason: str) -> Flag:
 
 
 def dismiss_report(actor: Any, report_id: int, reason: str) -> Report:
+    """A moderator found nothing wrong with the reported game."""
+    return _dismiss(Report, actor, report_id, reason)
+
+
+def dismiss_league_report(actor: Any, report_id: int, reason: str) -> LeagueReport:
+    """A moderator found nothing wrong with the reported league name."""
+    return _dismiss(LeagueReport, actor, report_id, reason)
+
+
+def _dismiss(model: type[AnyReport], actor: Any, report_id: int, reason: str) -> AnyReport:
     reason = _reason(reason)
     with transaction.atomic():
-        report = Report.objects.select_for_update().get(pk=report_id)
+        report = model._default_manager.select_for_update().get(pk=report_id)
         if report.status != ReportStatus.OPEN:
             return report
         report.status = ReportStatus.DISMISSED
@@ -119,25 +139,52 @@ def dismiss_report(actor: Any, report_id: int, reason: str) -> Report:
     return report
 
 
-def file_report(reporter: Any, game: Game, reason: str) -> tuple[Report, bool]:
+def file_report(reporter: Any, game: Game, reason: Any) -> tuple[Report, bool]:
     """A player reports a game they can see: (report, created). One report per game each."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise ServiceError("say what looks wrong: a reason is required")
+    reason = _report_reason(reason, "say what looks wrong: a reason is required")
     if game.player_id == reporter.pk:
         raise Forbidden("you cannot report your own game")
-    existing = Report.objects.filter(game=game, reporter=reporter).first()
+    return _file(Report, reporter, reason, {"game": game})
+
+
+def report_league(reporter: Any, league: League, reason: Any) -> tuple[LeagueReport, bool]:
+    """A member (or invitee) reports the league's name: (report, created). The name is
+    kept as reported: a rename later does not rewrite it."""
+    reason = _report_reason(reason, "say what is wrong with the name: a reason is required")
+    return _file(LeagueReport, reporter, reason, {"league": league}, reported_name=league.name)
+
+
+def _report_reason(reason: Any, missing: str) -> str:
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise ServiceError(missing)
+    return reason[:MAX_REASON]
+
+
+def _file(
+    model: type[AnyReport],
+    reporter: Any,
+    reason: str,
+    subject: dict[str, Any],
+    **details: Any,
+) -> tuple[AnyReport, bool]:
+    """File a report of ``subject`` (once per reporter: their earlier report of it stands);
+    past ``MODERATION_REPORTS_PER_HOUR`` reports of this kind in the last hour,
+    TooManyReports."""
+    existing = model._default_manager.filter(reporter=reporter, **subject).first()
     if existing is not None:
         return existing, False
     limit = settings.MODERATION_REPORTS_PER_HOUR
     since = timezone.now() - dt.timedelta(hours=1)
-    if Report.objects.filter(reporter=reporter, created_at__gte=since).count() >= limit:
+    if model._default_manager.filter(reporter=reporter, created_at__gte=since).count() >= limit:
         raise TooManyReports(f"you have sent {limit} reports in the last hour; try again later")
     try:
         with transaction.atomic():
-            report = Report.objects.create(game=game, reporter=reporter, reason=reason[:MAX_REASON])
+            report = model._default_manager.create(
+                reporter=reporter, reason=reason, **subject, **details
+            )
     except IntegrityError:  # a double click: the first one stands
-        return Report.objects.get(game=game, reporter=reporter), False
+        return model._default_manager.get(reporter=reporter, **subject), False
     return report, True
 
 
@@ -154,13 +201,11 @@ def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
             if _forget_ban_took(game):
                 _audit(actor, AuditAction.DISQUALIFY, game, reason)
             return game
-        game.disqualified = True
-        game.save(update_fields=["disqualified"])
+        (game,) = game_services.disqualify_games([game.pk])
         _forget_ban_took(game)  # a moderator's own decision: no restore undoes it
         _close_flags([game.pk], actor, FlagStatus.UPHELD, reason)
         _close_reports([game.pk], actor, reason)
         _audit(actor, AuditAction.DISQUALIFY, game, reason)
-        _after_commit(boards.remove_game, game)
     return game
 
 
@@ -173,12 +218,10 @@ def requalify_game(actor: Any, game_id: int, reason: str) -> Game:
             return game
         if DayVoid.objects.filter(challenge_id=game.challenge_id).exists():
             raise Conflict("this game's day was voided: its games stay off the board")
-        game.disqualified = False
-        game.save(update_fields=["disqualified"])
+        (game,) = game_services.requalify_games([game.pk])
         # The ban no longer holds this result: a later disqualification is the moderator's.
         _forget_ban_took(game)
         _audit(actor, AuditAction.REQUALIFY, game, reason)
-        _after_commit(boards.restore_game, game)
     return game
 
 
@@ -233,25 +276,18 @@ def void_day(actor: Any, challenge_id: int, reason: str) -> DayVoid:
         if existing is not None:
             return existing
         void = DayVoid.objects.create(challenge=challenge, reason=reason, voided_by=actor)
-        games = Game.objects.filter(challenge=challenge, mode=Mode.DAILY)
-        game_ids = list(games.values_list("pk", flat=True))
-        games.update(disqualified=True)
+        game_ids = game_services.void_challenge(challenge.pk)
         _close_flags(game_ids, actor, FlagStatus.UPHELD, f"day voided: {reason}")
         _close_reports(game_ids, actor, f"day voided: {reason}")
         _audit(actor, AuditAction.VOID_DAY, challenge, reason)
-        transaction.on_commit(lambda: boards.rebuild_boards([challenge.pk]), robust=True)
     return void
 
 
 def disqualify_if_voided(game_id: int) -> None:
     """A game of a voided day verified after the void stays off the board too."""
-    game = Game.objects.filter(
-        pk=game_id, disqualified=False, challenge__void__isnull=False
-    ).first()
-    if game is None:
-        return
-    Game.objects.filter(pk=game_id).update(disqualified=True)
-    boards.remove_game(game)
+    voided = Game.objects.filter(pk=game_id, disqualified=False, challenge__void__isnull=False)
+    if voided.exists():
+        game_services.disqualify_games([game_id])
 
 
 def void_of(challenge: DailyChallenge | None) -> DayVoid | None:
@@ -278,15 +314,12 @@ def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
             return ban
         if ban is None:
             ban = Ban.objects.create(player=user, reason=reason, banned_by=actor)
-        user.is_banned = True
-        user.ban_reason = ban.reason
-        user.save(update_fields=["is_banned", "ban_reason"])
+        user = account_services.ban_account(user.pk, ban.reason)
         game_ids = Game.objects.filter(player=user).values_list("pk", flat=True)
         _close_flags(game_ids, actor, FlagStatus.UPHELD, f"player banned: {reason}")
         _audit(actor, AuditAction.BAN, user, reason)
         _end_games_in_progress(actor, user, reason)
         _take_results(actor, ban, reason)
-        _after_commit(boards.remove_player, user)
     return ban
 
 
@@ -302,10 +335,9 @@ def _end_games_in_progress(actor: Any, user: User, reason: str) -> None:
 def _take_results(actor: Any, ban: Ban, reason: str) -> None:
     """Disqualify the player's ranked results, remembering which ones this ban took."""
     taken = Game.objects.filter(player_id=ban.player_id, mode=Mode.DAILY, disqualified=False)
-    targets = list(taken.select_for_update(of=("self",)))
+    targets = game_services.disqualify_games(taken.values_list("pk", flat=True))
     if not targets:
         return
-    Game.objects.filter(pk__in=[game.pk for game in targets]).update(disqualified=True)
     ban.disqualified_games.add(*targets)
     _audit_each(actor, AuditAction.DISQUALIFY, targets, f"player banned: {reason}")
 
@@ -327,13 +359,12 @@ def restore_ban_results(actor: Any, user_id: int, reason: str) -> int:
         taken = Game.objects.filter(
             pk__in=links.values("game_id"), disqualified=True, challenge__void__isnull=True
         )
-        targets = list(taken.select_for_update(of=("self",)))
-        Game.objects.filter(pk__in=[game.pk for game in targets]).update(disqualified=False)
+        locked = taken.select_for_update(of=("self",)).values_list("pk", flat=True)
+        targets = game_services.requalify_games(list(locked))
         links.delete()
         why = f"results restored after a ban: {reason}"
         _audit_each(actor, AuditAction.REQUALIFY, targets, why)
         _audit(actor, AuditAction.RESTORE_RESULTS, user, reason)
-        _after_commit(boards.restore_player, user)
     return len(targets)
 
 
@@ -348,11 +379,8 @@ def unban_player(actor: Any, user_id: int, reason: str) -> User:
         )
         if not user.is_banned:
             return user
-        user.is_banned = False
-        user.ban_reason = ""
-        user.save(update_fields=["is_banned", "ban_reason"])
+        user = account_services.unban_account(user.pk)
         _audit(actor, AuditAction.UNBAN, user, reason)
-        _after_commit(boards.restore_player, user)
     return user
 
 
@@ -365,9 +393,7 @@ def rename_league(actor: Any, league_id: int, reason: str, name: str | None = No
     reason = _reason(reason)
     with transaction.atomic():
         league, old = social.set_league_name(league_id, name or f"League {league_id}")
-        social.settle_league_reports(
-            league_id, actor, LeagueReportStatus.ACTIONED, f"renamed: {reason}"
-        )
+        _settle_league_reports(league_id, actor, f"renamed: {reason}")
         _audit(actor, AuditAction.RENAME_LEAGUE, league, f"{old!r} -> {league.name!r}: {reason}")
     return league
 
@@ -377,23 +403,10 @@ def close_league(actor: Any, league_id: int, reason: str) -> Any:
     reason = _reason(reason)
     with transaction.atomic():
         league = social.close_league(league_id, reason)
-        social.settle_league_reports(
-            league_id, actor, LeagueReportStatus.ACTIONED, f"closed: {reason}"
-        )
+        _settle_league_reports(league_id, actor, f"closed: {reason}")
         _audit(actor, AuditAction.CLOSE_LEAGUE, league, reason)
     return league
 
 
-def dismiss_league_report(actor: Any, report_id: int, reason: str) -> LeagueReport:
-    reason = _reason(reason)
-    with transaction.atomic():
-        report = LeagueReport.objects.select_for_update().get(pk=report_id)
-        if report.status != LeagueReportStatus.OPEN:
-            return report
-        report.status = LeagueReportStatus.DISMISSED
-        report.handled_by = actor
-        report.handled_at = timezone.now()
-        report.resolution = reason
-        report.save(update_fields=["status", "handled_by", "handled_at", "resolution"])
-        _audit(actor, AuditAction.DISMISS_REPORT, report, reason)
-    return report
+def _settle_league_reports(league_id: int, actor: Any, why: str) -> int:
+    return _settle_reports(LeagueReport.objects.filter(league_id=league_id), actor, why)

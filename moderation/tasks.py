@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from apikit.retries import RETRY_ON_DATABASE_ERRORS
 from moderation import origins, services
-from yukon_site.celery import RETRY_ON_DATABASE_ERRORS
 
 
 @shared_task(name="moderation.purge_origins", **RETRY_ON_DATABASE_ERRORS, max_retries=3)

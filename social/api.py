@@ -2,7 +2,9 @@
 
 A league's contents answer only to its members (404 to anyone else, as for a league
 that does not exist); its invite link shows its name and size to whoever holds it.
-The league's boards and tables are the leaderboards' (``/api/leaderboards/leagues/<id>/``).
+The league's boards and tables are the leaderboards' (``/api/leaderboards/leagues/<id>/``);
+a report of a league's name is moderation's (``moderation.api``, routed under the same
+``/api/leagues/`` paths).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from apikit.etags import conditional_response
 from apikit.schema import ERROR
 from apikit.views import BaseAPIView
 from social import services
-from social.models import League, LeagueReport, Membership
+from social.models import League, Membership
 
 TAGS = ["leagues"]
 NOT_MEMBER = OpenApiResponse(
@@ -74,19 +76,6 @@ class InviteSerializer(serializers.Serializer):
     owner = serializers.CharField()
     member_count = serializers.IntegerField()
     is_member = serializers.BooleanField()
-
-
-class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=services.MAX_REASON)
-
-
-class LeagueReportSerializer(serializers.ModelSerializer):
-    league = serializers.IntegerField(source="league_id", read_only=True)
-
-    class Meta:
-        model = LeagueReport
-        fields = ("id", "league", "reported_name", "reason", "status", "created_at")
-        read_only_fields = fields
 
 
 class FollowInputSerializer(serializers.Serializer):
@@ -220,40 +209,6 @@ class ReplaceInviteView(BaseAPIView):
         return Response(league_detail(league, _me(request)))
 
 
-def _report(request: Request, league: League) -> Response:
-    serializer = ReasonSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    report, created = services.report_league(
-        request.user, league, serializer.validated_data["reason"]
-    )
-    return Response(
-        LeagueReportSerializer(report).data,
-        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-    )
-
-
-REPORT_RESPONSES = {
-    201: LeagueReportSerializer,
-    200: OpenApiResponse(LeagueReportSerializer, description="You already reported it."),
-    400: OpenApiResponse(ERROR, description="No reason given."),
-    403: FORBIDDEN,
-    429: OpenApiResponse(ERROR, description="Too many reports in the last hour."),
-}
-
-
-class ReportLeagueView(BaseAPIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        summary="Report a league's name to the moderators",
-        request=ReasonSerializer,
-        responses={**REPORT_RESPONSES, 404: NOT_MEMBER},
-        tags=TAGS,
-    )
-    def post(self, request: Request, league_id: int) -> Response:
-        return _report(request, services.league_of_member(_me(request), league_id))
-
-
 INVITE_NOT_FOUND = OpenApiResponse(
     ERROR, description="Not a current invite link (replaced, or the league closed)."
 )
@@ -303,20 +258,6 @@ class JoinView(BaseAPIView):
             league_detail(league, _me(request)),
             status=status.HTTP_201_CREATED if joined else status.HTTP_200_OK,
         )
-
-
-class ReportInviteView(BaseAPIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        summary="Report the name of a league you were invited to, without joining it",
-        request=ReasonSerializer,
-        responses={**REPORT_RESPONSES, 404: INVITE_NOT_FOUND},
-        tags=TAGS,
-    )
-    def post(self, request: Request, token: str) -> Response:
-        league, _ = services.invite_preview(token)
-        return _report(request, league)
 
 
 class FollowsView(BaseAPIView):

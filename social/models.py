@@ -2,6 +2,7 @@
 
 Only ``social.services`` changes these rows. A league is private: its name, members
 and boards are shown to its members alone (and its name to whoever holds the invite).
+Reports of a league's name are moderation's (``moderation.models.LeagueReport``).
 """
 
 from __future__ import annotations
@@ -83,46 +84,3 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followed_id}"
-
-
-class LeagueReportStatus(models.TextChoices):
-    OPEN = "open"
-    DISMISSED = "dismissed"
-    ACTIONED = "actioned"  # the league was renamed or closed
-
-
-class LeagueReport(models.Model):
-    """A player's report of a league's name: it waits in the moderators' queue."""
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="reports")
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_reports"
-    )
-    # The name as reported: a rename later does not rewrite what was reported.
-    reported_name = models.CharField(max_length=LEAGUE_NAME_MAX_LENGTH)
-    reason = models.TextField()
-    status = models.CharField(
-        max_length=10, choices=LeagueReportStatus.choices, default=LeagueReportStatus.OPEN
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_at = models.DateTimeField(null=True, blank=True)
-    handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    resolution = models.TextField(blank=True, default="")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["league", "reporter"], name="social_league_report_once"
-            ),
-        ]
-        indexes = [models.Index(fields=["status", "created_at"], name="social_report_queue")]
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"report of league {self.league_id} by {self.reporter_id} ({self.status})"

@@ -1,12 +1,12 @@
 """What the leagues and follows hold about a player, for the download of their data
-(accounts.signals.personal_data): their leagues, whom they follow, the league names they
-reported."""
+(accounts.signals.personal_data): their leagues and whom they follow (the league names
+they reported are moderation's section: ``league_reports_made``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from social.models import Follow, LeagueReport, Membership
+from social.models import Follow, Membership
 
 
 def _iso(value: Any) -> str | None:
@@ -30,15 +30,5 @@ def player_social(user: Any) -> dict[str, Any]:
         "following": [
             {"display_name": f.followed.display_name, "since": _iso(f.created_at)}
             for f in Follow.objects.filter(follower=user).select_related("followed").order_by("pk")
-        ],
-        "league_reports_made": [
-            {
-                "league": r.league_id,
-                "reported_name": r.reported_name,
-                "reason": r.reason,
-                "status": r.status,
-                "created_at": _iso(r.created_at),
-            }
-            for r in LeagueReport.objects.filter(reporter=user).order_by("created_at", "pk")
         ],
     }

@@ -9,7 +9,6 @@ read checks membership afresh: a removed member loses access with the next reque
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import secrets
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Count, Q, Subquery
 from django.utils import timezone
 
@@ -26,29 +25,17 @@ from accounts.skeleton import name_key
 from accounts.validators import check_name_form
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
 from apikit.sql import in_subquery
-from social.models import (
-    LEAGUE_NAME_MAX_LENGTH,
-    Follow,
-    League,
-    LeagueReport,
-    LeagueReportStatus,
-    Membership,
-)
+from social.models import LEAGUE_NAME_MAX_LENGTH, Follow, League, Membership
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 NO_LEAGUE = "no such league (or you are not a member)"
 NO_INVITE = "this invite link is not valid: ask the league's owner for the current one"
-MAX_REASON = 2000
 
 
 class LimitReached(ServiceError):
     """A per-player or per-league limit: 409 with the limit in the answer."""
 
     http_status = 409
-
-
-class TooManyReports(ServiceError):
-    http_status = 429
 
 
 def new_invite_token() -> str:
@@ -309,32 +296,7 @@ def replace_invite(owner: Any, league_id: int) -> League:
     return league
 
 
-def report_league(reporter: Any, league: League, reason: Any) -> tuple[LeagueReport, bool]:
-    """A member (or invitee) reports the league's name: (report, created)."""
-    reason = reason.strip() if isinstance(reason, str) else ""
-    if not reason:
-        raise ServiceError("say what is wrong with the name: a reason is required")
-    existing = LeagueReport.objects.filter(league=league, reporter=reporter).first()
-    if existing is not None:
-        return existing, False
-    limit = settings.MODERATION_REPORTS_PER_HOUR
-    since = timezone.now() - dt.timedelta(hours=1)
-    if LeagueReport.objects.filter(reporter=reporter, created_at__gte=since).count() >= limit:
-        raise TooManyReports(f"you have sent {limit} reports in the last hour; try again later")
-    try:
-        with transaction.atomic():
-            report = LeagueReport.objects.create(
-                league=league,
-                reporter=reporter,
-                reported_name=league.name,
-                reason=reason[:MAX_REASON],
-            )
-    except IntegrityError:  # a double click: the first one stands
-        return LeagueReport.objects.get(league=league, reporter=reporter), False
-    return report, True
-
-
-# ----- moderation's side (moderation.services audits these) -------------------------------
+# ----- moderation's side (moderation.services audits these, and owns the reports) -------
 
 
 def set_league_name(league_id: int, name: Any) -> tuple[League, str]:
@@ -358,12 +320,6 @@ def close_league(league_id: int, reason: str) -> League:
             league.closed_reason = reason
             league.save(update_fields=["closed_at", "closed_reason"])
     return league
-
-
-def settle_league_reports(league_id: int, actor: Any, status: str, why: str) -> int:
-    return LeagueReport.objects.filter(league_id=league_id, status=LeagueReportStatus.OPEN).update(
-        status=status, handled_by=actor, handled_at=timezone.now(), resolution=why
-    )
 
 
 # ----- follows ---------------------------------------------------------------------------

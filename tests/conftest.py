@@ -99,10 +99,11 @@ def _no_boards_kept_from_another_test() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _no_allauth_counts_from_another_test() -> None:
-    """allauth counts sign-ups and password resets per address in the cache, and every test
-    comes from 127.0.0.1: one worker's earlier tests must not spend a later one's tries. Only
-    those keys go (the Redis database also holds the Celery queues a test's worker reads)."""
+def _no_counts_from_another_test() -> None:
+    """allauth counts sign-ups and password resets per address in the cache, DRF's throttles
+    count requests per address (the games file: 30 an hour), and every test comes from
+    127.0.0.1: one worker's earlier tests must not spend a later one's tries. Only those
+    keys go (the Redis database also holds the Celery queues a test's worker reads)."""
     from django.conf import settings
     from django.core.cache import cache
 
@@ -113,7 +114,10 @@ def _no_allauth_counts_from_another_test() -> None:
 
     try:
         client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5)
-        keys = list(client.scan_iter(match="*allauth:rl:*"))
+        keys = [
+            *client.scan_iter(match="*allauth:rl:*"),
+            *client.scan_iter(match="*throttle_*"),
+        ]
         if keys:
             client.delete(*keys)
     except redis.RedisError:

@@ -1,10 +1,8 @@
 """The Celery application: configured from Django settings (CELERY_* names)."""
 
 import os
-from typing import Any
 
 from celery import Celery
-from django.db import InterfaceError, OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
 
@@ -16,10 +14,5 @@ app.autodiscover_tasks()
 # imports this package before it names the metrics directory for its workers.
 app.conf.imports = ("yukon_site.metrics",)
 
-# How every task of ours treats failure: acknowledged only once done (a worker that dies
-# mid-task leaves the message for another), retried with backoff on database errors only.
-RETRY_ON_DATABASE_ERRORS: dict[str, Any] = {
-    "acks_late": True,
-    "autoretry_for": (OperationalError, InterfaceError),
-    "retry_backoff": True,
-}
+# How a task of ours treats failure (acks late, retries on database errors): the kit's
+# apikit/retries.py, which every app's tasks import.

@@ -359,11 +359,12 @@ MODERATION_SHARED_ADDRESS_ACCOUNTS = env.int("MODERATION_SHARED_ADDRESS_ACCOUNTS
 # Linked accounts (moderation/origins.py): a ranked game is flagged when games of its
 # challenge sharing its device or network turned this many hidden cards before it did.
 MODERATION_LINKED_SEEN_CARDS = env.int("MODERATION_LINKED_SEEN_CARDS", default=1)
-# The clairvoyance check (moderation/clairvoyance.py), medium and hard dailies: flagged when
-# the most fitting masked player keeps the win at every choice this player kept it at with a
-# chance under 10^LOG10, over at least MIN_DECISIONS such choices; NODES bounds its solver.
-MODERATION_CLAIRVOYANCE_LOG10 = env.float("MODERATION_CLAIRVOYANCE_LOG10", default=-2.0)
-MODERATION_CLAIRVOYANCE_MIN_DECISIONS = env.int("MODERATION_CLAIRVOYANCE_MIN_DECISIONS", default=4)
+# The clairvoyance check (moderation/clairvoyance.py), medium and hard games: flagged when
+# the player's last RECORD_GAMES judged games are at most 10^LOG10 as likely for the masked
+# player whose style fits them best as for one who knows the hidden cards; NODES bounds its
+# solver a game.
+MODERATION_CLAIRVOYANCE_LOG10 = env.float("MODERATION_CLAIRVOYANCE_LOG10", default=-1.5)
+MODERATION_CLAIRVOYANCE_RECORD_GAMES = env.int("MODERATION_CLAIRVOYANCE_RECORD_GAMES", default=10)
 MODERATION_CLAIRVOYANCE_NODES = env.int("MODERATION_CLAIRVOYANCE_NODES", default=2_000_000)
 # How long a game's origin (address, network, device id, user agent) is kept.
 MODERATION_ORIGIN_DAYS = env.int("MODERATION_ORIGIN_DAYS", default=90)
@@ -562,12 +563,20 @@ SPECTACULAR_SETTINGS = {
         "MoveStatusEnum": "games.api.serializers.MOVE_STATUSES",
         "VerificationEnum": "games.models.Verification",
         "ModeEnum": "games.models.Mode",
-        "ReportStatusEnum": "social.models.LeagueReportStatus",  # game and league reports
+        "ReportStatusEnum": "moderation.models.ReportStatus",  # game and league reports
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "apikit.schema.shared_error_responses",  # 429 and 503
+        "apikit.schema_routing.routing_and_csrf_responses",  # 404 of a refused path, CSRF 403
     ],
+    # Request bodies as components of their own, so that a string the serializer refuses
+    # blank says minLength 1 there (a response's may still be empty).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # <id:...> (apikit/converters.py) as the numbers it takes, not its regex's digits
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "format": "int64", "minimum": 1, "maximum": 2**63 - 1},
+    },
 }
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")

@@ -3,10 +3,14 @@
 from allauth.mfa.webauthn import views as webauthn_views
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
+from accounts.urls import urlpatterns as account_api
+from apikit import converters  # noqa: F401 registers <id:...>
+from apikit.not_found import api_catch_all
+from apikit.schema_view import SchemaView
+from games.api.urls import urlpatterns as game_api
 from leaderboards.close_records import SigningKeysView
-from yukon_site import converters  # noqa: F401 registers <id:...>
 from yukon_site.health import healthz, no_such_page
 from yukon_site.metrics import metrics_view
 
@@ -29,7 +33,9 @@ urlpatterns = [
     path("accounts/2fa/webauthn/keys/<str:pk>/<str:action>/", no_such_page),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),  # its JSON API and its OpenAPI spec
-    path("api/", include("games.api.urls")),
+    # the games' and the accounts' routes share the "api" namespace (api:game, api:login);
+    # neither app imports the other's API
+    path("api/", include((game_api + account_api, "api"))),
     path("api/", include("leaderboards.urls")),
     path("api/", include("moderation.urls")),
     path("api/", include("social.urls")),
@@ -40,8 +46,9 @@ urlpatterns = [
         SigningKeysView.as_view(),
         name="signing-keys",
     ),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),  # one generation at a time
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    api_catch_all(),  # last under /api/: what no route takes is a JSON 404, never HTML
     path("", include("frontend.urls")),
 ]
 

@@ -1,8 +1,8 @@
-"""``{% module_preloads "frontend/js/game.js" %}``: a ``<link rel="modulepreload">`` for every
+"""``{% module_preloads "frontend/js/pages/play.js" %}``: a ``<link rel="modulepreload">`` for every
 module a page's entry module imports, directly or not, so the browser fetches them all at
 once instead of one import level after another.
 
-The import graph is read from the files themselves (static ``import ... from "./x.js";``
+The import graph is read from the files themselves (static ``import ... from "../shared/x.js";``
 lines), so a new import is preloaded without an edit to any template.
 """
 

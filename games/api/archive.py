@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -22,7 +23,9 @@ class ArchiveGameView(GameAPIView):
     @extend_schema(
         request=None,
         parameters=[
-            OpenApiParameter("date", str, OpenApiParameter.PATH, description="YYYY-MM-DD"),
+            OpenApiParameter(
+                "date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD"
+            ),
             OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
         ],
         responses={

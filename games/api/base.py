@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from apikit.exceptions import api_exception_handler
 from apikit.views import BaseAPIView
-from games.engine import EngineError
+from yukon.engine import EngineError
 
 
 def game_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

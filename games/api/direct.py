@@ -32,7 +32,7 @@ from apikit.parsers import parse_json
 from apikit.throttles import MoveThrottle
 from games import services
 from games.api.base import game_exception_handler
-from games.api.serializers import MAX_PLY, MOVE_TEXT_MAX, move_answer
+from games.api.serializers import MAX_MOVE_REQUEST_TEXT, MAX_PLY, move_answer
 
 
 def _json(body: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -66,7 +66,7 @@ def _ply_and_move(request: HttpRequest) -> tuple[int, str] | None:
     if type(ply) is not int or not 0 <= ply <= MAX_PLY or not isinstance(move, str):
         return None
     move = move.strip()
-    if not 0 < len(move) <= MOVE_TEXT_MAX or not (move.isascii() and move.isprintable()):
+    if not 0 < len(move) <= MAX_MOVE_REQUEST_TEXT or not (move.isascii() and move.isprintable()):
         return None  # move texts are printable ASCII; a NUL, say, is the serializer's
     return ply, move
 

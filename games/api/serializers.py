@@ -7,27 +7,46 @@ Nothing here ever reads a face-down card: positions go out only through
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, ClassVar, cast
 
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import get_class
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import practice_pool
-from games.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 from games.models import ChallengeTier, DailyChallenge, Game, Mode, Move, Status, Tier
 from games.receipts import RECEIPT_STATUSES
 from games.services import MoveResult
+from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 
 MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
 MAX_PLY = 100_000  # far beyond any real game; bigger numbers are refused before the engine
-MOVE_TEXT_MAX = 16  # the longest move text is 10 characters ("16:9h#2>16"); longer is junk
+# A move request's ``move``: the longest move text is 10 characters ("16:9h#2>16"), so a
+# longer field is junk, refused before the engine reads it.
+MAX_MOVE_REQUEST_TEXT = 16
+
+
+def digits_at_most(limit: int) -> str:
+    """A pattern for the strings of decimal digits, no longer than ``limit``'s and leading
+    zeros allowed, whose value is at most ``limit``."""
+    text = str(limit)
+    branches = [f"[0-9]{{1,{len(text) - 1}}}"] if len(text) > 1 else []
+    for index, digit in enumerate(text):
+        if digit != "0":
+            rest = len(text) - index - 1
+            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            tail = "" if rest == 0 else "[0-9]" if rest == 1 else f"[0-9]{{{rest}}}"
+            branches.append(text[:index] + below + tail)
+    return f"^(?:{'|'.join([*branches, text])})$"
 
 
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "integer", "minimum": 0},
-            {"type": "string", "pattern": "^[0-9]{1,20}$"},
+            {"type": "integer", "minimum": 0, "maximum": MAX_DEAL_NUMBER},
+            {"type": "string", "pattern": digits_at_most(MAX_DEAL_NUMBER)},
         ],
         "description": "Deal number 0 .. 2**64-1, as a JSON integer or a decimal string.",
     }
@@ -100,6 +119,123 @@ class StartGameSerializer(serializers.Serializer):
         return attrs
 
 
+# The schema of POST /api/games/'s body: one of the three shapes below. StartGameSerializer
+# above reads them all as one object (its validate() tells them apart), so its answers stay
+# as they are; the shapes say the same in the schema, down to what validate() refuses
+# (tests/api/test_declared_inputs.py holds them to it, body by body).
+START_KEYS = ("daily", "deal", "practice")
+
+
+def _in_any_case(words: Iterable[str]) -> str:
+    spelled = ("".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in w) for w in words)
+    return f"^(?:{'|'.join(sorted(spelled))})$"
+
+
+def _read_as(value: bool) -> dict[str, Any]:
+    """What DRF's BooleanField reads as ``value``: the JSON boolean, 1 or 0, and its words
+    (``TRUE_VALUES``, ``FALSE_VALUES``) in any case."""
+    values = (
+        serializers.BooleanField.TRUE_VALUES if value else serializers.BooleanField.FALSE_VALUES
+    )
+    words = [word for word in values if isinstance(word, str)]
+    return {
+        "anyOf": [{"enum": [value, int(value)]}, {"type": "string", "pattern": _in_any_case(words)}]
+    }
+
+
+READ_AS_TRUE = _read_as(True)
+
+
+@extend_schema_field({"anyOf": [*READ_AS_TRUE["anyOf"], *_read_as(False)["anyOf"]]})
+class BooleanAsRead(serializers.BooleanField):
+    """DRF's BooleanField, declared as all it reads (StartGameSerializer's ``takeback``)."""
+
+
+TAKEBACK_ON = {"required": ["takeback"], "properties": {"takeback": READ_AS_TRUE}}
+MULTI_DECK_VARIANTS = [name for name in VARIANT_NAMES if get_variant(name).multi_deck]
+UNPOOLED_VARIANTS = [name for name in VARIANT_NAMES if name not in practice_pool.pool_variants()]
+
+
+class StartShape(serializers.Serializer):
+    key: ClassVar[str]  # the one of START_KEYS that a body of this shape has
+    # Bodies with that key that validate() still refuses: what no field can say alone.
+    refused: ClassVar[list[dict[str, Any]]] = []
+
+
+class DailyStartSerializer(StartShape):
+    key = "daily"
+    refused = [TAKEBACK_ON]
+
+    daily = serializers.ChoiceField(
+        choices=ChallengeTier.choices,
+        help_text="Start (or resume) today's ranked game in this tier; weekly on Sundays "
+        "(UTC) only (404 on any other day).",
+    )
+    variant = serializers.ChoiceField(
+        choices=list(VARIANT_NAMES),
+        required=False,
+        help_text="Not used: a daily is dealt in its challenge's variant.",
+    )
+    takeback = BooleanAsRead(
+        default=False, help_text="False only: ranked dailies keep the standard rules."
+    )
+
+
+class DealStartSerializer(StartShape):
+    key = "deal"
+    refused = [
+        {
+            "required": ["variant", "takeback"],
+            "properties": {"variant": {"enum": MULTI_DECK_VARIANTS}, "takeback": READ_AS_TRUE},
+        }
+    ]
+
+    deal = DealNumberField(help_text="Start a practice game of this deal.")
+    variant = serializers.ChoiceField(choices=list(VARIANT_NAMES), default="yukon")
+    takeback = BooleanAsRead(
+        default=False,
+        help_text="The top card of a foundation may come back to the tableau (it costs the "
+        "10 points it earned). One-deck variants only.",
+    )
+
+
+class PracticeStartSerializer(StartShape):
+    key = "practice"
+    refused = [{"required": ["variant"], "properties": {"variant": {"enum": UNPOOLED_VARIANTS}}}]
+
+    practice = serializers.ChoiceField(
+        choices=Tier.choices,
+        help_text="Start a practice game on a proven-winnable deal of this tier that you "
+        "have not played (the practice pool).",
+    )
+    variant = serializers.ChoiceField(
+        choices=list(VARIANT_NAMES),
+        default="yukon",
+        help_text=f"The practice pool deals {', '.join(practice_pool.pool_variants())}.",
+    )
+    takeback = BooleanAsRead(
+        default=False,
+        help_text="The top card of a foundation may come back to the tableau (it costs the "
+        "10 points it earned).",
+    )
+
+
+class StartShapeSchema(OpenApiSerializerExtension):
+    """A shape's schema refuses a body with another shape's key, and what ``refused`` lists."""
+
+    target_class = StartShape
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_serializer(
+            self.target, direction, bypass_extensions=True
+        )
+        shape = cast(type[StartShape], get_class(self.target))
+        others = [{"required": [key]} for key in START_KEYS if key != shape.key]
+        schema["not"] = {"anyOf": [*others, *shape.refused]}
+        return schema
+
+
 class PlySerializer(serializers.Serializer):
     ply = serializers.IntegerField(
         min_value=0,
@@ -110,7 +246,7 @@ class PlySerializer(serializers.Serializer):
 
 class MoveInputSerializer(PlySerializer):
     move = serializers.CharField(
-        max_length=MOVE_TEXT_MAX,
+        max_length=MAX_MOVE_REQUEST_TEXT,
         trim_whitespace=True,
         help_text="Move text: '9h>4', 'Ac>F', optionally with the source column '3:9h>4'.",
     )

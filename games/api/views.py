@@ -7,7 +7,12 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -24,11 +29,14 @@ from games.api.base import GameAPIView
 from games.api.direct import direct_move
 from games.api.serializers import (
     DailySerializer,
+    DailyStartSerializer,
+    DealStartSerializer,
     GameSerializer,
     MoveInputSerializer,
     MoveResultSerializer,
     PlySerializer,
     PracticeGameSummarySerializer,
+    PracticeStartSerializer,
     ReplaySerializer,
     ResignAnswerSerializer,
     StartGameSerializer,
@@ -67,7 +75,15 @@ class GameListView(GameAPIView):
         return Response(PracticeGameSummarySerializer(games, many=True).data)
 
     @extend_schema(
-        request=StartGameSerializer,
+        # JSON only: the server also reads a form, where DRF takes an empty field as left
+        # out and any text for a boolean, which one schema for both could not say.
+        request={
+            "application/json": PolymorphicProxySerializer(
+                component_name="StartGame",
+                serializers=[DailyStartSerializer, DealStartSerializer, PracticeStartSerializer],
+                resource_type_field_name=None,  # told apart by which of the three keys is sent
+            )
+        },
         responses={
             201: GameSerializer,
             200: OpenApiResponse(GameSerializer, description="Your existing ranked game."),

@@ -1,4 +1,4 @@
-"""A commitment (games/proof.py) for every daily challenge.
+"""A commitment (games/commitment.py) for every daily challenge.
 
 Challenges published before this migration get a fresh salt and their commitment here,
 once: their commitments are public only from now on, so for days already closed they
@@ -11,15 +11,15 @@ from typing import Any
 
 from django.db import migrations, models
 
-from games import proof
+from games.commitment import Opening, new_salt
 
 
 def commit_existing_challenges(apps: Any, schema_editor: Any) -> None:
     challenge_model = apps.get_model("games", "DailyChallenge")
     for challenge in challenge_model.objects.select_related("deal").filter(commitment=""):
         deal = challenge.deal
-        challenge.salt = proof.new_salt()
-        challenge.commitment = proof.Opening(
+        challenge.salt = new_salt()
+        challenge.commitment = Opening(
             challenge.date.isoformat(), challenge.tier, deal.variant, deal.algorithm_version,
             deal.number, challenge.salt,
         ).commitment()

@@ -3,7 +3,7 @@
 ``moosehide`` now builds down in any suit but the card's own (rules version 2). Every
 deal stored before this migration was made under version 1 of its variant's rules, and
 version 1 of ``moosehide`` (only ordered runs move) lives on as ``moosehide-runs``
-(``games.engine.variants.RETIRED_RULES``). So the old Moosehide deals become
+(``yukon.engine.variants.RETIRED_RULES``). So the old Moosehide deals become
 ``moosehide-runs`` deals, and their games' position snapshots (the engine's text form,
 which names the variant) say so too: they keep replaying, verifying and analysing under
 the rules they were played with. The odds study's rows move in analysis 0002.

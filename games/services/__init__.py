@@ -4,9 +4,11 @@
   practice pool), undo, count a hint, resign;
 - ``moves``: the move itself, the hot path (hand-written SQL on a prepared cursor);
 - ``closing``: the close of day (a daily left in play ends unfinished);
-- ``reads``: who may look at a game and at its log;
+- ``reads``: who may look at a game and at its log; a day's published challenges;
 - ``verification``: a finished game's log replayed from the deal, and the sweeps;
 - ``provisional``: a new account's ranked result, marked until it is confirmed;
+- ``standing``: whether a result stands: disqualify games, put them back, void a day's
+  games (moderation decides; the boards hear of it through ``results_changed``);
 - ``receipts``: a finished daily's receipt, signed by the site (fair play);
 - ``common``: who is asking (``Actor``), the clock, ending a game.
 
@@ -36,16 +38,24 @@ from games.services.playing import (
     undo_move,
 )
 from games.services.provisional import confirm_results, earlier_dailies
-from games.services.reads import get_game_for, get_replay_for, recent_practice_games
+from games.services.reads import (
+    CLOSED_DAY_MAX_AGE,
+    get_game_for,
+    get_replay_for,
+    public_challenges,
+    recent_practice_games,
+)
 from games.services.receipts import (
     issue_receipt,
     receipt_at_the_end,
     receipt_for,
     receipts_of,
 )
+from games.services.standing import disqualify_games, requalify_games, void_challenge
 from games.services.verification import LogRejected, Replayed, sweep_games, verify_game
 
 __all__ = [
+    "CLOSED_DAY_MAX_AGE",
     "DAY_CLOSED",
     "FACE_DOWN_REASON",
     "Actor",
@@ -58,17 +68,20 @@ __all__ = [
     "abandon_game",
     "claim_guest_games",
     "confirm_results",
+    "disqualify_games",
     "earlier_dailies",
     "end_if_day_closed",
     "get_game_for",
     "get_replay_for",
     "issue_receipt",
     "play_move",
+    "public_challenges",
     "receipt_at_the_end",
     "receipt_for",
     "receipts_of",
     "recent_practice_games",
     "record_hint",
+    "requalify_games",
     "resign_game",
     "start_archive_game",
     "start_daily_game",
@@ -77,4 +90,5 @@ __all__ = [
     "sweep_games",
     "undo_move",
     "verify_game",
+    "void_challenge",
 ]

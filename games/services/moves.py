@@ -16,7 +16,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from apikit.errors import Conflict, NotFound
-from games.engine import (
+from games.errors import IllegalMove
+from games.models import DailyChallenge, Game, Mode, Move, Status
+from games.services.closing import refuse_closed_day
+from games.services.common import Actor, ms_between, queue_verification
+from games.services.receipts import receipt_at_the_end
+from yukon.engine import (
     FOUNDATION,
     EngineError,
     IllegalMoveError,
@@ -25,11 +30,6 @@ from games.engine import (
     parse_card,
     parse_move,
 )
-from games.errors import IllegalMove
-from games.models import DailyChallenge, Game, Mode, Move, Status
-from games.services.closing import refuse_closed_day
-from games.services.common import Actor, ms_between, queue_verification
-from games.services.receipts import receipt_at_the_end
 
 FACE_DOWN_REASON = "that card is face down: only a face-up card can move"
 

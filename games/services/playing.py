@@ -19,7 +19,6 @@ from django.utils import timezone
 
 from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound, Unavailable
 from games import practice_pool
-from games.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
 from games.models import (
     WEEKLY,
     ChallengeTier,
@@ -38,6 +37,7 @@ from games.models import (
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between
 from games.services.moves import check_turn
+from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
 
 TIER_NAMES = "easy, medium, hard or (on Sundays) weekly"
 
@@ -46,9 +46,10 @@ def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -
     """The player's one ranked attempt at today's challenge: (game, created).
 
     A second start returns the same game; two racing starts still make one. The ban check
-    and the creation are one transaction holding the player's row: ``ban_player`` writes
-    that row before it ends the player's games, so a start either commits before the ban
-    (whose sweep then ends its game) or waits for it and is refused.
+    and the creation are one transaction holding the player's row: a ban
+    (``accounts.services.ban_account``, called by moderation's ``ban_player``) writes that
+    row before it ends the player's games, so a start either commits before the ban (whose
+    sweep then ends its game) or waits for it and is refused.
     """
     if actor.user_id is None:
         raise LoginRequired("log in to play the daily challenge; practice games are open to all")
@@ -64,24 +65,7 @@ def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -
         )
         if challenge is None:
             raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
-        existing = _ranked_game(actor.user_id, challenge)
-        if existing is not None:
-            return existing, False
-        try:
-            with transaction.atomic():
-                game = Game.objects.create(
-                    player_id=actor.user_id,
-                    deal=challenge.deal,
-                    challenge=challenge,
-                    mode=Mode.DAILY,
-                    position=challenge.deal.start_position().to_text(),
-                )
-        except IntegrityError:
-            existing = _ranked_game(actor.user_id, challenge)
-            if existing is None:
-                raise
-            return existing, False
-    return game, True
+        return _one_game_on(actor.user_id, challenge, Mode.DAILY)
 
 
 def start_archive_game(
@@ -113,30 +97,37 @@ def start_archive_game(
         )
         if challenge is None:
             raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
-        existing = _archive_game(actor.user_id, challenge)
-        if existing is not None:
-            return existing, False
-        try:
-            with transaction.atomic():
-                game = Game.objects.create(
-                    player_id=actor.user_id,
-                    deal=challenge.deal,
-                    challenge=challenge,
-                    mode=Mode.ARCHIVE,
-                    position=challenge.deal.start_position().to_text(),
-                )
-        except IntegrityError:
-            existing = _archive_game(actor.user_id, challenge)
-            if existing is None:
-                raise
-            return existing, False
+        return _one_game_on(actor.user_id, challenge, Mode.ARCHIVE)
+
+
+def _one_game_on(user_id: int, challenge: DailyChallenge, mode: str) -> tuple[Game, bool]:
+    """The player's one game of ``mode`` on ``challenge``, made if there is none yet:
+    (game, created). Two racing starts still make one: the database's one-game constraint
+    refuses the second, which then answers with the first one's game."""
+    existing = _game_on(user_id, challenge, mode)
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                player_id=user_id,
+                deal=challenge.deal,
+                challenge=challenge,
+                mode=mode,
+                position=challenge.deal.start_position().to_text(),
+            )
+    except IntegrityError:
+        existing = _game_on(user_id, challenge, mode)
+        if existing is None:
+            raise
+        return existing, False
     return game, True
 
 
-def _archive_game(user_id: int, challenge: DailyChallenge) -> Game | None:
+def _game_on(user_id: int, challenge: DailyChallenge, mode: str) -> Game | None:
     return (
         Game.objects.select_related("deal", "challenge")
-        .filter(player_id=user_id, challenge=challenge, mode=Mode.ARCHIVE)
+        .filter(player_id=user_id, challenge=challenge, mode=mode)
         .first()
     )
 
@@ -146,14 +137,6 @@ def _refuse_if_banned(user_id: int) -> None:
     player = get_user_model().objects.select_for_update().filter(pk=user_id).first()
     if player is not None and player.is_banned:  # the ban service wrote the reason beside it
         raise Forbidden(f"your account is banned: {player.ban_notice}", banned=True)
-
-
-def _ranked_game(user_id: int, challenge: DailyChallenge) -> Game | None:
-    return (
-        Game.objects.select_related("deal", "challenge")
-        .filter(player_id=user_id, challenge=challenge, mode=Mode.DAILY)
-        .first()
-    )
 
 
 def start_practice_game(

@@ -1,13 +1,17 @@
-"""Reading a game: who may look at it, and at its log."""
+"""Reading a game (who may look at it, and at its log), and a day's published challenges."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from apikit.errors import Conflict, NotFound
-from games.models import Game, Mode, Status
+from games.models import DailyChallenge, Game, Mode, Status
 from games.services.closing import abandon_game, day_closed
 from games.services.common import Actor
+
+# Seconds an answer about a closed day may be kept (Cache-Control max-age): the day's
+# challenges, its boards and its games file change only by moderation.
+CLOSED_DAY_MAX_AGE = 300
 
 
 def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> Game:
@@ -60,3 +64,14 @@ def recent_practice_games(actor: Actor, limit: int) -> list[Game]:
         .select_related("deal")
         .order_by("-started_at", "-id")[:limit]
     )
+
+
+def public_challenges(day: dt.date, today: dt.date) -> list[DailyChallenge]:
+    """The day's challenges in tier order, published from the first minute of the day
+    (their deals stay secret until it closes); 404 for a future day or a day without."""
+    if day > today:
+        raise NotFound(f"{day.isoformat()} is in the future: nothing is published for it yet")
+    challenges = DailyChallenge.of_day(day)
+    if not challenges:
+        raise NotFound(f"there were no challenges on {day.isoformat()}")
+    return challenges

@@ -17,12 +17,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import DEAL_ALGORITHM_VERSION, UNDO, LogError, Position, card_text, replay_log
 from games.models import Game, Mode, Status, Verification
 from games.services.closing import abandon_closed_games
 from games.services.common import ms_between
 from games.services.provisional import is_new_account
 from games.signals import game_verified
+from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, LogError, Position, card_text, replay_log
 
 logger = logging.getLogger(__name__)
 

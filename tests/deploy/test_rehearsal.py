@@ -156,6 +156,12 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
     assert {"frontend", "moderation", "analysis"} <= set(data)  # the finder finds them
     missing = [path for paths in data.values() for path in paths if path not in shipped]
     assert not missing, f"the wheel lacks {missing}"
+    # The core as a library: typed, with its compiled search, without its tests.
+    core = {"yukon/__init__.py", "yukon/py.typed", "yukon/engine/py.typed"}
+    core |= {"yukon/solver/py.typed", "yukon/solver/_csolver.pyi"}
+    assert core <= shipped, f"the wheel lacks {core - shipped}"
+    assert any(re.fullmatch(r"yukon/solver/_csolver\..+\.so", name) for name in shipped)
+    assert not [name for name in shipped if name.startswith(("yukon/tests/", "games/engine"))]
 
 
 @pytest.mark.slow
@@ -224,13 +230,13 @@ def test_a_stopped_rehearsal_stops_what_it_started(workdir: Path) -> None:
 
 def test_dockerignore_patterns_as_docker_reads_them() -> None:
     ignore = rehearsal().DockerIgnore("**/__pycache__\n*.egg-info\n**/*.so\nbuild\n!build/keep\n")
-    assert ignore.excluded("games/solver/__pycache__/x.pyc")
+    assert ignore.excluded("yukon/solver/__pycache__/x.pyc")
     assert ignore.excluded("__pycache__")
-    assert ignore.excluded("games/solver/_csolver.cpython-311-x86_64-linux-gnu.so")
+    assert ignore.excluded("yukon/solver/_csolver.cpython-311-x86_64-linux-gnu.so")
     assert ignore.excluded("yukon_daily.egg-info/PKG-INFO")
     assert not ignore.excluded("games/yukon_daily.egg-info")  # *.egg-info: top level only
     assert ignore.excluded("build/lib/x.py") and not ignore.excluded("build/keep")
-    assert not ignore.excluded("games/solver/_csolver.c")
+    assert not ignore.excluded("yukon/solver/_csolver.c")
     assert not ignore.excluded("buildings/x.py")
 
 
@@ -241,12 +247,18 @@ def test_the_shipped_dockerignore_keeps_built_and_local_files_out() -> None:
         ".venv/bin/python",
         "db.sqlite3",
         "staticfiles/x.css",
-        "games/solver/_csolver.cpython-311-x86_64-linux-gnu.so",
+        "yukon/solver/_csolver.cpython-311-x86_64-linux-gnu.so",
         "games/__pycache__/models.cpython-311.pyc",
         "tests/conftest.py",
+        "yukon/tests/solver/fixtures/unwinnable.json",
     ):
         assert ignore.excluded(path), path
-    for path in ("games/solver/_csolver.c", "frontend/static/frontend/site.css", "manage.py"):
+    for path in (
+        "yukon/solver/_csolver.c",
+        "yukon/engine/cards.py",
+        "frontend/static/frontend/site.css",
+        "manage.py",
+    ):
         assert not ignore.excluded(path), path
 
 

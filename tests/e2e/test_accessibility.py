@@ -24,10 +24,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-# Routes that are not pages of the site: the JSON APIs (ours and allauth's headless one,
-# with its spec) and their docs, the admin, probes, and well-known JSON documents (the
-# receipt signing keys).
-NOT_PAGES = ("api/", "_allauth/", "admin/", "healthz", "metrics", ".well-known/")
+# Routes that are not pages of the site: the JSON APIs (ours with its JSON 404 catch-all,
+# and allauth's headless one with its spec) and their docs, the admin, probes, and
+# well-known JSON documents (the receipt signing keys).
+NOT_PAGES = ("api/", "^api/", "_allauth/", "admin/", "healthz", "metrics", ".well-known/")
 # Not pages: forms reached only from the list of one's own passkeys, about one that exists
 # (a made-up key is refused before any page; the list is checked), and the OpenID Connect
 # sign-in's hops, which only redirect (to the provider and back; 404 while it is off).

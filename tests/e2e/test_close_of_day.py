@@ -1,5 +1,5 @@
 """The play page near the close of day: a daily started at 23:55 UTC says how long is
-left, and the last minutes count down (frontend/static/frontend/js/closing.js)."""
+left, and the last minutes count down (frontend/static/frontend/js/shared/closing.js)."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from games.engine import Position, card_text
-from games.solver import solve
 from tests.factories import DESKTOP, PHONE
+from yukon.engine import Position, card_text
+from yukon.solver import solve
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

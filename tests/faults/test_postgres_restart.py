@@ -22,10 +22,10 @@ import httpx
 import psycopg
 import pytest
 
-from games.engine import Position
 from tests.factories import winning_lines
 from tests.faults.server import Browser, free_port, gunicorn, production_env
 from tests.workers import ROOT
+from yukon.engine import Position
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Position
 from games.models import Game, Move
 from tests.factories import winning_lines
 from tests.faults.server import Browser, gunicorn
+from yukon.engine import Position
 
 pytestmark = [
     pytest.mark.postgres,

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { betterClock } from "../../frontend/static/frontend/js/api.js";
+import { betterClock } from "../../frontend/static/frontend/js/shared/api.js";
 
 const NONE = { offset: 0, roundTrip: Infinity };
 const SERVER = Date.parse("Mon, 30 Nov 2026 12:00:00 GMT");

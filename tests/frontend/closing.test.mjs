@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { closingNotice, formatLeft } from "../../frontend/static/frontend/js/closing.js";
+import { closingNotice, formatLeft } from "../../frontend/static/frontend/js/shared/closing.js";
 
 const CLOSE = "2026-12-02T00:00:00Z";
 const at = (hh, mm, ss = 0, ms = 0) => Date.UTC(2026, 11, 1, hh, mm, ss, ms);

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DEAL_SHAPE, cardWidth } from "../../frontend/static/frontend/js/board.js";
-import { RANKS, SUITS, cardLabel, rankLabel } from "../../frontend/static/frontend/js/cards.js";
+import { DEAL_SHAPE, cardWidth } from "../../frontend/static/frontend/js/shared/board.js";
+import { RANKS, SUITS, cardLabel, rankLabel } from "../../frontend/static/frontend/js/shared/cards.js";
 
 test("a card's name starts with the rank its corner shows", () => {
   assert.equal(cardLabel("4d"), "4 of diamonds");

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { cardWidth, strips } from "../../frontend/static/frontend/js/board.js";
+import { cardWidth, strips } from "../../frontend/static/frontend/js/shared/board.js";
 
 const column = (down, up) => ({ down, up: Array.from({ length: up }, (_, i) => `c${i}`) });
 const deal = [column(0, 1), ...[1, 2, 3, 4, 5, 6].map((n) => column(n, 5))];

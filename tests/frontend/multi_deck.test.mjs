@@ -1,5 +1,5 @@
 // The rules mirror on Double, Triple and Quadruple Yukon: legal moves of every position in
-// tests/engine/vectors/multi-deck.json (hand-counted ones included), the copies named.
+// yukon/tests/engine/vectors/multi-deck.json (hand-counted ones included), the copies named.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -7,10 +7,10 @@ import { test } from "node:test";
 
 import {
   applyMove, fromMasked, fromText, isWon, legalMoves, parseMove, revealCard,
-} from "../../frontend/static/frontend/js/rules.js";
+} from "../../frontend/static/frontend/js/shared/rules.js";
 
 const VECTORS = JSON.parse(
-  readFileSync(new URL("../engine/vectors/multi-deck.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../yukon/tests/engine/vectors/multi-deck.json", import.meta.url), "utf8"),
 );
 
 /** The engine writes a copy's deck only when the column shows two copies of the card. */

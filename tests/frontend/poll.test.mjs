@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { poll } from "../../frontend/static/frontend/js/poll.js";
+import { poll } from "../../frontend/static/frontend/js/shared/poll.js";
 
 globalThis.document = { visibilityState: "visible" };
 

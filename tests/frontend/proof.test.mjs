@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { commitmentText, sha256Hex, shortCommitment } from "../../frontend/static/frontend/js/proof.js";
+import { commitmentText, sha256Hex, shortCommitment } from "../../frontend/static/frontend/js/shared/proof.js";
 
 const OPENING = {
   date: "2026-12-01", tier: "easy", variant: "yukon", algorithm_version: 1,

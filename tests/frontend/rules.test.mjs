@@ -1,6 +1,6 @@
 // The browser's rules mirror must offer exactly the engine's legal moves.
 //
-// Reads the engine's shared vectors (tests/engine/vectors/positions.json, documented in
+// Reads the engine's shared vectors (yukon/tests/engine/vectors/positions.json, documented in
 // docs/engine.md): positions in the engine's text form with their sorted legal moves.
 // The mirror only ever sees the masked view, so each position is masked first: face-down
 // cards become counts, exactly as the API sends them.
@@ -13,10 +13,10 @@ import { fileURLToPath } from "node:url";
 
 import {
   applyMove, fromText, illegalReason, legalMoves, parseMove, revealCard,
-} from "../../frontend/static/frontend/js/rules.js";
+} from "../../frontend/static/frontend/js/shared/rules.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = join(here, "..", "engine", "vectors");
+const vectorsDir = join(here, "..", "..", "yukon", "tests", "engine", "vectors");
 const vectorFile = process.env.RULES_VECTORS || join(vectorsDir, "positions.json");
 
 /** Pull [{position, legal}] out of the vector file, whatever its outer shape. */

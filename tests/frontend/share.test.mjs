@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { emojiLine, shareText } from "../../frontend/static/frontend/js/share.js";
+import { emojiLine, shareText } from "../../frontend/static/frontend/js/shared/share.js";
 
 const GAME = {
   mode: "daily", status: "won", date: "2026-12-01", tier: "hard", score: 625, moves: 16,

@@ -4,6 +4,7 @@ and the play and replay pages preload their whole import graph."""
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from pathlib import Path
 
@@ -39,7 +40,8 @@ def test_every_module_import_names_a_hashed_file(collected: Path) -> None:
     modules = [
         name for name in manifest if name.startswith("frontend/js/") and name.endswith(".js")
     ]
-    assert "frontend/js/game.js" in modules and len(modules) >= 10
+    assert "frontend/js/pages/play.js" in modules and len(modules) >= 10
+    hashed_names = set(manifest.values())
     checked = 0
     for name in modules:
         hashed = collected / manifest[name]
@@ -47,33 +49,40 @@ def test_every_module_import_names_a_hashed_file(collected: Path) -> None:
             target = match.group(1) or match.group(2)
             assert HASHED.search(target), f"{manifest[name]} imports {target} by its plain name"
             assert (hashed.parent / target).exists(), f"{manifest[name]} imports a missing {target}"
-            assert target.removeprefix("./") in {Path(v).name for v in manifest.values()}
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(manifest[name]), target))
+            assert resolved in hashed_names, f"{manifest[name]}: {target} is not in the manifest"
             checked += 1
-    assert checked >= 15  # game.js alone imports seven modules
+    assert checked >= 15  # the play page alone imports nine modules
 
 
 def test_the_graph_follows_imports_of_imports() -> None:
-    graph = module_graph("frontend/js/game.js")
-    # game.js imports board.js, which imports cards.js and rules.js; api.js comes via site.js too.
+    graph = module_graph("frontend/js/pages/play.js")
+    # The play page imports shared/board.js, which imports cards.js and rules.js beside it.
     assert {
-        "frontend/js/board.js",
-        "frontend/js/cards.js",
-        "frontend/js/rules.js",
-        "frontend/js/api.js",
+        "frontend/js/shared/board.js",
+        "frontend/js/shared/cards.js",
+        "frontend/js/shared/rules.js",
+        "frontend/js/shared/api.js",
     } <= set(graph)
-    assert "frontend/js/game.js" not in graph and len(graph) == len(set(graph))
-    direct = set(RELATIVE_IMPORT.findall((JS / "game.js").read_text()))
-    assert {f"frontend/js/{a.removeprefix('./')}" for a, _b in direct if a} <= set(graph)
+    assert "frontend/js/pages/play.js" not in graph and len(graph) == len(set(graph))
+    direct = set(RELATIVE_IMPORT.findall((JS / "pages" / "play.js").read_text()))
+    assert {
+        posixpath.normpath(posixpath.join("frontend/js/pages", a)) for a, _b in direct if a
+    } <= set(graph)
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("path", "entry"),
-    [("/practice/7/", "game.js"), ("/play/3/", "game.js"), ("/replay/3/", "replay.js")],
+    [
+        ("/practice/7/", "pages/play.js"),
+        ("/play/3/", "pages/play.js"),
+        ("/replay/3/", "pages/replay.js"),
+    ],
 )
 def test_board_pages_preload_their_modules(client: Client, path: str, entry: str) -> None:
     page = client.get(path).content.decode()
-    preloaded = re.findall(r'<link rel="modulepreload" href="/static/(frontend/js/[\w.]+)">', page)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/(frontend/js/[\w./]+)">', page)
     assert preloaded == module_graph(f"frontend/js/{entry}")
     assert f'src="/static/frontend/js/{entry}"' in page
 

@@ -21,8 +21,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from games.commitment import FORMAT, Opening
 from games.models import DailyChallenge, Deal, Game, utc_today
-from games.proof import FORMAT, Opening
 from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user, winning_lines
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
@@ -411,7 +411,7 @@ def test_the_fair_play_page_explains_the_text_and_the_command(client: Client) ->
     yesterday = (utc_today() - dt.timedelta(days=1)).isoformat()
     assert "yukon-daily-commitment-v1" in page
     assert f"python -m games.verify_day --site http://testserver {yesterday} easy" in page
-    assert "frontend/js/fair_play.js" in page
+    assert "frontend/js/pages/fair_play.js" in page
     home = client.get("/").content.decode()
     assert "data-opened" in home
 

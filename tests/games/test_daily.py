@@ -14,8 +14,8 @@ from django.test import Client, override_settings
 
 from games import daily
 from games.daily import BANDS, candidate_number, dates_due, prepare_daily
-from games.engine import replay
 from games.models import DailyChallenge, Deal, Tier, Verdict, tiers_of, utc_today
+from yukon.engine import replay
 
 DAY = dt.date(2031, 5, 17)
 SECRET = settings.DAILY_SECRET

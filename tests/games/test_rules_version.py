@@ -14,10 +14,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from analysis.models import DealStudy
-from games.engine import Position
 from games.models import Deal, Game
 from games.services import verify_game
 from tests.factories import Api
+from yukon.engine import Position
 
 BEFORE = [("games", "0003_abandoned_at_last_move"), ("analysis", "0001_initial")]
 # Deal 1 under the old rules: 6c>1 is the only legal move, and then none is left.

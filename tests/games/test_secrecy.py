@@ -14,10 +14,10 @@ import re
 import pytest
 from django.test import Client
 
-from games.engine import Position, card_text, move_text
 from games.models import Game
 from games.services import FACE_DOWN_REASON
 from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
+from yukon.engine import Position, card_text, move_text
 
 pytestmark = pytest.mark.django_db
 

@@ -21,13 +21,13 @@ from django.test import Client
 from django.utils import timezone
 
 from games import verify_day
-from games.engine import replay
+from games.commitment import Opening
 from games.models import DailyChallenge, Game, utc_today
-from games.proof import Opening
 from games.verify_day import Mismatch, Unavailable
 from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
 from tests.games.test_commitment import LINES, Clock, close_the_day, play_daily
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
+from yukon.engine import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 QUITTER_SCORE = replay(0, "yukon", LINES[0][:9]).score
@@ -161,7 +161,7 @@ OPENING = Opening("2026-12-01", "easy", "yukon", 1, 0, "cd" * 16)
 
 
 def game_of(game_id: int, moves: list[str], *, seconds: int = 1, **changes: Any) -> dict[str, Any]:
-    from games.engine import card_text
+    from yukon.engine import card_text
 
     result = replay(0, "yukon", moves)
     turned = [None if card is None else card_text(card) for card in result.turned]

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import daily
+from games.commitment import Opening
 from games.daily import BANDS, DailyPreparationError, prepare_daily, prepare_tier
-from games.engine import Position
 from games.models import (
     WEEKLY,
     DailyChallenge,
@@ -36,13 +36,13 @@ from games.models import (
     is_weekly_day,
     tiers_of,
 )
-from games.proof import Opening
-from games.solver import solve
 from games.verify_day import check_opening, replay_game
 from leaderboards import records
 from moderation.models import Flag
 from tests.factories import SECRET_DAILY_NUMBERS, Api, make_challenges, make_user
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
+from yukon.engine import Position
+from yukon.solver import solve
 
 SUNDAY = dt.date(2026, 12, 6)
 MONDAY = SUNDAY + dt.timedelta(days=1)

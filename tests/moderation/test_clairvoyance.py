@@ -15,8 +15,8 @@ import pytest
 
 from games.daily import BANDS
 from moderation.clairvoyance import MASKED_PLAYERS, clairvoyance
-from moderation.detector import CHOICE_TIERS, Thresholds, judge
-from moderation.redteam import (
+from moderation.detector import CHOICE_TIERS, Thresholds, judge, solver_agreement
+from tests.redteam import (
     SKILLS,
     Daily,
     clairvoyant_game,
@@ -40,8 +40,8 @@ def test_a_clairvoyant_game_is_flagged_where_choices_matter_and_only_there() -> 
     daily = winnable_deals(1, first=2)[0]  # a medium deal whose face-up cards mislead
     game = clairvoyant_game(daily, SKILLS[2], random.Random(0))
     t = Thresholds()
-    result = clairvoyance(game, t)
-    assert len(result.kept) >= t.clairvoyance_min_decisions
+    result = clairvoyance(game, t, solver_agreement(game, t))
+    assert len(result.kept) >= 4 and not result.evidence().lost
     assert result.log10_likelihood() < t.clairvoyance_log10
     assert result.nodes <= t.clairvoyance_nodes
     assert "clairvoyance" in {f.kind for f in judge(replace(game, tier="hard"), t)}
@@ -52,7 +52,9 @@ def test_every_masked_player_keeps_the_win_with_a_chance_between_0_and_1(
     deals: list[Daily],
 ) -> None:
     game = clairvoyant_game(deals[0], SKILLS[1], random.Random(1))
-    for decision in clairvoyance(game, Thresholds()).decisions:
+    for decision in clairvoyance(
+        game, Thresholds(), solver_agreement(game, Thresholds())
+    ).decisions:
         assert len(decision.chances) == len(MASKED_PLAYERS)
         assert all(0 < p <= 1 for p in decision.chances)
 
@@ -61,8 +63,8 @@ def test_honest_players_are_not_taken_for_clairvoyant(deals: list[Daily]) -> Non
     t = Thresholds()
     results = [tally(p, deals, 4, SEED, t) for p in honest_profiles()[:8]]
     games = sum(r.games for r in results)
-    knowing = sum(r.kinds["clairvoyance"] for r in results)
-    print(f"\nhonest on medium and hard deals: {knowing}/{games} flagged clairvoyant")
+    knowing = sum(r.kinds["clairvoyance"] + r.kinds["solver_consulted"] for r in results)
+    print(f"\nhonest on medium and hard deals: {knowing}/{games} flagged clairvoyant or consulting")
     assert games == 32
     assert knowing == 0
 
@@ -70,10 +72,14 @@ def test_honest_players_are_not_taken_for_clairvoyant(deals: list[Daily]) -> Non
 def test_players_who_know_the_cards_are_caught(deals: list[Daily]) -> None:
     t = Thresholds()
     rates = {p.name: tally(p, deals, 16, SEED, t) for p in knowledge_profiles()}
+    caught = {
+        name: r.kinds["clairvoyance"] + r.kinds["solver_consulted"] for name, r in rates.items()
+    }
     for name, r in rates.items():
-        print(f"\n{name}: {r.kinds['clairvoyance']}/{r.games} flagged clairvoyant", end="")
-    # Measured 5 of 16 and 2 of 16 on this seed: far below the 80 % (docs/moderation.md
-    # says why); these floors keep the check from silently getting weaker.
-    clairvoyant = rates["clairvoyant, human pace and style"]
-    assert clairvoyant.kinds["clairvoyance"] >= 4
-    assert rates["solver at a random 60 % of positions"].kinds["clairvoyance"] >= 1
+        print(f"\n{name}: {caught[name]} findings in {r.games} games ({dict(r.kinds)})", end="")
+    # Measured 7, 13 + 2 and 6 findings in 16 games on this seed, judged game by game
+    # (production judges a player's record: bench/bench_redteam.py, docs/moderation.md);
+    # these floors keep the checks from silently getting weaker.
+    assert caught["clairvoyant, human pace and style"] >= 6
+    assert caught["solver at a random 60 % of positions"] >= 12
+    assert caught["solver at a random 30 % of positions"] >= 5

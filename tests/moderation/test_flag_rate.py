@@ -2,7 +2,7 @@
 
 Honest players play real games through the services (verified by the in-process Celery
 task, flagged by the signal, as in production): each player has a skill level and a
-timing model from ``moderation.redteam`` (think time that grows with the choices and the
+timing model from ``tests.redteam`` (think time that grows with the choices and the
 stakes, a pause to look at a card that turned up, a motor and network floor, breaks;
 docs/moderation.md lists the assumptions). They play by what the face-up cards suggest,
 with mistakes and detours, never the solver's line: the old version of this test let
@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from games.engine import Position
 from games.models import Game, Tier, utc_today
 from moderation.models import Flag
-from moderation.redteam import SKILLS, Daily, honest_game
 from tests.factories import LINES, Clock, make_day, make_player, play_timed, started_from
+from tests.redteam import SKILLS, Daily, honest_game
+from yukon.engine import Position
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 

@@ -9,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import move_text
 from games.models import Tier
-from games.solver import solve
 from moderation.detector import (
     PlayedGame,
     Thresholds,
@@ -23,8 +21,10 @@ from moderation.detector import (
     steps_of,
 )
 from moderation.models import Flag, FlagKind
-from moderation.redteam import with_detours
 from tests.factories import LINES, Clock, make_day, make_player, play_timed, started_from
+from tests.redteam import with_detours
+from yukon.engine import move_text
+from yukon.solver import solve
 
 
 # the log-only tests need nothing; the ones through the services need the real services

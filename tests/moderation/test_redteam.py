@@ -1,6 +1,6 @@
 """Red team: simulated honest people and bots, judged by the flags production raises.
 
-The simulation (``moderation.redteam``) yields move logs with server times; each is judged
+The simulation (``tests.redteam``) yields move logs with server times; each is judged
 by ``moderation.detector.judge``, the function ``moderation.flags`` runs in the
 verification worker. The detection targets are asserted on a fixed seed: under 1% of
 504 honest games flagged (four skill levels under six variations of the timing model),
@@ -23,14 +23,14 @@ from django.test import Client
 from games.models import DailyChallenge, Deal, Game, Tier, utc_today
 from moderation.detector import PlayedGame, Thresholds
 from moderation.models import Flag
-from moderation.redteam import (
+from tests.factories import Clock, client_for, make_player
+from tests.redteam import (
     Daily,
     cheater_profiles,
     honest_profiles,
     tally,
     winnable_deals,
 )
-from tests.factories import Clock, client_for, make_player
 
 SEED = 20261201
 DEALS = 40

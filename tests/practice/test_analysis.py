@@ -15,10 +15,10 @@ import pytest
 from analysis.models import GameAnalysis
 from analysis.review import review_line
 from analysis.services import sweep_analyses
-from games.engine import Position, move_text
 from games.models import DailyChallenge, Deal, utc_today
-from games.solver import SolveResult, solve
 from tests.factories import Api
+from yukon.engine import Position, move_text
+from yukon.solver import SolveResult, solve
 
 # Finished games are verified, and then analysed, on commit: real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,8 +12,8 @@ import pytest
 from django.core.cache import cache
 
 from games.models import Game
-from games.solver import solve
 from tests.factories import Api, make_challenges
+from yukon.solver import solve
 
 pytestmark = pytest.mark.django_db
 

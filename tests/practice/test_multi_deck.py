@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from games.engine import Position, card_text
 from games.models import Game, Verification
-from games.solver import solve
 from tests.factories import Api
+from yukon.engine import Position, card_text
+from yukon.solver import solve
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

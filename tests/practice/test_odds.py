@@ -13,9 +13,9 @@ from django.test import Client
 
 from analysis import odds
 from analysis.models import DealStudy
-from games.engine import VARIANT_NAMES
 from games.models import DailyChallenge, Deal, Game, Mode, Status, Verification, utc_today
 from tests.games.conftest import make_user
+from yukon.engine import VARIANT_NAMES
 
 pytestmark = pytest.mark.django_db
 

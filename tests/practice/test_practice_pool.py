@@ -23,7 +23,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from accounts.models import User
 from games import daily, practice_pool, tasks
 from games.daily import candidate_number
-from games.engine import Position
 from games.models import (
     DailyChallenge,
     Deal,
@@ -35,6 +34,7 @@ from games.models import (
     utc_today,
 )
 from tests.factories import Api, logged_in, make_challenges, make_user
+from yukon.engine import Position
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +127,7 @@ def test_random_numbers_come_from_the_whole_range() -> None:
 
 
 def test_every_current_single_deck_variant_of_the_engine_has_a_pool() -> None:
-    from games.engine import VARIANT_NAMES
+    from yukon.engine import VARIANT_NAMES
 
     one_deck = [v for v in VARIANT_NAMES if sum(map(len, Position.deal(7, v).cols)) == 52]
     assert practice_pool.pool_variants() == tuple(v for v in one_deck if v != "moosehide-runs")

@@ -10,10 +10,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from games.engine import Position, card_text, move_text
 from games.models import Game
 from tests.factories import SECRET_DAILY_NUMBERS, make_challenges
 from tests.faults.server import Browser, collected_static, gunicorn
+from yukon.engine import Position, card_text, move_text
 
 pytestmark = [
     pytest.mark.postgres,

@@ -231,7 +231,7 @@ def world() -> World:
     vics = social.create_league(vic, "Vic Circle")
     social.join_league(fin, vics.invite_token)
     fins = social.create_league(fin, "Fin Table")
-    social.report_league(vic, fins, "rude name")
+    moderation.report_league(vic, fins, "rude name")
     return World(games=games, leagues=[vics, fins], players=["Vic"])
 
 

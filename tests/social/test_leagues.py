@@ -13,8 +13,8 @@ from accounts.models import User
 from games.models import DailyChallenge, Verification
 from leaderboards.serializers import DailyBoard, LeagueBoard
 from moderation import services as moderation
-from moderation.models import AuditLog
-from social.models import League, LeagueReport, Membership
+from moderation.models import AuditLog, LeagueReport
+from social.models import League, Membership
 from tests.factories import Api, logged_in, make_challenge, make_player, result
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -394,11 +394,11 @@ def test_moderation_queue_pages_for_league_reports(ann: User, bob: User) -> None
     api(bob).post(f"/api/leagues/{league['id']}/report/", {"reason": "rude"})
     mod = make_player("Mod", staff=True, moderator=True)
     client = logged_in(mod)
-    page = client.get("/admin/social/leaguereport/")
+    page = client.get("/admin/moderation/leaguereport/")
     assert page.status_code == 200 and b"Rude Name" in page.content
     report = LeagueReport.objects.get()
     page = client.post(
-        "/admin/social/leaguereport/",
+        "/admin/moderation/leaguereport/",
         {
             "action": "close_leagues_reported",
             "_selected_action": [str(report.pk)],
@@ -410,7 +410,7 @@ def test_moderation_queue_pages_for_league_reports(ann: User, bob: User) -> None
     assert League.objects.get(pk=league["id"]).closed_at is not None
     assert AuditLog.objects.filter(action="close_league", actor=mod).count() == 1
     # A player (not staff) gets nothing of the queue.
-    assert logged_in(bob).get("/admin/social/leaguereport/").status_code == 403
+    assert logged_in(bob).get("/admin/moderation/leaguereport/").status_code == 403
 
 
 def test_a_board_poll_costs_a_304_while_nothing_changed(ann: User, bob: User) -> None:

@@ -22,8 +22,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from analysis import odds
 from analysis.models import DealStudy
-from games.engine import DEAL_ALGORITHM_VERSION, MAX_DEAL_NUMBER, VARIANT_NAMES
-from games.solver import SolveResult
+from yukon.engine import DEAL_ALGORITHM_VERSION, MAX_DEAL_NUMBER, VARIANT_NAMES
+from yukon.solver import SolveResult
 
 
 class Progress:

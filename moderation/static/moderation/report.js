@@ -1,6 +1,6 @@
 // The replay page's "Report this game" form: POST /api/games/<id>/report/ with a reason.
 
-import { api } from "../frontend/js/api.js";
+import { api } from "../frontend/js/shared/api.js";
 
 const root = document.querySelector("[data-report]");
 if (root) {

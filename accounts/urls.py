@@ -1,0 +1,16 @@
+"""Routes of the accounts' JSON API (mounted at /api/auth/ in the site's ``api`` namespace,
+beside the games' routes: yukon_site/urls.py)."""
+
+from django.urls import path
+
+from accounts import api
+
+urlpatterns = [
+    path("auth/signup/", api.SignupView.as_view(), name="signup"),
+    path("auth/login/", api.LoginView.as_view(), name="login"),
+    path("auth/logout/", api.LogoutView.as_view(), name="logout"),
+    path("auth/me/", api.MeView.as_view(), name="me"),
+    path("auth/display-name/", api.DisplayNameView.as_view(), name="display-name"),
+    path("auth/export/", api.ExportView.as_view(), name="export"),
+    path("auth/delete/", api.DeleteAccountView.as_view(), name="delete-account"),
+]

@@ -1,0 +1,123 @@
+// Sign-up and log-in, through allauth's headless API (docs/accounts.md): a password, then
+// the account's second factor if it has one (a code or a passkey), or a passkey alone.
+// On success, back where the player came from.
+
+import { ApiError, request } from "../shared/api.js";
+
+const AUTH = "/_allauth/browser/v1";
+
+const form = document.querySelector("[data-account-form]");
+const errorEl = document.querySelector("[data-form-error]");
+const secondFactor = document.querySelector("[data-second-factor]");
+const notice = document.querySelector("[data-form-notice]");
+
+function nextUrl() {
+  const next = new URLSearchParams(window.location.search).get("next") || "/";
+  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+/** The readable message of a headless error answer ({errors: [{message, param}]}). */
+function headlessError(err) {
+  const errors = err.body?.errors;
+  if (Array.isArray(errors) && errors.length) {
+    const first = errors[0];
+    const field = first.param && first.param !== "__all__" ? `${first.param.replace("_", " ")}: ` : "";
+    return `${field}${first.message}`;
+  }
+  if (err.status === 429) return "Too many tries; wait a little and try again.";
+  return err.message;
+}
+
+/** A pending log-in's next step, from a 401 answer (or null). */
+function pendingFlow(err) {
+  if (!(err instanceof ApiError) || err.status !== 401) return null;
+  return (err.body?.data?.flows || []).find((flow) => flow.is_pending) || null;
+}
+
+function showError(err) {
+  errorEl.textContent = err ? headlessError(err) : "";
+}
+
+/** An account whose sign-up gave an email address logs in once the address is confirmed;
+ * the server says the same whether or not the address already had an account. */
+function askToConfirmEmail(email) {
+  form.hidden = true;
+  notice.hidden = false;
+  notice.textContent = email
+    ? `Check your mail: we sent a message to ${email}. Follow its link, then log in.`
+    : "Confirm your email address first: follow the link in the mail we sent to it, then log in.";
+}
+
+async function finish(call, email = "") {
+  showError(null);
+  try {
+    await call();
+    window.location.href = nextUrl();
+  } catch (err) {
+    const flow = pendingFlow(err);
+    if (flow && flow.id === "verify_email" && notice) {
+      askToConfirmEmail(email);
+      return;
+    }
+    if (flow && flow.id === "mfa_authenticate" && secondFactor) {
+      form.hidden = true;
+      secondFactor.hidden = false;
+      secondFactor.querySelector("[data-use-passkey]").hidden = !(flow.types || []).includes("webauthn");
+      secondFactor.querySelector("input[name=code]").focus();
+      return;
+    }
+    showError(err);
+  }
+}
+
+/** Ask the browser for a passkey assertion with the server's options; the answer as JSON. */
+async function assertion(options) {
+  const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey);
+  const credential = await navigator.credentials.get({ publicKey });
+  return credential.toJSON();
+}
+
+if (form) {
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(form));
+    const action = form.dataset.action;
+    if (action === "signup") {
+      if (!data.display_name) data.display_name = data.username;
+      if (!data.email) delete data.email;
+    }
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    const send = () => request("POST", `${AUTH}/auth/${action}`, data);
+    finish(send, data.email || "").finally(() => {
+      button.disabled = false;
+    });
+  });
+}
+
+const passkeyLogin = document.querySelector("[data-passkey-login]");
+if (passkeyLogin) {
+  passkeyLogin.hidden = !window.PublicKeyCredential;
+  passkeyLogin.addEventListener("click", () =>
+    finish(async () => {
+      const options = await request("GET", `${AUTH}/auth/webauthn/login`);
+      const credential = await assertion(options.data.request_options);
+      await request("POST", `${AUTH}/auth/webauthn/login`, { credential });
+    }),
+  );
+}
+
+if (secondFactor) {
+  secondFactor.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = new FormData(secondFactor).get("code");
+    finish(() => request("POST", `${AUTH}/auth/2fa/authenticate`, { code }));
+  });
+  secondFactor.querySelector("[data-use-passkey]").addEventListener("click", () =>
+    finish(async () => {
+      const options = await request("GET", `${AUTH}/auth/webauthn/authenticate`);
+      const credential = await assertion(options.data.request_options);
+      await request("POST", `${AUTH}/auth/webauthn/authenticate`, { credential });
+    }),
+  );
+}

@@ -1,0 +1,74 @@
+// The leagues page (/leagues/): your leagues, a new one, and the players you follow.
+// Data: /api/leagues/, /api/follows/.
+
+import { api, request } from "../shared/api.js";
+import { $, toast } from "../shared/dom.js";
+import { escapeHtml, playerLink } from "../shared/html.js";
+
+async function showLeagues(box) {
+  try {
+    const leagues = await api.get("/api/leagues/");
+    box.innerHTML = leagues.length
+      ? `<ul class="plain">${leagues.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.name)}</a>
+          <span class="muted">· ${escapeHtml(l.member_count)} member${l.member_count === 1 ? "" : "s"}${l.is_owner ? " · yours" : ""}</span></li>`).join("")}</ul>`
+      : `<p class="muted">You are in no league yet: make one and send its link to your friends.</p>`;
+  } catch (err) {
+    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+  }
+}
+
+async function showFollows(box) {
+  try {
+    const { following } = await api.get("/api/follows/");
+    box.innerHTML = following.length
+      ? `<ul class="plain">${following.map((name) => `<li>${playerLink(name)}
+          <button type="button" class="linkish" data-unfollow="${escapeHtml(name)}">unfollow</button></li>`).join("")}</ul>`
+      : `<p class="muted">You follow nobody yet.</p>`;
+  } catch (err) {
+    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+  }
+}
+
+function leaguesPage(root) {
+  const list = $("[data-league-list]", root);
+  const follows = $("[data-follow-list]", root);
+  if (!list) return;
+  showLeagues(list);
+  showFollows(follows);
+  $("[data-create-league]", root).addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const error = $("[data-create-error]", root);
+    error.textContent = "";
+    try {
+      const league = await api.post("/api/leagues/", { name: e.target.name.value });
+      window.location.href = league.url;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  $("[data-follow]", root).addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const error = $("[data-follow-error]", root);
+    error.textContent = "";
+    try {
+      await api.post("/api/follows/", { display_name: e.target.display_name.value });
+      e.target.reset();
+      showFollows(follows);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  follows.addEventListener("click", async (e) => {
+    const button = e.target.closest("[data-unfollow]");
+    if (!button) return;
+    try {
+      await request("DELETE", `/api/follows/${encodeURIComponent(button.dataset.unfollow)}/`);
+      showFollows(follows);
+    } catch (err) {
+      toast(err.message, { warn: true });
+    }
+  });
+}
+
+const listRoot = document.querySelector("[data-leagues]");
+if (listRoot) leaguesPage(listRoot);

@@ -1,0 +1,497 @@
+// The play page: a ranked daily game (/play/<id>/) or a practice deal (/practice/<n>/).
+//
+// Moves are applied at once with the rules mirror, then sent one at a time with their ply.
+// The server's answer names any card that turned and is final: on a 409, a refused move or
+// any other error the page reloads the authoritative game and redraws it.
+
+import { api, serverNow } from "../shared/api.js";
+import { Board } from "../shared/board.js";
+import { cardName } from "../shared/cards.js";
+import { closingNotice } from "../shared/closing.js";
+import { speak, toast } from "../shared/dom.js";
+import { formatTime } from "../shared/format.js";
+import { shortCommitment } from "../shared/proof.js";
+import { applyMove, fromMasked, isMultiDeck, legalMoves, parseMove, revealCard } from "../shared/rules.js";
+import { shareText } from "../shared/share.js";
+
+const root = document.querySelector("[data-game]");
+const $ = (sel) => root.querySelector(sel);
+const announceEl = $("[data-announce]");
+
+const TITLES = { won: "You won!", stuck: "No moves left", resigned: "Resigned", abandoned: "Day closed" };
+
+const state = {
+  game: null, // the last game JSON from the server
+  pos: null, // the position shown: the server's, plus moves not yet answered
+  ply: 0, // the ply the next move will carry
+  queue: Promise.resolve(),
+  generation: 0, // bumped on every reload, so queued sends of an older state give up
+  startedAt: 0,
+  finished: false,
+  asking: false, // a question to the practice coach is on its way
+  closeAsked: 0, // when the page last reloaded because the day closed (the server ends the game)
+  closeTold: false, // the player was told how long is left before the close
+  stuckTold: false, // "No legal move left." was announced
+};
+
+function announce(text) {
+  speak(announceEl, text);
+}
+
+const board = new Board($("[data-board]"), {
+  onMove: (text) => playMove(text),
+  notify: (text) => toast(text, { warn: true, silent: true }), // the board announces it
+  announce,
+});
+
+// ----- loading -------------------------------------------------------------------
+
+async function start() {
+  try {
+    if (root.dataset.mode === "practice") await startPractice();
+    else adopt(await api.get(`/api/games/${root.dataset.gameId}/`));
+  } catch (err) {
+    $("[data-board]").innerHTML = `<p class="loading">Could not load the game: ${err.message}.</p>`;
+  }
+}
+
+async function startPractice() {
+  const params = new URLSearchParams(window.location.search);
+  const known = params.get("game");
+  if (known) {
+    try {
+      adopt(await api.get(`/api/games/${encodeURIComponent(known)}/`));
+      return;
+    } catch {
+      // gone or not ours: deal a fresh one below
+    }
+  }
+  await newPractice();
+}
+
+async function newPractice() {
+  const takeback = root.dataset.takeback === "1";
+  const game = await api.post("/api/games/", { deal: root.dataset.deal, variant: root.dataset.variant, takeback });
+  const url = new URL(window.location.href);
+  url.searchParams.set("variant", root.dataset.variant);
+  if (takeback) url.searchParams.set("takeback", "1");
+  else url.searchParams.delete("takeback");
+  url.searchParams.set("game", game.id);
+  window.history.replaceState(null, "", url);
+  adopt(game);
+}
+
+/** Take the server's game as the truth and redraw everything from it. */
+function adopt(game) {
+  state.generation += 1;
+  state.queue = Promise.resolve();
+  state.game = game;
+  state.pos = fromMasked(game.position);
+  state.ply = game.ply;
+  state.startedAt = game.started_at ? Date.parse(game.started_at) : serverNow();
+  state.finished = game.status !== "playing";
+  const takebackBox = $("[data-takeback-pick]");
+  if (takebackBox) { // a game resumed by its id keeps its own rules
+    takebackBox.checked = Boolean(game.takeback);
+    root.dataset.takeback = game.takeback ? "1" : "0";
+  }
+  if (game.mode === "daily") {
+    const weekly = game.tier === "weekly" ? ` · ${game.variant.replace("-", " ")}` : "";
+    $("[data-title]").textContent = `${game.date} · ${game.tier}${weekly}`;
+    showCommitment(game);
+  } else if (game.mode === "archive") {
+    $("[data-title]").textContent = `${game.date} · ${game.tier} · archive`;
+  } else if (game.tier) { // dealt from the practice pool: proven winnable, rated
+    const rate = game.bot_win_rate == null ? "" : ` · bot wins ${Math.round(game.bot_win_rate * 100)}%`;
+    $("[data-title]").textContent = `Practice #${game.deal} · ${game.tier}${rate}`;
+  }
+  board.render(state.pos);
+  board.setFrozen(state.finished);
+  updateHud();
+  if (state.finished) showEnd();
+  else tellTheClose();
+}
+
+/** The deal was fixed in advance: the commitment all day, the deal and salt once it is open. */
+function showCommitment(game) {
+  const line = $("[data-commitment]");
+  if (!line || !game.commitment) return;
+  const code = (text, title) => {
+    const el = document.createElement("code");
+    el.textContent = text;
+    if (title) el.title = title;
+    return el;
+  };
+  const parts = ["Commitment ", code(shortCommitment(game.commitment), game.commitment)];
+  if (game.salt) parts.push(": deal ", code(game.deal), ", salt ", code(game.salt));
+  const how = document.createElement("a");
+  how.href = "/fair-play/";
+  how.textContent = "how to check";
+  parts.push(" · ", how);
+  line.replaceChildren(...parts);
+  line.hidden = false;
+}
+
+// ----- the close of day (daily games) ------------------------------------------------
+
+/** A daily opened near the close: say at once how long is left (once, not on each reload). */
+function tellTheClose() {
+  const notice = closingNotice(state.game.closes_at, serverNow(), state.game.status);
+  if (!notice || notice.closed || state.closeTold) return;
+  state.closeTold = true;
+  toast(notice.text, { warn: notice.urgent });
+}
+
+/** The notice under the HUD, each second; at the close, reload: the server ends the game. */
+function updateClosing() {
+  const line = $("[data-closing]");
+  if (!line || !state.game) return;
+  const notice = closingNotice(state.game.closes_at, serverNow(), state.finished ? "over" : state.game.status);
+  line.hidden = !notice;
+  line.textContent = notice ? notice.text : "";
+  line.classList.toggle("urgent", Boolean(notice && notice.urgent));
+  const now = Date.now();
+  if (notice && notice.closed && now - state.closeAsked > 5000) {
+    if (!state.closeAsked) announce(notice.text);
+    state.closeAsked = now; // again in 5 s if this clock ran a little ahead of the server's
+    reload();
+  }
+}
+
+async function reload(reason) {
+  if (reason) toast(reason, { warn: true });
+  try {
+    adopt(await api.get(`/api/games/${state.game.id}/`));
+  } catch (err) {
+    toast(`Could not reload the game: ${err.message}`, { warn: true });
+  }
+}
+
+// ----- moves ---------------------------------------------------------------------
+
+function playMove(text) {
+  if (state.finished) return;
+  let step;
+  try {
+    step = applyMove(state.pos, text);
+  } catch (err) {
+    toast(err.message, { warn: true });
+    return;
+  }
+  const coachLine = $("[data-coach]");
+  if (coachLine) coachLine.textContent = "";
+  state.pos = step.position;
+  const ply = state.ply;
+  state.ply += 1;
+  board.render(state.pos, { animate: true });
+  updateHud();
+  const generation = state.generation;
+  state.queue = state.queue.then(() => sendMove(generation, ply, text, step.uncovered));
+}
+
+async function sendMove(generation, ply, text, uncovered) {
+  if (generation !== state.generation) return;
+  let result;
+  try {
+    result = await api.post(`/api/games/${state.game.id}/moves/`, { ply, move: text });
+  } catch (err) {
+    if (generation !== state.generation) return;
+    const closed = err.status === 409 && err.body && err.body.status === "abandoned";
+    const why = closed ? err.message
+      : err.status === 409 ? "The game changed elsewhere; reloaded it." : `Move ${text} was not accepted: ${err.message}`;
+    await reload(why);
+    return;
+  }
+  if (generation !== state.generation) return;
+  if ((uncovered !== null) !== Boolean(result.turned)) {
+    await reload("The board was out of step; reloaded it.");
+    return;
+  }
+  if (uncovered !== null) {
+    let card = result.turned;
+    if (isMultiDeck(state.pos)) {
+      // The answer names the face; which copy turned is in the position (nothing else
+      // has been sent since: the queue sends one move at a time).
+      try {
+        const game = await api.get(`/api/games/${state.game.id}/`);
+        card = `${card}#${game.position.columns[uncovered].copies[0]}`;
+      } catch (err) {
+        await reload(`Could not read the turned card: ${err.message}`);
+        return;
+      }
+      if (generation !== state.generation) return;
+    }
+    state.pos = revealCard(state.pos, uncovered, card);
+    announce(`turned up the ${cardName(result.turned)}`);
+  }
+  state.pos = { ...state.pos, score: result.score };
+  state.game = { ...state.game, ply: result.ply, score: result.score, status: result.status, moves: result.moves };
+  board.render(state.pos);
+  updateHud();
+  if (result.status !== "playing") await finish();
+}
+
+async function finish() {
+  state.finished = true;
+  board.setFrozen(true);
+  try {
+    state.game = await api.get(`/api/games/${state.game.id}/`);
+  } catch {
+    // the move result already said how it ended; the details can wait
+  }
+  updateHud();
+  showEnd();
+}
+
+// ----- heads-up display ----------------------------------------------------------
+
+function elapsedSeconds() {
+  const g = state.game;
+  if (!g) return 0;
+  if (g.status !== "playing" && g.elapsed_ms != null) return g.elapsed_ms / 1000;
+  if (g.status !== "playing" && g.finished_at) return (Date.parse(g.finished_at) - state.startedAt) / 1000;
+  return Math.max(0, serverNow() - state.startedAt) / 1000;
+}
+
+function updateHud() {
+  if (!state.pos) return;
+  updateClosing();
+  $("[data-score]").textContent = state.pos.score;
+  $("[data-moves]").textContent = state.pos.moves;
+  $("[data-time]").textContent = formatTime(elapsedSeconds());
+  const undo = $("[data-undo]");
+  if (undo) undo.disabled = state.finished || state.pos.moves === 0;
+  const resign = $("[data-resign]");
+  resign.disabled = state.finished;
+  const hints = $("[data-hints]");
+  if (hints && state.game) hints.textContent = state.game.hints_used ?? 0;
+  for (const sel of ["[data-hint]", "[data-winnable]"]) {
+    const button = $(sel);
+    if (button) button.disabled = state.finished || state.asking;
+  }
+  if (!state.finished && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
+    board.statusLine.textContent = "No legal move left.";
+    if (!state.stuckTold) announce("No legal move left.");
+    state.stuckTold = true;
+  } else {
+    board.statusLine.textContent = "";
+    state.stuckTold = false;
+  }
+}
+setInterval(() => { if (!state.finished) updateHud(); }, 1000);
+
+// ----- the end -------------------------------------------------------------------
+
+/** The share text, with par (once public), streak and the emoji line (share.js). */
+async function fillShare(game, seconds) {
+  const field = $("[data-share]");
+  field.value = shareText(game, { seconds });
+  const ranked = game.mode === "daily" || game.mode === "archive";
+  const [replay, board, home] = await Promise.all([
+    api.get(`/api/games/${game.id}/replay/`).catch(() => null),
+    ranked ? api.get(boardApi(game)).catch(() => null) : null,
+    game.mode === "daily" ? api.get("/api/leaderboards/home/").catch(() => null) : null,
+  ]);
+  field.value = shareText(game, {
+    seconds,
+    par: board?.par ?? null,
+    streak: (game.tier === "weekly" ? home?.streak?.weekly?.current : home?.streak?.current) || null,
+    moves: replay ? replay.log.map((entry) => entry.move) : null,
+    origin: window.location.origin,
+  });
+}
+
+function boardApi(game) {
+  const kind = game.mode === "archive" ? "archive" : "daily";
+  return `/api/leaderboards/${kind}/${game.date}/${game.tier}/`;
+}
+
+function showEnd() {
+  const g = state.game;
+  const dialog = $("[data-end]");
+  $("[data-end-title]").textContent = TITLES[g.status] || "Game over";
+  const seconds = elapsedSeconds();
+  $("[data-end-line]").textContent = `Score ${g.score} in ${g.moves} moves, ${formatTime(seconds)}.`;
+  fillShare(g, seconds);
+  $("[data-end-replay]").href = `/replay/${g.id}/`;
+  if (g.mode === "daily" || g.mode === "archive") {
+    const archive = g.mode === "archive" ? "&archive=1" : "";
+    $("[data-end-board]").href = `/leaderboards/daily/?date=${g.date}&tier=${g.tier}${archive}`;
+    showRank(g, 0);
+  } else {
+    $("[data-end-rank]").textContent = "Practice games are not ranked.";
+    $("[data-end-board]").hidden = true;
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+async function showRank(game, attempt) {
+  const rankEl = $("[data-end-rank]");
+  if (game.verification !== "verified") {
+    rankEl.textContent = game.verification === "rejected"
+      ? "The server could not verify this game, so it is not ranked."
+      : "Checking your game before it enters the leaderboard…";
+    if (game.verification === "pending" && attempt < 15) {
+      setTimeout(async () => {
+        try {
+          const fresh = await api.get(`/api/games/${game.id}/`);
+          state.game = fresh;
+          showRank(fresh, attempt + 1);
+        } catch { /* try again with the next tick */ }
+      }, 2000);
+    }
+    return;
+  }
+  try {
+    if (game.mode === "archive") {
+      const board = await api.get(boardApi(game));
+      rankEl.textContent = board.me
+        ? `Unranked archive game: #${board.me.rank} on ${game.date}'s ${game.tier} archive board.`
+        : "Verified: on your record and the day's archive board.";
+      return;
+    }
+    const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
+    rankEl.textContent = board.me
+      ? `You are #${board.me.rank} on today's ${game.tier} board.` : "Verified: you are on today's board.";
+  } catch (err) {
+    rankEl.textContent = `Verified. The board could not be read: ${err.message}`;
+  }
+}
+
+$("[data-copy]").addEventListener("click", async () => {
+  const text = $("[data-share]").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Copied");
+  } catch {
+    $("[data-share]").select();
+    toast("Select and copy the text");
+  }
+});
+$("[data-end-close]").addEventListener("click", () => $("[data-end]").close());
+
+// ----- buttons -------------------------------------------------------------------
+
+$("[data-resign]").addEventListener("click", () => {
+  if (state.finished || !window.confirm("Resign this game? It ends here and counts as played.")) return;
+  const generation = state.generation;
+  state.queue = state.queue.then(async () => {
+    if (generation !== state.generation) return;
+    try {
+      adopt(await api.post(`/api/games/${state.game.id}/resign/`));
+    } catch (err) {
+      await reload(`Could not resign: ${err.message}`);
+    }
+  });
+});
+
+const undoButton = $("[data-undo]");
+if (undoButton) {
+  undoButton.addEventListener("click", () => {
+    const generation = state.generation;
+    state.queue = state.queue.then(async () => {
+      if (generation !== state.generation) return;
+      try {
+        adopt(await api.post(`/api/games/${state.game.id}/undo/`, { ply: state.ply }));
+        announce("move taken back");
+      } catch (err) {
+        await reload(`Could not undo: ${err.message}`);
+      }
+    });
+  });
+}
+
+const newButton = $("[data-new]");
+if (newButton) {
+  newButton.addEventListener("click", () => {
+    state.generation += 1;
+    newPractice().catch((err) => toast(err.message, { warn: true }));
+  });
+}
+
+const variantPick = $("[data-variant-pick]");
+if (variantPick) {
+  variantPick.addEventListener("change", () => {
+    root.dataset.variant = variantPick.value;
+    state.generation += 1;
+    newPractice().catch((err) => toast(err.message, { warn: true }));
+  });
+}
+const takebackPick = $("[data-takeback-pick]");
+if (takebackPick) {
+  takebackPick.addEventListener("change", () => {
+    root.dataset.takeback = takebackPick.checked ? "1" : "0";
+    state.generation += 1;
+    newPractice().catch((err) => toast(err.message, { warn: true }));
+  });
+}
+
+document.addEventListener("keydown", (e) => {
+  if ((e.key === "z" || e.key === "Z") && (e.ctrlKey || e.metaKey) && undoButton && !undoButton.disabled) {
+    e.preventDefault();
+    undoButton.click();
+  }
+});
+
+// ----- the practice coach -------------------------------------------------------
+
+const VERDICT_WORDS = {
+  solved: "Yes: this game can still be won.",
+  unwinnable: "No win exists from here. Undo a few moves and try another way.",
+  unknown: "No win found in time: the solver could not tell within its budget.",
+};
+
+function hintText(answer) {
+  if (answer.verdict === "solved" && answer.move) {
+    const { card, dest, source } = parseMove(answer.move);
+    const where = dest === "F" ? "to its foundation" : `onto column ${dest + 1}`;
+    const from = source === undefined ? "" : ` of column ${source + 1}`;
+    return `Hint: move the ${cardName(card)}${from} ${where} (${answer.move}).`;
+  }
+  return VERDICT_WORDS[answer.verdict] || answer.verdict;
+}
+
+function showHint(move) {
+  for (const node of root.querySelectorAll(".card.hinted")) node.classList.remove("hinted");
+  if (!move) return;
+  const { card, source } = parseMove(move);
+  // Several decks: the copy in the named column ("3:9h>4" names the one face up there).
+  const copy = source === undefined || card.length > 2 ? card
+    : state.pos.columns[source].up.find((c) => c.startsWith(card)) || card;
+  const node = root.querySelector(`.tableau [data-card="${copy}"]`);
+  if (node) node.classList.add("hinted");
+}
+
+async function askCoach(kind) {
+  if (state.finished || state.asking) return;
+  state.asking = true;
+  updateHud();
+  const line = $("[data-coach]");
+  line.textContent = kind === "hint" ? "Thinking about a hint…" : "Checking…";
+  const generation = state.generation;
+  try {
+    await state.queue; // the server must have every move first
+    const answer = await api.get(`/api/games/${state.game.id}/${kind}/`);
+    if (generation !== state.generation) return;
+    state.game = { ...state.game, hints_used: answer.hints_used };
+    if (answer.ply !== state.ply) {
+      line.textContent = "The game moved on meanwhile; ask again.";
+    } else {
+      line.textContent = kind === "hint" ? hintText(answer) : VERDICT_WORDS[answer.verdict];
+      if (kind === "hint") showHint(answer.move);
+    }
+    announce(line.textContent);
+  } catch (err) {
+    line.textContent = `The coach could not answer: ${err.message}`;
+  } finally {
+    state.asking = false;
+    updateHud();
+  }
+}
+
+const hintButton = $("[data-hint]");
+if (hintButton) hintButton.addEventListener("click", () => askCoach("hint"));
+const winnableButton = $("[data-winnable]");
+if (winnableButton) winnableButton.addEventListener("click", () => askCoach("winnable"));
+
+start();

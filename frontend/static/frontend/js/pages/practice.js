@@ -1,0 +1,71 @@
+// The practice form: go to /practice/<n>/?variant=...[&takeback=1], pick a random deal, or ask the
+// server for a proven-winnable deal of a tier (POST /api/games/ {practice, variant}).
+
+import { api, ApiError } from "../shared/api.js";
+import { siteConstants } from "../shared/dom.js";
+
+const MAX_DEAL = BigInt(siteConstants().max_deal);
+const MAX_TRIES = 20; // deals still being prepared: ask again after Retry-After, this often
+const form = document.querySelector("[data-practice-form]");
+const status = document.querySelector("[data-practice-status]");
+
+function go(deal, game) {
+  const variant = form.elements.variant.value;
+  const takeback = form.elements.takeback.checked ? "&takeback=1" : "";
+  const extra = game ? `&game=${encodeURIComponent(game)}` : "";
+  window.location.href = `/practice/${deal}/?variant=${encodeURIComponent(variant)}${takeback}${extra}`;
+}
+
+form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const deal = form.elements.deal.value.trim();
+  if (/^[0-9]{1,20}$/.test(deal) && BigInt(deal) <= MAX_DEAL) go(deal);
+  else form.elements.deal.setCustomValidity(`A whole number from 0 to ${MAX_DEAL}`);
+  form.reportValidity();
+});
+form.elements.deal.addEventListener("input", () => form.elements.deal.setCustomValidity(""));
+form.querySelector("[data-random]").addEventListener("click", () => {
+  go(Math.floor(Math.random() * 1_000_000_000));
+});
+
+const tierButtons = [...form.querySelectorAll("[data-tier]")];
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+async function dealTier(tier) {
+  const variant = form.elements.variant.value;
+  tierButtons.forEach((b) => { b.disabled = true; });
+  status.textContent = `Finding a proven ${tier} deal…`;
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const takeback = form.elements.takeback.checked;
+        const game = await api.post("/api/games/", { practice: tier, variant, takeback });
+        go(game.deal, game.id);
+        return;
+      } catch (err) {
+        const wait = err instanceof ApiError && err.status === 503 ? Number(err.body?.retry_after) : NaN;
+        if (!(wait > 0) || attempt >= MAX_TRIES) throw err;
+        status.textContent = `Preparing proven ${tier} deals (the solver is at work); asking again in ${wait} s…`;
+        await sleep(wait * 1000);
+      }
+    }
+  } catch (err) {
+    status.textContent = err.message;
+    tierButtons.forEach((b) => { b.disabled = false; });
+  }
+}
+
+tierButtons.forEach((button) => {
+  button.addEventListener("click", () => dealTier(button.dataset.tier));
+});
+
+// Proven deals of a tier exist for the variants with a practice pool (data-pooled) only.
+const pooled = form.elements.variant.dataset.pooled.split(" ");
+function syncTiers() {
+  const hasPool = pooled.includes(form.elements.variant.value);
+  tierButtons.forEach((b) => { b.disabled = !hasPool; });
+  status.textContent = hasPool ? "" : "Proven deals of a tier are dealt in one-deck variants "
+    + "with today's rules; pick a deal number for this one.";
+}
+form.elements.variant.addEventListener("change", syncTiers);
+syncTiers();

@@ -1,0 +1,38 @@
+// Your account page: change the display name (POST /api/auth/display-name/).
+
+import { api, errorText } from "../shared/api.js";
+import { toast } from "../shared/dom.js";
+
+const nameForm = document.querySelector("[data-display-name]");
+nameForm.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const error = nameForm.querySelector("[data-error]");
+  error.textContent = "";
+  try {
+    const me = await api.post("/api/auth/display-name/", Object.fromEntries(new FormData(nameForm)));
+    toast(`You are now ${me.player.display_name} on the boards.`);
+    document.querySelectorAll(".who").forEach((el) => { el.textContent = me.player.display_name; });
+  } catch (err) {
+    error.textContent = errorText(err.body, err.message);
+  }
+});
+
+// Delete the account: the password (or a recent re-authentication) and the typed phrase.
+const deleteForm = document.querySelector("[data-delete-account]");
+deleteForm.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const error = deleteForm.querySelector("[data-error]");
+  error.textContent = "";
+  const data = Object.fromEntries(new FormData(deleteForm));
+  if (!data.password) delete data.password;
+  try {
+    await api.post("/api/auth/delete/", data);
+    window.location.href = "/";
+  } catch (err) {
+    if (err.body && err.body.reauthenticate) {
+      window.location.href = err.body.reauthenticate;
+      return;
+    }
+    error.textContent = errorText(err.body, err.message);
+  }
+});
