@@ -24,7 +24,7 @@ from games.models import DailyChallenge, Game
 from moderation import services as moderation
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import Flag, FlagKind, FlagStatus, GameOrigin, Report
-from moderation.origins import linked_games, seen_in_advance
+from moderation.origins import linked_games, seen_in_advance, turned_cards
 from yukon.engine import LogError, Position, card_text, replay_log
 
 
@@ -301,6 +301,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
                 reports=list(Report.objects.filter(game=game).select_related("reporter")),
                 origin=GameOrigin.objects.filter(game=game).first(),
                 cluster=_cluster(game),
+                own_turned=len(turned_cards(game)),
                 log_rows=list(zip(log, gaps, strict=True)),
                 replay=replay_frames(game),
                 day_void=moderation.void_of(game.challenge),

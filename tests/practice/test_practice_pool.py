@@ -421,6 +421,7 @@ def test_a_refill_stops_when_its_numbers_run_out() -> None:
 # ----- two tabs at once --------------------------------------------------------------------
 
 
+@pytest.mark.postgres  # two writers at once: SQLite locks the session table until timeout
 @pytest.mark.django_db(transaction=True)
 def test_two_tabs_of_one_player_asking_at_once_get_two_different_deals(settings: Any) -> None:
     import threading

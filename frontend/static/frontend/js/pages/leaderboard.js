@@ -19,18 +19,24 @@ const CELLS = {
   alltime: (row) => num(row.wins) + num(row.played) + num(Math.round(row.average_score)),
 };
 
+// What the provisional tag means (docs/fair-play.md): said under the board in words, since
+// a title shows only to a mouse, never on a phone or to a screen reader.
+const PROVISIONAL_MEANS = "a new account's result: it counts like any other, and is checked again after the day closes";
+
 function table(rows, board) {
   if (!rows.length) return `<p class="muted">No verified results here yet.</p>`;
   const body = rows.map((row) => {
     const replay = board === "daily"
       ? ` <a href="${escapeHtml(row.replay_url)}" aria-label="replay">▶</a>` : "";
     const provisional = row.provisional
-      ? ` <span class="provisional" title="A new account's result: confirmed after the day closes">provisional</span>`
+      ? ` <span class="provisional" title="${escapeHtml(PROVISIONAL_MEANS)}">provisional</span>`
       : "";
     return `<tr${row.me ? " class=me" : ""}><td class=num>${escapeHtml(row.rank)}</td>
-      <td>${playerLink(row.display_name)}${provisional}${replay}</td>${CELLS[board](row)}</tr>`;
+      <td class=player>${playerLink(row.display_name)}${provisional}${replay}</td>${CELLS[board](row)}</tr>`;
   }).join("");
-  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th>${HEADS[board]}</tr></thead><tbody>${body}</tbody></table>`;
+  const note = rows.some((row) => row.provisional)
+    ? `<p class="muted" data-provisional-note><strong>Provisional</strong>: ${escapeHtml(PROVISIONAL_MEANS)}.</p>` : "";
+  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th>${HEADS[board]}</tr></thead><tbody>${body}</tbody></table>${note}`;
 }
 
 let stopPolling = () => {};

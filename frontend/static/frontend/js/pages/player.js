@@ -6,14 +6,38 @@ import { api } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
 import { badgeList, escapeHtml, numberCell as num } from "../shared/html.js";
 
+// The daily totals in words: the answer's other fields (its name, the history's paging)
+// are not for the reader.
+const TOTALS = [
+  ["joined", "Joined"],
+  ["played", "Dailies played"],
+  ["wins", "Won"],
+  ["win_rate", "Win rate", (rate) => `${Math.round(rate * 100)}%`],
+  ["average_score", "Average score", Math.round],
+  ["current_streak", "Current streak"],
+  ["best_streak", "Best streak"],
+  ["last_win", "Last win"],
+];
+
+function totals(data) {
+  const items = TOTALS.map(([key, label, shown = (v) => v]) => `<dt>${label}</dt>
+    <dd>${escapeHtml(data[key] == null ? "–" : shown(data[key]))}</dd>`).join("");
+  return `<h2>Daily totals</h2><dl class="stats-list">${items}</dl>`;
+}
+
+// Six columns fit a phone: the replay link is the board's ▶ after the date (which never
+// breaks); a longer row scrolls sideways in its own box, which the keyboard can reach.
 function history(rows) {
-  const body = rows.map((row) => `<tr><td>${escapeHtml(row.date)}</td><td>${escapeHtml(row.tier)}</td>
+  const body = rows.map((row) => {
+    const replay = row.replay_url ? ` <a href="${escapeHtml(row.replay_url)}" aria-label="replay">▶</a>` : "";
+    return `<tr><td class=nowrap>${escapeHtml(row.date)}${replay}</td><td>${escapeHtml(row.tier)}</td>
     <td>${escapeHtml(row.status)}</td><td class=num>${escapeHtml(row.score)}</td>
     <td class=num>${formatElapsed(row.elapsed_ms)}</td>
-    <td class=num>${escapeHtml(row.rank ?? "")}</td>
-    <td>${row.replay_url ? `<a href="${escapeHtml(row.replay_url)}">replay</a>` : ""}</td></tr>`).join("");
-  return `<table class="ranks"><thead><tr><th>Date</th><th>Tier</th><th>Result</th><th class=num>Score</th>
-    <th class=num>Time</th><th class=num>Rank</th><th></th></tr></thead><tbody>${body}</tbody></table>`;
+    <td class=num>${escapeHtml(row.rank ?? "")}</td></tr>`;
+  }).join("");
+  return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="daily-games-title">
+    <table class="ranks"><thead><tr><th>Date</th><th>Tier</th><th>Result</th><th class=num>Score</th>
+    <th class=num>Time</th><th class=num>Rank</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 // ----- the player's record: per tier, the archive, the last 30 days, badges -----------
@@ -56,10 +80,9 @@ const player = document.querySelector("[data-player]");
 if (player) {
   const body = player.querySelector("[data-player-body]");
   api.get(`/api/players/${encodeURIComponent(player.dataset.player)}/`).then((data) => {
-    const stats = Object.entries(data).filter(([, v]) => v === null || typeof v !== "object");
     const games = data.games;
-    body.innerHTML = `<div data-record></div><dl class="stats-list">${stats.map(([k, v]) => `<dt>${escapeHtml(k.replaceAll("_", " "))}</dt><dd>${escapeHtml(v ?? "–")}</dd>`).join("")}</dl>`
-      + (games.length ? `<h2>Daily games</h2>${history(games)}` : "");
+    body.innerHTML = `<div data-record></div>${totals(data)}`
+      + (games.length ? `<h2 id="daily-games-title">Daily games</h2>${history(games)}` : "");
     return api.get(`/api/players/${encodeURIComponent(player.dataset.player)}/record/`).then((record) => {
       body.querySelector("[data-record]").innerHTML = recordHtml(record);
     });
