@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any
+from urllib.parse import urlencode
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from allauth.account.utils import get_next_redirect_url
 from allauth.core import context as allauth_context
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.internal.httpkit import is_headless_request
@@ -34,7 +36,7 @@ from accounts.forms import SignupDetailsForm
 from accounts.login_backoff import fold, remember_device
 from accounts.models import USERNAME_TAKEN, User, public_name, username_taken
 from accounts.services import lock_names
-from accounts.signals import guest_logged_in
+from accounts.signals import guest_logged_in, guest_signed_up
 from accounts.tasks import queue_mail
 from accounts.validators import validate_display_name
 
@@ -130,12 +132,35 @@ class AccountAdapter(DefaultAccountAdapter):
         }
         queue_mail(self.render_mail(template_prefix, email, message_context))
 
+    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation: Any) -> str:
+        """The mailed link, once followed, leads to the log-in page and on to where the
+        sign-up set out for (an invite, issue 39): our page sends its ``next`` in the
+        request's query (allauth's headless API ignores it), allauth's form in a field, and
+        allauth's check keeps only an address on this site."""
+        url: str = super().get_email_confirmation_url(request, emailconfirmation)
+        after = get_next_redirect_url(request) if request is not None else None
+        if not after:
+            return url
+        log_in_then = f"{settings.LOGIN_URL}?{urlencode({'next': after})}"
+        return f"{url}?{urlencode({'next': log_in_then})}"
+
     def authenticate(self, request: HttpRequest, **credentials: Any) -> AbstractBaseUser | None:
         user = super().authenticate(request, **credentials)
         retry_after = getattr(request, "login_retry_after", None)
         if user is None and retry_after is not None:  # accounts/login_backoff.py
             raise ValidationError(TOO_MANY_FAILURES.format(seconds=retry_after))
         return user
+
+    def pre_login(
+        self, request: HttpRequest, user: AbstractBaseUser, **kwargs: Any
+    ) -> HttpResponse | None:
+        """Every sign-up passes here once (allauth's ``complete_signup``, whatever the way
+        in), in the guest's session still: the guest's daily games go to the new account."""
+        response = super().pre_login(request, user, **kwargs)
+        guest_session_key = request.session.session_key
+        if response is None and kwargs.get("signup") and guest_session_key:
+            guest_signed_up.send(sender=User, user=user, session_key=guest_session_key)
+        return response
 
     def login(self, request: HttpRequest, user: AbstractBaseUser) -> None:
         """Log in; practice games played as a guest become the player's."""

@@ -9,6 +9,12 @@ from django.dispatch import Signal
 
 guest_logged_in = Signal()
 
+# ``guest_signed_up``: a guest who had a session created an account, with ``user`` (the new
+# account) and the guest's ``session_key``; sent as the sign-up completes, before its
+# log-in (which may wait for an email address to be confirmed). The games app gives the
+# guest's games of today's dailies to the new account, where they rank.
+guest_signed_up = Signal()
+
 # ``personal_data``: sent with ``user`` when a player downloads their data
 # (accounts.services.export_data). Each app above accounts answers with a dict of the
 # sections it holds about the player (JSON-ready), so accounts never imports them.

@@ -51,6 +51,7 @@ KINDS = {  # the kinds of costly calls, and how a refusal names them
     "hints": "hints",
     "winnable": '"still winnable?" checks',
     "analysis": "analysis requests",
+    "guest_dailies": "daily games started as a guest",  # no solver time: free scouts
 }
 PLAYER, ADDRESS = "player", "address"
 _SUFFIX = {PLAYER: "", ADDRESS: "_address"}

@@ -15,8 +15,11 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from apikit.actors import actor_of
+from apikit.errors import Conflict, NotFound
 from games import practice_pool
 from games.models import Tier, is_weekly_day, tiers_of
+from games.services import get_game_for, get_replay_for
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
 
 BOARDS = ("daily", "streaks", "alltime")
@@ -47,8 +50,18 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+# A game the viewer may not see is the site's 404 page, told apart from a game that does
+# not exist by nothing: the API's own rule (games.services.get_game_for) and its same
+# answer, so a page never says more than GET /api/games/<id>/ does.
+NO_SUCH_GAME = "No such game."
+
+
 @ensure_csrf_cookie
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        get_game_for(actor_of(request), game_id)
+    except NotFound:
+        raise Http404(NO_SUCH_GAME) from None
     return _page(request, "play.html", game_id=game_id, mode="game")
 
 
@@ -86,6 +99,12 @@ def practice_index(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        get_replay_for(actor_of(request), game_id)
+    except NotFound:
+        raise Http404(NO_SUCH_GAME) from None
+    except Conflict:
+        pass  # one's own game still in play: the page says its replay opens when it ends
     return _page(request, "replay.html", game_id=game_id)
 
 

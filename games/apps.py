@@ -18,6 +18,16 @@ class GamesConfig(AppConfig):
 
         guest_logged_in.connect(claim, dispatch_uid="games.claim_guest_games", weak=False)
 
+        from accounts.signals import guest_signed_up
+        from games.services import claim_guest_games_at_sign_up
+
+        def claim_at_sign_up(sender: Any, user: Any, session_key: str, **kwargs: Any) -> None:
+            claim_guest_games_at_sign_up(user, session_key)
+
+        guest_signed_up.connect(
+            claim_at_sign_up, dispatch_uid="games.claim_guest_games_at_sign_up", weak=False
+        )
+
         from accounts.signals import personal_data
         from games.services.personal_data import player_games
 

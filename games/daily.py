@@ -4,7 +4,8 @@ For each tier, candidate deal numbers come from the server secret (HMAC-SHA256 o
 date, the tier and the attempt number; the first 8 bytes). Each candidate is solved
 within a budget; one the solver cannot prove winnable is skipped. A winnable one is
 rated by the strategy bot (the share of its playouts it wins) and published when the
-rate falls in the tier's band. Publishing is one insert guarded by the unique
+rate falls in the tier's band, with the bot's own game of it (the results screen's "how
+the computer did"). Publishing is one insert guarded by the unique
 (date, tier) constraint, so any number of runs, on any number of workers, make one
 challenge per tier, and a challenge once published never changes (not even when the
 secret does). Each is published with a commitment to its deal (games/commitment.py).
@@ -16,6 +17,7 @@ import datetime as dt
 import hashlib
 import hmac
 import logging
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,7 +46,7 @@ from games.models import (
     weekly_refusal,
 )
 from yukon.engine import get_variant
-from yukon.strategy_bot import rate_deal
+from yukon.strategy_bot import play_once, rate_deal
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +135,43 @@ def rate(deal: Deal) -> float:
     return deal.bot_win_rate
 
 
+@dataclass(frozen=True)
+class BotGame:
+    """How the strategy bot's own game of a deal ended: moves played and cards home."""
+
+    moves: int
+    cards_home: int
+    cards: int  # in the deck(s): all of them home is a win
+
+    @property
+    def won(self) -> bool:
+        return self.cards_home == self.cards
+
+
+def play_bot_game(deal: Deal) -> BotGame:
+    """The bot's own game of ``deal``: every move its first choice, with none of the
+    randomness its rating playouts add, so the game is the same on every run (a few
+    milliseconds for one deck, under 20 for Double Yukon)."""
+    position = deal.start_position()
+    play_once(position, random.Random(0), noise=0.0)
+    return BotGame(position.moves, sum(position.found), 52 * position.variant.decks)
+
+
+def bot_game(challenge: DailyChallenge) -> BotGame:
+    """The bot's own game of the challenge's deal, as stored when it was published; a
+    challenge published before the bot played one gets it now, stored for next time."""
+    cards = 52 * get_variant(challenge.deal.variant).decks
+    if challenge.bot_moves is not None and challenge.bot_cards_home is not None:
+        return BotGame(challenge.bot_moves, challenge.bot_cards_home, cards)
+    game = play_bot_game(challenge.deal)
+    # An update, not save(): nothing the commitment covers is touched.
+    DailyChallenge.objects.filter(pk=challenge.pk).update(
+        bot_moves=game.moves, bot_cards_home=game.cards_home
+    )
+    challenge.bot_moves, challenge.bot_cards_home = game.moves, game.cards_home
+    return game
+
+
 def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
     """The challenge of ``date`` in ``tier``: the existing one, or a newly published one.
 
@@ -155,13 +194,19 @@ def prepare_tier(date: dt.date, tier: str) -> DailyChallenge:
         win_rate = rate(deal)
         if win_rate not in band:
             continue
+        own_game = play_bot_game(deal)
         try:
             with transaction.atomic():
                 # Published with its commitment: the row gets its salt and SHA-256 as it is
                 # saved (DailyChallenge.seal, docs/fair-play.md), in this same insert; the
                 # deal leaves the practice pool in the same transaction (DailyChallenge.save).
                 return DailyChallenge.objects.create(
-                    date=date, tier=tier, deal=deal, bot_win_rate=win_rate
+                    date=date,
+                    tier=tier,
+                    deal=deal,
+                    bot_win_rate=win_rate,
+                    bot_moves=own_game.moves,
+                    bot_cards_home=own_game.cards_home,
                 )
         except IntegrityError:  # another worker published first: theirs stands
             return DailyChallenge.objects.get(date=date, tier=tier)
@@ -192,21 +237,32 @@ class DailyOverview:
     own_games: dict[int, Game]  # the viewer's game per challenge id
 
 
-def todays_challenges(user: Any) -> DailyOverview:
-    """Today's challenges with how many played and won them, and the viewer's own games."""
+def todays_challenges(user: Any, session_key: str = "") -> DailyOverview:
+    """Today's challenges with how many played and won them (guests included, and counted
+    apart as ``guests``: games played as a guest), and the viewer's own games: a player's
+    daily, a guest's game of its session."""
     today = utc_today()
     end_closed_days_on_request(today)
     prepare_today_on_request(today)
     won = Count("games", filter=Q(games__status=Status.WON))
+    guests = Count("games", filter=Q(games__played_as_guest=True))
     challenges = sorted(
-        DailyChallenge.objects.filter(date=today).annotate(played=Count("games"), won=won),
+        DailyChallenge.objects.filter(date=today).annotate(
+            played=Count("games"), won=won, guests=guests
+        ),
         key=lambda challenge: tier_order(challenge.tier),
     )
+    if user.is_authenticated:
+        own = Game.objects.filter(player=user, mode=Mode.DAILY)
+    elif session_key:
+        own = Game.objects.filter(player__isnull=True, session_key=session_key, mode=Mode.GUEST)
+    else:
+        own = Game.objects.none()
     own_games: dict[int, Game] = {}
-    if user.is_authenticated and challenges:
+    if challenges:
         own_games = {
             game.challenge_id: game
-            for game in Game.objects.filter(player=user, challenge__in=challenges, mode=Mode.DAILY)
+            for game in own.filter(challenge__in=challenges)
             if game.challenge_id is not None
         }
     return DailyOverview(today, challenges, own_games)

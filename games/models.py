@@ -117,6 +117,14 @@ class Mode(models.TextChoices):
     DAILY = "daily"  # ranked: one attempt per player per challenge
     PRACTICE = "practice"
     ARCHIVE = "archive"  # a closed day's challenge replayed: unranked, on the archive board
+    # Today's challenge played as a guest: never ranked as such. The account its guest
+    # signs up for before the close takes it as its daily; an account the guest logs in
+    # to keeps it, still "guest", beside its own daily (docs/fair-play.md, "Guests").
+    GUEST = "guest"
+
+
+# The modes that play a challenge on its own day: they close with it (docs/daily.md).
+OPEN_DAY_MODES = (Mode.DAILY, Mode.GUEST)
 
 
 class Status(models.TextChoices):
@@ -194,6 +202,11 @@ class DailyChallenge(models.Model):
     tier = models.CharField(max_length=8, choices=ChallengeTier.choices)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="challenges")
     bot_win_rate = models.FloatField(null=True, blank=True)
+    # The strategy bot's own game of the deal (games.daily.bot_game: each move its first
+    # choice, no randomness), for the results screen's "how the computer did": null until
+    # played (challenges published before it existed get it on first asking).
+    bot_moves = models.PositiveIntegerField(null=True, blank=True)
+    bot_cards_home = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # The public commitment to the deal (games/commitment.py, docs/fair-play.md): shown from
     # the first minute; the salt, like the deal number, only once the day has closed.
@@ -274,7 +287,10 @@ class Game(models.Model):
         related_name="games",
     )
     session_key = models.CharField(
-        max_length=40, blank=True, default="", help_text="The guest's session (practice only)."
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="The guest's session (a practice or guest game with no player yet).",
     )
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
     challenge = models.ForeignKey(
@@ -309,6 +325,13 @@ class Game(models.Model):
     # A new account's ranked result: on the board marked provisional until the close check
     # (moderation) or a moderator confirms it (docs/fair-play.md, "Provisional results").
     provisional = models.BooleanField(default=False)
+    # Started by a guest (mode "guest"), whoever holds it now: a daily since its guest
+    # signed up, or an unranked game in the history of the account the guest logged in to.
+    played_as_guest = models.BooleanField(default=False)
+    # A provisional result kept off every board until a moderator confirms it: a guest's
+    # game linked to another game of its challenge, or a result linked to a guest's game
+    # (moderation/guest_links.py; docs/fair-play.md, "Guests").
+    held = models.BooleanField(default=False)
     # A practice game dealt from the practice pool (games/practice_pool.py): its tier.
     practice_tier = models.CharField(max_length=8, choices=Tier.choices, blank=True, default="")
 
@@ -324,11 +347,23 @@ class Game(models.Model):
                 condition=Q(mode="archive"),
                 name="games_game_one_archive_attempt",
             ),
+            # One guest game per session and challenge while no account holds it (an
+            # account may hold several: one per private window it logged in from).
+            models.UniqueConstraint(
+                fields=["session_key", "challenge"],
+                condition=Q(mode="guest", player__isnull=True),
+                name="games_game_one_guest_attempt",
+            ),
             models.CheckConstraint(
                 condition=(
                     Q(mode__in=["daily", "archive"])
                     & Q(challenge__isnull=False)
                     & Q(player__isnull=False)
+                )
+                | (
+                    Q(mode="guest")
+                    & Q(challenge__isnull=False)
+                    & (Q(player__isnull=False) | ~Q(session_key=""))
                 )
                 | (Q(mode="practice") & Q(challenge__isnull=True)),
                 name="games_game_mode_matches_challenge",
@@ -342,11 +377,12 @@ class Game(models.Model):
         indexes = [
             # GET /api/daily/ (played and won per challenge), and every lookup by challenge.
             models.Index(fields=["challenge", "status"], name="games_game_challenge_status"),
-            # The sweeper: daily games still in play (a small set) whose day has closed.
+            # The sweeper: daily and guest games still in play (a small set) whose day has
+            # closed.
             models.Index(
                 fields=["challenge"],
-                condition=Q(mode="daily", status="playing"),
-                name="games_game_daily_playing",
+                condition=Q(mode__in=["daily", "guest"], status="playing"),
+                name="games_game_open_day_playing",
             ),
             # The sweeper: finished games still waiting for verification.
             models.Index(

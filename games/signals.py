@@ -11,3 +11,10 @@ the one signal accounts sends for a ban, defined there because accounts cannot i
 from django.dispatch import Signal
 
 game_verified = Signal()
+
+# ``result_counting``: a daily result is about to count, sent inside the transaction that
+# makes it count (its verification, or a guest's game given to the account signed up from
+# it), with ``sender=Game`` and ``game=<the Game>``, so that a receiver may keep it off the
+# boards before anyone sees it there (moderation holds a result linked to a guest's game:
+# ``games.services.hold_results``). A receiver's error undoes that transaction.
+result_counting = Signal()

@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import Q
 
 from apikit.errors import NotFound
-from games.models import DailyChallenge, Game, Mode, Status, Tier, utc_today
+from games.models import ChallengeTier, DailyChallenge, Game, Mode, Status, Tier, utc_today
 from leaderboards import circles, day_board, ranking
 
 # A month with every day won in one tier (daily or archive games) earns that tier's badge.
@@ -98,7 +98,9 @@ def month_calendar(
     for n in range(last.day):
         date = first + dt.timedelta(days=n)
         tiers: dict[str, str | None] = {}
-        for tier in Tier.values:
+        # The weekly too (null on a day that is not a Sunday): a closed Sunday's weekly is
+        # played from the archive like any challenge.
+        for tier in ChallengeTier.values:
             if (date, tier) not in offered or date > today:
                 tiers[tier] = None
             elif date == today:
@@ -143,10 +145,12 @@ def badges_of(player_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def player_record(player_id: int, *, today: dt.date | None = None) -> dict[str, Any]:
+def player_record(
+    player_id: int, *, days: int = RECENT_DAYS, today: dt.date | None = None
+) -> dict[str, Any]:
     """What the player page adds to the streaks and totals: per tier (dailies) played,
-    won, win rate and best time; the archive's played and won; the last 30 days' states
-    (for the chart); the badges."""
+    won, win rate and best time; the archive's played and won; the last ``days`` days'
+    states (for the calendar); the badges."""
     today = today or utc_today()
     per_tier: dict[str, dict[str, Any]] = {
         tier: {"played": 0, "wins": 0, "win_rate": 0.0, "best_time_ms": None}
@@ -170,7 +174,7 @@ def player_record(player_id: int, *, today: dt.date | None = None) -> dict[str, 
             entry["best_time_ms"] = elapsed if best is None else min(best, elapsed)
     for entry in per_tier.values():
         entry["win_rate"] = round(entry["wins"] / entry["played"], 4) if entry["played"] else 0.0
-    start = today - dt.timedelta(days=RECENT_DAYS - 1)
+    start = today - dt.timedelta(days=days - 1)
     states = day_states(player_id, start, today)
     recent = [
         {
@@ -179,6 +183,6 @@ def player_record(player_id: int, *, today: dt.date | None = None) -> dict[str, 
                 tier: states.get((start + dt.timedelta(days=n), tier)) for tier in Tier.values
             },
         }
-        for n in range(RECENT_DAYS)
+        for n in range(days)
     ]
     return {"tiers": per_tier, "archive": archive, "recent": recent, "badges": badges_of(player_id)}

@@ -145,7 +145,8 @@ def daily_tiers_q() -> Q:
 def counts_q(
     closes_at: dt.datetime | None = None, *, unbanned_ids: Sequence[int] | None = None
 ) -> Q:
-    """Which daily games count on the boards: verified, not disqualified, player not
+    """Which daily games count on the boards: verified, not disqualified, not held (a new
+    account's result linked to a guest's game, until a moderator confirms it), player not
     banned, finished before the day closed. A caller that reads one challenge's games
     may pass its ``closes_at``: the same test as a plain comparison, without joining the
     challenge (a third of the time of a 100,000-result board ranked by PostgreSQL). A
@@ -163,5 +164,6 @@ def counts_q(
         mode="daily",
         verification="verified",
         disqualified=False,
+        held=False,
         challenge__isnull=False,
     )

@@ -12,9 +12,9 @@ import datetime as dt
 import itertools
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import redis
 from django.db.models import Avg, Count, Max, Min, Q
@@ -22,12 +22,13 @@ from django.db.models import Avg, Count, Max, Min, Q
 from accounts.models import User
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
-from games.models import WEEKLY, Game, Status, Tier, tiers_of, utc_today
+from games.models import OPEN_DAY_MODES, WEEKLY, Game, Mode, Status, Tier, tiers_of, utc_today
 from leaderboards import ranking, store
 
 logger = logging.getLogger(__name__)
 
 CACHE_SECONDS = 60
+T = TypeVar("T")
 PAGE_SIZE = 50
 HISTORY_PAGE_SIZE = 30
 RECENT_DAYS = 30
@@ -40,23 +41,31 @@ def counted() -> Any:
     return Game.objects.filter(ranking.counts_q(), ranking.daily_tiers_q())
 
 
-def _cached(name: str, compute: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def cached(
+    name: str,
+    compute: Callable[[], T],
+    *,
+    seconds: int = CACHE_SECONDS,
+    what: str = "leaderboard",
+) -> T:
+    """``compute()``, kept in Redis as ``name`` for ``seconds`` (computed each time without
+    Redis, or when it fails: counted as a ``{what}_cache`` fallback)."""
     r = store.client()
     if r is not None:
         try:
             found = store.cache_get(r, name)
             if found is not None:
-                return list(found)
+                return cast(T, found)
         except redis.RedisError as exc:
-            count_redis_fallback("leaderboard_cache")
-            logger.warning("leaderboard cache unavailable, computing %s: %s", name, exc)
+            count_redis_fallback(f"{what}_cache")
+            logger.warning("%s cache unavailable, computing %s: %s", what, name, exc)
             return compute()
     value = compute()
     if r is not None:
         try:
-            store.cache_set(r, name, value, CACHE_SECONDS)
+            store.cache_set(r, name, value, seconds)
         except redis.RedisError as exc:
-            logger.warning("leaderboard cache unavailable: %s", exc)
+            logger.warning("%s cache unavailable: %s", what, exc)
     return value
 
 
@@ -178,7 +187,7 @@ def streak_board(today: dt.date | None = None) -> list[dict[str, Any]]:
         competition_ranks(rows, lambda row: row["current_streak"])
         return rows
 
-    return _cached(f"streaks:{today.isoformat()}", compute)
+    return cached(f"streaks:{today.isoformat()}", compute)
 
 
 # ----- all time, last 30 days ----------------------------------------------------------
@@ -236,7 +245,7 @@ def alltime_board(period: str = "all", today: dt.date | None = None) -> list[dic
         competition_ranks(rows, lambda row: (row["wins"], row["win_rate"], row["average_score"]))
         return rows
 
-    return _cached(f"alltime:{period}:{today.isoformat()}", compute)
+    return cached(f"alltime:{period}:{today.isoformat()}", compute)
 
 
 # ----- player page ---------------------------------------------------------------------
@@ -267,14 +276,19 @@ def player_profile(
     )
     streak = streak_of(_win_dates(user.pk).get(user.pk, []), today)
     played = totals["played"] or 0
-    history_count = played
+    listed = Game.objects.filter(
+        ranking.counts_q() | _kept_guest_games_q(), ranking.daily_tiers_q(), player_id=user.pk
+    )
+    history_count = listed.count()
     if page > 1 and (page - 1) * HISTORY_PAGE_SIZE >= history_count:
         pages = max(1, -(-history_count // HISTORY_PAGE_SIZE))
         raise NotFound(f"page {page} does not exist: this history has {pages} page(s)")
     start = (page - 1) * HISTORY_PAGE_SIZE
     history = list(
-        games.order_by("-challenge__date", "challenge__tier").values(
+        # A guest's game and the player's own daily of the same challenge: the daily first.
+        listed.order_by("-challenge__date", "challenge__tier", "mode", "id").values(
             "id",
+            "mode",
             "challenge_id",
             "challenge__date",
             "challenge__tier",
@@ -320,6 +334,7 @@ def player_profile(
                 "elapsed_ms": g["elapsed_ms"],
                 "moves": g["moves"],
                 "finished_at": g["finished_at"],
+                "guest": g["mode"] == Mode.GUEST,
                 "rank": rank,
                 "replay_url": f"/replay/{g['id']}/"
                 if own or g["challenge__date"] < today
@@ -330,15 +345,29 @@ def player_profile(
     }
 
 
-def _board_ranks(history: list[dict[str, Any]]) -> list[int | None]:
-    """Each game's rank on its daily board, from Redis when that board is built (one
-    pipelined round trip); None when Redis is down or the board is not built yet."""
+def _kept_guest_games_q() -> Q:
+    """Games the player played as a guest and kept unranked (``mode`` guest: a log-in took
+    them, or a sign-up after the day closed; docs/fair-play.md, "Guests"), once verified:
+    listed in their history, marked, and never counted in a total, a streak or a board."""
+    return Q(
+        mode=Mode.GUEST,
+        verification="verified",
+        disqualified=False,
+        challenge__isnull=False,
+    )
+
+
+def _board_ranks(history: Sequence[Mapping[str, Any]]) -> list[int | None]:
+    """Each ranked game's rank on its daily board, from Redis when that board is built (one
+    pipelined round trip); None when Redis is down or the board is not built yet, and for a
+    guest's game (never on a board)."""
+    ranked = [g for g in history if g["mode"] != Mode.GUEST]
     r = store.client()
-    if r is None or not history:
+    if r is None or not ranked:
         return [None] * len(history)
     try:
         pipe = r.pipeline(transaction=False)
-        for g in history:
+        for g in ranked:
             pipe.exists(store.ready_key(g["challenge_id"]))
             composite = ranking.encode(
                 g["status"] == Status.WON, g["score"], g["elapsed_ms"], g["moves"]
@@ -348,21 +377,27 @@ def _board_ranks(history: list[dict[str, Any]]) -> list[int | None]:
     except redis.RedisError as exc:
         logger.warning("ranks for a player page unavailable: %s", exc)
         return [None] * len(history)
-    return [
-        1 + int(better) if ready else None
-        for ready, better in zip(answers[::2], answers[1::2], strict=True)
-    ]
+    found = iter(zip(answers[::2], answers[1::2], strict=True))
+    ranks: list[int | None] = []
+    for g in history:
+        if g["mode"] == Mode.GUEST:
+            ranks.append(None)
+            continue
+        ready, better = next(found)
+        ranks.append(1 + int(better) if ready else None)
+    return ranks
 
 
 # ----- the home page -------------------------------------------------------------------
 
 
 def playing_now(today: dt.date | None = None) -> dict[str, int]:
-    """Daily games in play right now, per tier of today (started, not over; the weekly
-    on Sundays)."""
+    """Games of today's challenges in play right now, per tier (started, not over; the
+    weekly on Sundays): players' dailies and guests' games alike, since a guest plays the
+    same deal at the same time."""
     today = today or utc_today()
     found = dict(
-        Game.objects.filter(mode="daily", status=Status.PLAYING, challenge__date=today)
+        Game.objects.filter(mode__in=OPEN_DAY_MODES, status=Status.PLAYING, challenge__date=today)
         .values_list("challenge__tier")
         .annotate(n=Count("id"))
         .order_by()

@@ -21,8 +21,8 @@ from games.models import ChallengeTier, Status, Tier
 MAX_PAGE = 1_000_000  # beyond any board; a bigger number is a 400, a page past the end a 404
 
 
-class PageQuery(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+class Query(serializers.Serializer):
+    """Query parameters in: what every query of the boards checks."""
 
     def to_internal_value(self, data: Any) -> Any:
         # DRF reads an optional field sent empty in a query string (``?period=``) as left
@@ -34,6 +34,24 @@ class PageQuery(serializers.Serializer):
                 {name: ["may not be empty: leave it out for its default"] for name in empty}
             )
         return super().to_internal_value(data)
+
+
+class PageQuery(Query):
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+
+
+# A year of a player's calendar with its first and last weeks whole (53 weeks).
+RECORD_MAX_DAYS = 371
+
+
+class RecordQuery(Query):
+    days = serializers.IntegerField(
+        min_value=1,
+        max_value=RECORD_MAX_DAYS,
+        default=30,
+        help_text="How many days `recent` covers, ending today (the player page's calendar "
+        "asks for 26 weeks).",
+    )
 
 
 class CircleQuery(PageQuery):
@@ -297,7 +315,13 @@ class HistoryRow(Answer):
     elapsed_ms = serializers.IntegerField(allow_null=True)
     moves = serializers.IntegerField()
     finished_at = serializers.DateTimeField(allow_null=True, default_timezone=dt.UTC)
-    rank = serializers.IntegerField(allow_null=True, help_text="null while Redis is down.")
+    guest = serializers.BooleanField(
+        help_text="Played as a guest and kept unranked (the player logged in to an account "
+        "they had, or signed up after the day closed): in the history, never in a total."
+    )
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="null while Redis is down, and for a guest's game."
+    )
     replay_url = serializers.CharField(
         allow_null=True, help_text="null until the day closes (except on your own page)."
     )
@@ -321,7 +345,9 @@ class PlayerPage(Answer):
     win_rate = serializers.FloatField()
     average_score = serializers.FloatField()
     personal_bests = PersonalBests()
-    count = serializers.IntegerField(help_text="Dailies in the history.")
+    count = serializers.IntegerField(
+        help_text="Dailies in the history (guests' games the player kept included)."
+    )
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
     games = HistoryRow(many=True)
@@ -424,6 +450,12 @@ class DayStates(Answer):
     easy = serializers.CharField(allow_null=True)
     medium = serializers.CharField(allow_null=True)
     hard = serializers.CharField(allow_null=True)
+    weekly = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="Sundays' weekly challenge in the calendar; null on other days, and "
+        "in a player's recent days (which show the three dailies).",
+    )
 
 
 class CalendarDay(Answer):
@@ -470,5 +502,7 @@ class ArchiveRecord(Answer):
 class PlayerRecord(Answer):
     tiers = TierRecords(help_text="Dailies per tier.")
     archive = ArchiveRecord(help_text="Archive games (unranked).")
-    recent = CalendarDay(many=True, help_text="The last 30 days, oldest first.")
+    recent = CalendarDay(
+        many=True, help_text="The last `days` days (30 unless asked), oldest first, today last."
+    )
     badges = Badge(many=True)

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from apikit import converters  # noqa: F401 registers <id:...>
-from leaderboards import close_records, games_file, views
+from leaderboards import close_records, games_file, results, views
 
 app_name = "leaderboards"
 
@@ -29,6 +29,8 @@ urlpatterns = [
         views.ArchiveBoardView.as_view(),
         name="archive",
     ),
+    # beside the games' routes: a finished daily's results screen, figured from the boards
+    path("games/<id:game_id>/results/", results.GameResultsView.as_view(), name="game-results"),
     path("calendar/<str:month>/", views.CalendarView.as_view(), name="calendar"),
     path("leaderboards/home/", views.HomeView.as_view(), name="home"),
     path("players/<str:name>/", views.PlayerView.as_view(), name="player"),

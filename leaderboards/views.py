@@ -37,6 +37,8 @@ from leaderboards.serializers import (
     PageQuery,
     PlayerPage,
     PlayerRecord,
+    Query,
+    RecordQuery,
     StreakBoard,
 )
 from social import services as social
@@ -143,7 +145,7 @@ def _links(request: Request, page: int | None, pages: int, **extra: str) -> dict
     }
 
 
-def _query(serializer_class: type[PageQuery], request: Request) -> dict[str, Any]:
+def _query(serializer_class: type[Query], request: Request) -> dict[str, Any]:
     query = serializer_class(data=request.query_params)
     query.is_valid(raise_exception=True)
     return dict(query.validated_data)
@@ -515,16 +517,22 @@ class CalendarView(LeaderboardView):
 class PlayerRecordView(LeaderboardView):
     @extend_schema(
         summary="A player's record: per tier played, won, win rate, best time; the archive; "
-        "the last 30 days; monthly badges",
+        "the last days (30, or `days`); monthly badges",
         parameters=[
             OpenApiParameter("name", str, OpenApiParameter.PATH, description="Display name."),
+            RecordQuery,
         ],
-        responses={200: PlayerRecord, 404: NOT_FOUND},
+        responses={
+            200: PlayerRecord,
+            400: OpenApiResponse(ERROR, description="`days` not a whole number from 1 to 371."),
+            404: NOT_FOUND,
+        },
         tags=["leaderboards"],
     )
     def get(self, request: Request, name: str) -> Response:
+        days = _query(RecordQuery, request)["days"]
         user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
         if user is None:
             raise NotFound(f"no player named {name!r}")
-        record = archive.player_record(user.pk)
+        record = archive.player_record(user.pk, days=days)
         return conditional(request, PlayerRecord(record).data, STATS_MAX_AGE)

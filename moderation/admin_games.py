@@ -187,6 +187,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         "elapsed_ms",
         "open_flags",
         "provisional",
+        "held",
         "disqualified",
         "started_at",
     )
@@ -198,6 +199,8 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         "verification",
         FlagFilter,
         "provisional",
+        "held",
+        "played_as_guest",
         "disqualified",
         PlayerFilter,
     )
@@ -224,6 +227,8 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
         "used_undo",
         "hints_used",
         "provisional",
+        "played_as_guest",
+        "held",
         "disqualified",
     )
     exclude = ("position",)  # the snapshot: the replay below shows every position
@@ -241,7 +246,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
             moderation.requalify_game,
             "moderate_games",
         ),
-        reason_action(
+        reason_action(  # a held result (a guest's link) goes back on its board
             "confirm_results",
             "Confirm the provisional results",
             moderation.confirm_result,

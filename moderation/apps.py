@@ -2,7 +2,9 @@
 
 - ``games.signals.game_verified`` -> raise automatic flags, judge again the games linked to it
   (and keep voided days void);
-- ``post_save`` of a new daily or archive Game -> record where it was started from;
+- ``games.signals.result_counting`` -> hold a new account's result linked to a guest's game
+  off the boards (moderation.guest_links), before it can show there;
+- ``post_save`` of a new daily, guest or archive Game -> record where it was started from;
 - ``accounts.signals.personal_data`` -> a player's closed flags, reports (of games and of
   league names) and game origins, for their download;
 - ``accounts.signals.account_deleted`` -> forget where the player's games came from;
@@ -30,11 +32,14 @@ class ModerationConfig(AppConfig):
         post_migrate.connect(ensure_moderator_group, dispatch_uid="moderation.group")
 
         from games.models import Game
-        from games.signals import game_verified
-        from moderation import flags, origins
+        from games.signals import game_verified, result_counting
+        from moderation import flags, guest_links, origins
 
         game_verified.connect(
             flags.on_game_verified, sender=Game, dispatch_uid="moderation.verified"
+        )
+        result_counting.connect(
+            guest_links.on_result_counting, sender=Game, dispatch_uid="moderation.guest_links"
         )
 
         def game_saved(sender: Any, instance: Game, created: bool, **kwargs: Any) -> None:

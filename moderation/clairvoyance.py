@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from yukon.engine import EngineError, Move, Position
+from yukon.engine import EngineError, Move, Position, walk_log
 from yukon.solver import SolverError, solve
 from yukon.strategy_bot import _move_value
 
@@ -186,13 +186,7 @@ def clairvoyance(game: PlayedGame, t: Thresholds, agreement: SolverAgreement) ->
     consulting = [[0.0] * len(MASKED_PLAYERS) for _ in CONSULTED_SHARES]
     spent = 0
     judging = True
-    for ply, text in enumerate(game.moves):
-        try:
-            move = position.parse_move(text)
-        except EngineError:
-            break
-        if not position.is_legal(move):
-            break
+    for ply, move in walk_log(position, game.moves):
         legal = position.legal_moves()
         if sum(position.down) and len(legal) >= 2:
             chances = masked_chances(position, legal, rng)
@@ -211,7 +205,6 @@ def clairvoyance(game: PlayedGame, t: Thresholds, agreement: SolverAgreement) ->
                 if decision is not None:
                     decisions.append(decision)
                     judging = decision.kept
-        position.push(move)
     return Clairvoyance(decisions, tuple(style), tuple(map(tuple, consulting)), spent)
 
 

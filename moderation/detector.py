@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yukon.engine import EngineError, Position
+from yukon.engine import EngineError, Position, walk_log
 from yukon.solver import SolverError, solve
 
 # A move as the player sees it, whatever the column numbers: the card moved and what it
@@ -142,26 +142,28 @@ def signature(position: Position, move: int) -> Signature:
 def steps_of(game: PlayedGame) -> list[Step]:
     """Replay the log from the deal, describing each move; an illegal move ends the list."""
     position = Position.deal(game.number, game.variant)
+    choices = len(position.legal_moves())
+    # (card, signature, cards moved, face-down cards) of each move before it is played,
+    # and (card turned, legal moves) once the walk has played it: at the next move, or
+    # after the last
+    before: list[tuple[int, Signature, int, int]] = []
+    after: list[tuple[int, int]] = []
+    for _, move in walk_log(position, game.moves):
+        if before:
+            after.append((position.last_turned, len(position.legal_moves())))
+        card, _dest = decode(position, move)
+        source = position.cols[position.col_of[card]]
+        pile = len(source) - position.pos_of[card]
+        before.append((card, signature(position, move), pile, sum(position.down)))
+    if before:
+        after.append((position.last_turned, len(position.legal_moves())))
     steps: list[Step] = []
     turned = -1
     homes = 0
-    choices = len(position.legal_moves())
-    for i, text in enumerate(game.moves):
-        try:
-            move = position.parse_move(text)
-        except EngineError:
-            break
-        if not position.is_legal(move):
-            break
-        card, dest = decode(position, move)
-        sig = signature(position, move)
-        source = position.cols[position.col_of[card]]
-        pile = len(source) - position.pos_of[card]
-        uses = turned >= 0 and (card == turned or sig[1] == turned)
-        hidden = sum(position.down)
-        now_turned = position.push(move)
-        options_after = len(position.legal_moves())
-        home = dest == HOME_DEST
+    for i, ((card, sig, pile, hidden), (now_turned, options_after)) in enumerate(
+        zip(before, after, strict=True)
+    ):
+        home = sig[1] == HOME_SIG
         steps.append(
             Step(
                 signature=sig,
@@ -171,7 +173,7 @@ def steps_of(game: PlayedGame) -> list[Step]:
                 turns=now_turned >= 0,
                 pile=pile,
                 after_turn=turned >= 0,
-                uses_turned=uses,
+                uses_turned=turned >= 0 and (card == turned or sig[1] == turned),
                 options_after=options_after,
                 opening_home=home and homes < 4,
                 hidden=hidden,
@@ -357,17 +359,10 @@ def line_signatures(number: int, variant: str, line: Sequence[str]) -> list[Sign
     """The stored line's moves while face-down cards remain (after that anyone can win)."""
     position = Position.deal(number, variant)
     out: list[Signature] = []
-    for text in line:
+    for _, move in walk_log(position, line):
         if not sum(position.down):
             break
-        try:
-            move = position.parse_move(text)
-        except EngineError:
-            break
-        if not position.is_legal(move):
-            break
         out.append(signature(position, move))
-        position.push(move)
     return out
 
 
@@ -426,13 +421,7 @@ def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
     position = Position.deal(game.number, game.variant)
     agreed = decisions = nodes = 0
     plies: dict[int, bool] = {}
-    for ply, text in enumerate(game.moves):
-        try:
-            move = position.parse_move(text)
-        except EngineError:
-            break
-        if not position.is_legal(move):
-            break
+    for ply, move in walk_log(position, game.moves):
         if sum(position.down) and len(position.legal_moves()) >= 2:
             if nodes >= t.solver_game_nodes:
                 break
@@ -450,7 +439,6 @@ def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
                 best = position.parse_move(answer.moves[0])
                 plies[ply] = signature(position, best) == signature(position, move)
                 agreed += plies[ply]
-        position.push(move)
     return SolverAgreement(agreed, decisions, nodes, plies)
 
 

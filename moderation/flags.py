@@ -19,7 +19,7 @@ from dataclasses import asdict
 from typing import Any, TypeGuard
 
 from games import services as game_services
-from games.models import Game, Tier, Verification
+from games.models import Game, Mode, Tier, Verification
 from moderation.clairvoyance import Evidence, clairvoyance, record_findings
 from moderation.detector import (
     CHOICE_TIERS,
@@ -30,8 +30,9 @@ from moderation.detector import (
     judge,
     solver_agreement,
 )
+from moderation.guest_links import hold_if_linked
 from moderation.models import ChoiceEvidence, Flag, FlagKind, GameOrigin
-from moderation.origins import RECORDED_MODES, linked_findings, linked_games
+from moderation.origins import linked_findings, linked_games
 
 logger = logging.getLogger(__name__)
 
@@ -140,10 +141,16 @@ def inspect_game(game: Game, t: Thresholds | None = None) -> list[tuple[int, Fin
     return found
 
 
+# A guest's game is not judged (it never ranks, and guests come free: the detector's
+# solver time would be theirs to spend); it is judged once it becomes a daily at sign-up
+# (the ``moderation.raise_flags`` task).
+JUDGED_MODES = (Mode.DAILY, Mode.ARCHIVE)
+
+
 def _judged(game: Game | None) -> TypeGuard[Game]:
     return (
         game is not None
-        and game.mode in RECORDED_MODES
+        and game.mode in JUDGED_MODES
         and game.verification == Verification.VERIFIED
     )
 
@@ -190,7 +197,8 @@ def _insert(findings: dict[tuple[int, str], Finding]) -> list[Flag]:
 
 def recheck_links(game: Game) -> list[Flag]:
     """Judge again the verified games linked to ``game`` (a scout's game ended or verified
-    after them: at the latest when the close ends it) for ``linked_accounts`` alone."""
+    after them: at the latest when the close ends it) for ``linked_accounts`` alone, and
+    hold those a guest's game now keeps off the boards (``guest_links``)."""
     t = Thresholds.from_settings()
     findings: dict[tuple[int, str], Finding] = {}
     for link in linked_games(game):
@@ -198,6 +206,7 @@ def recheck_links(game: Game) -> list[Flag]:
         if _judged(other):
             for finding in linked_findings(other, t):
                 findings[(link.game_id, finding.kind)] = finding
+            hold_if_linked(other)
     return _insert(findings)
 
 

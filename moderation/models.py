@@ -31,6 +31,7 @@ class FlagKind(models.TextChoices):
     LINKED_ACCOUNTS = "linked_accounts", "Played after linked accounts turned its cards"
     CLAIRVOYANCE = "clairvoyance", "Kept the win where the face-up cards mislead"
     SOLVER_CONSULTED = "solver_consulted", "Played the solver's move more than its style explains"
+    GUEST_LINKED = "guest_linked", "A new account's result linked to a guest's game: held"
 
 
 class FlagStatus(models.TextChoices):

@@ -1,11 +1,12 @@
 """Where games are started from, and the games that links on one challenge.
 
 One player with many accounts can turn a daily's cards over with a throwaway account (or a
-guest session), then play the deal with a fresh one. Each daily and archive start records
-its origin: the client address, its network (/24 for IPv4, /56 for IPv6), a device cookie
-and the user agent. Games of one challenge that share a device or a network (directly or
-through another such game) are linked, whatever became of them (finished, abandoned, still
-in play), and a ranked game is judged with the cards its linked games turned before it did
+guest session), then play the deal with a fresh one. Each daily, guest and archive start
+records its origin: the client address, its network (/24 for IPv4, /56 for IPv6), a device
+cookie and the user agent. Games of one challenge that share a device or a network
+(directly or through another such game) are linked, whatever became of them (finished,
+abandoned, still in play), and so are a player's own games played as a guest before
+logging in; a ranked game is judged with the cards its linked games turned before it did
 (``linked_findings``; docs/moderation.md, "Linked accounts").
 """
 
@@ -28,7 +29,7 @@ from moderation.models import FlagKind, GameOrigin
 DEVICE_COOKIE = "yd_device"
 DEVICE_COOKIE_DAYS = 400  # browsers cap a cookie's life at 400 days
 IPV4_PREFIX, IPV6_PREFIX = 24, 56
-RECORDED_MODES = (Mode.DAILY, Mode.ARCHIVE)
+RECORDED_MODES = (Mode.DAILY, Mode.ARCHIVE, Mode.GUEST)  # a guest's game is a scout too
 
 
 @dataclass
@@ -61,7 +62,8 @@ def is_device_id(value: str) -> bool:
 
 
 def record_origin(game: Game) -> None:
-    """Remember where a daily or archive game was started from (nothing outside a request).
+    """Remember where a daily, guest or archive game was started from (nothing outside a
+    request).
 
     A browser that has no device id yet is given one with this answer."""
     origin = request_origin.get()
@@ -103,14 +105,17 @@ def forget_player(player_id: int) -> None:
 class LinkedGame:
     game_id: int
     owner: str  # a display name, or a guest's session
-    shared: tuple[str, ...]  # "device", "network"
+    shared: tuple[str, ...]  # "device", "network", "player" (its own game, as a guest)
     status: str
     turned: dict[str, dt.datetime]  # each card it turned up, and when
+    played_as_guest: bool = False  # a guest's game, whoever holds it now
 
 
 def _owner(game: Game) -> str:
     if game.player is None:
         return f"a guest (session {game.session_key[:8]})"
+    if game.mode == Mode.GUEST:  # played as a guest, then the guest logged in
+        return f"{game.player.display_name} (as a guest)"
     return game.player.display_name
 
 
@@ -135,47 +140,57 @@ MAX_LINK_STEPS = 4  # a chain longer than this is no longer one player's doing
 def linked_games(game: Game) -> list[LinkedGame]:
     """The other accounts' and guests' games of this game's challenge linked to it: sharing
     its device or network, or either with a game so linked (a scout on a phone that also
-    played at home), whatever became of them, each with the cards it turned and when."""
-    origin = GameOrigin.objects.filter(game_id=game.pk).first()
-    if origin is None or game.challenge_id is None:
+    played at home), and its own player's games played as a guest before logging in
+    (wherever they came from), whatever became of them, each with the cards it turned and
+    when."""
+    if game.challenge_id is None:
         return []
-    networks, devices = {origin.network}, {origin.device} - {""}
+    origin = GameOrigin.objects.filter(game_id=game.pk).first()
+    networks = {origin.network} if origin is not None else set()
+    devices = {origin.device} - {""} if origin is not None else set()
+    games = Game.objects.filter(challenge_id=game.challenge_id).exclude(pk=game.pk)
+    games = games.select_related("player", "origin")
     found: dict[int, Game] = {}
+    own_as_guest: set[int] = set()
+    if game.player_id is not None:
+        for other in games.filter(player_id=game.player_id, played_as_guest=True):
+            found[other.pk] = other
+            own_as_guest.add(other.pk)
     for _ in range(MAX_LINK_STEPS):
+        for other in found.values():
+            if hasattr(other, "origin"):
+                networks.add(other.origin.network)
+                devices.add(other.origin.device)
+        devices.discard("")
         new = list(
-            Game.objects.filter(
-                Q(origin__network__in=networks) | Q(origin__device__in=devices),
-                challenge_id=game.challenge_id,
-            )
-            .exclude(_same_owner(game))
+            games.filter(Q(origin__network__in=networks) | Q(origin__device__in=devices))
+            .exclude(_same_owner(game) & Q(played_as_guest=False))
             .exclude(pk__in=found)
-            .select_related("player", "origin")
         )
         if not new:
             break
-        for other in new:
-            found[other.pk] = other
-            networks.add(other.origin.network)
-            devices.add(other.origin.device)
-        devices.discard("")
+        found.update((other.pk, other) for other in new)
     return [
         LinkedGame(
             other.pk,
             _owner(other),
-            _shared(origin, other.origin),
+            _shared(origin, other, own=other.pk in own_as_guest),
             other.status,
             turned_cards(other),
+            other.played_as_guest,
         )
         for other in sorted(found.values(), key=lambda g: (g.started_at, g.pk))
     ]
 
 
-def _shared(origin: GameOrigin, other: GameOrigin) -> tuple[str, ...]:
+def _shared(origin: GameOrigin | None, other: Game, *, own: bool) -> tuple[str, ...]:
+    theirs = getattr(other, "origin", None)
     shared = tuple(
         name
         for name, same in (
-            ("device", bool(origin.device) and other.device == origin.device),
-            ("network", other.network == origin.network),
+            ("player", own),
+            ("device", bool(origin and theirs and origin.device == theirs.device != "")),
+            ("network", bool(origin and theirs and origin.network == theirs.network)),
         )
         if same
     )

@@ -30,6 +30,7 @@ from moderation.models import (
     Ban,
     DayVoid,
     Flag,
+    FlagKind,
     FlagStatus,
     LeagueReport,
     Report,
@@ -76,7 +77,11 @@ def _audit(actor: Any, action: str, target: models.Model, reason: str) -> AuditL
 
 
 def _close_flags(game_ids: Iterable[int], actor: Any, status: str, why: str) -> None:
-    Flag.objects.filter(game_id__in=list(game_ids), status=FlagStatus.OPEN).update(
+    _close_flags_of(Flag.objects.filter(game_id__in=list(game_ids)), actor, status, why)
+
+
+def _close_flags_of(flags: QuerySet[Flag], actor: Any, status: str, why: str) -> None:
+    flags.filter(status=FlagStatus.OPEN).update(
         status=status, resolved_by=actor, resolved_at=timezone.now(), resolution=why
     )
 
@@ -99,7 +104,8 @@ def _close_reports(game_ids: Iterable[int], actor: Any, why: str) -> None:
 
 
 def clear_flag(actor: Any, flag_id: int, reason: str) -> Flag:
-    """A moderator looked at a flag and found nothing wrong; the game keeps its place."""
+    """A moderator looked at a flag and found nothing wrong; the game keeps its place (a
+    result held for a ``guest_linked`` flag goes back on its board, still provisional)."""
     reason = _reason(reason)
     with transaction.atomic():
         flag = Flag.objects.select_for_update().get(pk=flag_id)
@@ -110,6 +116,8 @@ def clear_flag(actor: Any, flag_id: int, reason: str) -> Flag:
         flag.resolved_at = timezone.now()
         flag.resolution = reason
         flag.save(update_fields=["status", "resolved_by", "resolved_at", "resolution"])
+        if flag.kind == FlagKind.GUEST_LINKED:
+            game_services.release_results([flag.game_id])
         _audit(actor, AuditAction.CLEAR_FLAG, flag, reason)
     return flag
 
@@ -226,14 +234,18 @@ def requalify_game(actor: Any, game_id: int, reason: str) -> Game:
 
 
 def confirm_result(actor: Any, game_id: int, reason: str) -> Game:
-    """A moderator confirms a provisional result: it stays on its board, unmarked."""
+    """A moderator confirms a provisional result: it stays on its board (a held one goes
+    back on it, its ``guest_linked`` flag cleared), unmarked."""
     reason = _reason(reason)
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
         if not game.provisional:
             return game
         game_services.confirm_results([game.pk])
+        guest_links = Flag.objects.filter(game_id=game.pk, kind=FlagKind.GUEST_LINKED)
+        _close_flags_of(guest_links, actor, FlagStatus.CLEARED, f"result confirmed: {reason}")
         _audit(actor, AuditAction.CONFIRM_RESULT, game, reason)
+    game.refresh_from_db()
     return game
 
 

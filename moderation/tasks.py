@@ -1,5 +1,6 @@
-"""Celery tasks of moderation: the close check of provisional results, and forgetting the
-origins of games older than the retention time.
+"""Celery tasks of moderation: the close check of provisional results, forgetting the
+origins of games older than the retention time, and judging a guest's game that became a
+daily at sign-up.
 
 Tasks take no objects, have explicit names and are idempotent (a second run finds nothing
 left to delete). Without REDIS_URL they run eagerly in-process.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from apikit.retries import RETRY_ON_DATABASE_ERRORS
-from moderation import origins, services
+from moderation import flags, origins, services
 
 
 @shared_task(name="moderation.purge_origins", **RETRY_ON_DATABASE_ERRORS, max_retries=3)
@@ -23,3 +24,10 @@ def purge_origins() -> int:
 def confirm_provisional() -> int:
     """Confirm the closed days' provisional results that carry no open flag."""
     return len(services.confirm_provisional())
+
+
+@shared_task(name="moderation.raise_flags", **RETRY_ON_DATABASE_ERRORS, max_retries=3)
+def raise_flags(game_id: int) -> int:
+    """Flag a verified game its verification did not judge: a guest's game (unjudged, as
+    it could not rank) that became a daily when its guest signed up. Idempotent."""
+    return len(flags.raise_flags(game_id))

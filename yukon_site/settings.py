@@ -464,6 +464,12 @@ COSTLY_CALL_LIMITS = {
     "analysis_address": env.str("THROTTLE_ANALYSIS_ADDRESS", default="600/min,10000/hour"),
     "solver_seconds": env.str("THROTTLE_SOLVER_SECONDS", default="5/min,60/hour"),
     "solver_seconds_address": env.str("THROTTLE_SOLVER_SECONDS_ADDRESS", default="30/min,600/hour"),
+    # A guest's start of a daily (and its resumes): a free scout, so a script dropping its
+    # cookies meets the address's limit (games/api/views.py; docs/api.md).
+    "guest_dailies": env.str("THROTTLE_GUEST_DAILIES", default="20/min,200/hour"),
+    "guest_dailies_address": env.str(
+        "THROTTLE_GUEST_DAILIES_ADDRESS", default="30/min,300/hour,1000/day"
+    ),
 }
 for _scope, _limits in COSTLY_CALL_LIMITS.items():  # the format apikit.budgets reads
     _window = r"\s*\d+\s*/\s*\d*\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*"
@@ -508,6 +514,10 @@ MFA_TOTP_ISSUER = "Yukon Daily"
 # Email is optional here, so an unverified (or no) address does not stop anyone, staff
 # above all, from adding a second factor.
 MFA_ALLOW_UNVERIFIED_EMAIL = True
+# The relying party of a passkey is the host the page came from (allauth's MFA adapter:
+# request.get_host()), which a browser accepts only as a name, never an IP address: so
+# `make run` serves http://localhost:8000/, and at an address that cannot use passkeys
+# the pages say so (frontend/static/frontend/js/shared/passkeys.js).
 # Plain-HTTP origins (development on localhost, the browser tests) may register passkeys.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env.bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", default=DEBUG)
 

@@ -9,6 +9,7 @@ from accounts.urls import urlpatterns as account_api
 from apikit import converters  # noqa: F401 registers <id:...>
 from apikit.not_found import api_catch_all
 from apikit.schema_view import SchemaView
+from frontend import entrance
 from games.api.urls import urlpatterns as game_api
 from leaderboards.close_records import SigningKeysView
 from yukon_site.health import healthz, no_such_page
@@ -31,6 +32,9 @@ urlpatterns = [
         name="mfa_edit_webauthn",
     ),
     path("accounts/2fa/webauthn/keys/<str:pk>/<str:action>/", no_such_page),
+    # one log-in page and one sign-up page: a browser asking for allauth's is sent to ours
+    path("accounts/login/", entrance.login),
+    path("accounts/signup/", entrance.signup),
     path("accounts/", include("allauth.urls")),
     path("_allauth/", include("allauth.headless.urls")),  # its JSON API and its OpenAPI spec
     # the games' and the accounts' routes share the "api" namespace (api:game, api:login);

@@ -10,13 +10,23 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any, ClassVar, cast
 
+from django.utils import timezone
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import get_class
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import practice_pool
-from games.models import ChallengeTier, DailyChallenge, Game, Mode, Move, Status, Tier
+from games.models import (
+    OPEN_DAY_MODES,
+    ChallengeTier,
+    DailyChallenge,
+    Game,
+    Mode,
+    Move,
+    Status,
+    Tier,
+)
 from games.receipts import RECEIPT_STATUSES
 from games.services import MoveResult
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
@@ -333,7 +343,7 @@ class MaskedPositionSerializer(serializers.Serializer):
 def public_deal_number(game: Game, today: dt.date | None = None) -> int | None:
     """The deal number if everyone may see it: a practice game's always; a daily's once
     its day closed and never while the game is still in play, whatever the clock says."""
-    if game.mode == Mode.DAILY and game.status == Status.PLAYING:
+    if game.mode in OPEN_DAY_MODES and game.status == Status.PLAYING:
         return None
     return game.deal.number if game.is_public(today) else None
 
@@ -355,12 +365,16 @@ class GameSerializer(serializers.ModelSerializer):
     takeback = serializers.BooleanField(
         read_only=True, help_text="Played with the foundation take-back option (practice)."
     )
+    guest = serializers.SerializerMethodField()
+    ranks_if_signed_up_before = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
         fields: tuple[str, ...] = (
             "id",
             "mode",
+            "guest",
+            "ranks_if_signed_up_before",
             "variant",
             "tier",
             "bot_win_rate",
@@ -427,14 +441,41 @@ class GameSerializer(serializers.ModelSerializer):
     @extend_schema_field(
         serializers.DateTimeField(
             allow_null=True,
-            help_text="A daily game: when its day closes (00:00 UTC); after it the game can "
-            "no longer change. Null for practice and archive games.",
+            help_text="A daily game (a guest's too): when its day closes (00:00 UTC); after "
+            "it the game can no longer change. Null for practice and archive games.",
         )
     )
     def get_closes_at(self, game: Game) -> str | None:
-        if game.challenge is None or game.mode != Mode.DAILY:
+        if game.challenge is None or game.mode not in OPEN_DAY_MODES:
             return None
         return serializers.DateTimeField().to_representation(game.challenge.closes_at)
+
+    @extend_schema_field(
+        serializers.BooleanField(
+            help_text="A guest's game of a daily (mode `guest`): played like a daily, but not "
+            "ranked. It ranks only if its guest signs up (a new account, in the same browser "
+            "session) before `ranks_if_signed_up_before`; a log-in to an existing account "
+            "keeps it unranked in that player's history."
+        )
+    )
+    def get_guest(self, game: Game) -> bool:
+        return game.mode == Mode.GUEST
+
+    @extend_schema_field(
+        serializers.DateTimeField(
+            allow_null=True,
+            help_text="A guest's game that can still rank: its day's close (00:00 UTC). A "
+            "sign-up from this session before then makes it the new account's daily, ranked "
+            "as a provisional result (docs/fair-play.md). Null for every other game.",
+        )
+    )
+    def get_ranks_if_signed_up_before(self, game: Game) -> str | None:
+        challenge = game.challenge
+        if game.mode != Mode.GUEST or game.player_id is not None or challenge is None:
+            return None
+        if timezone.now() >= challenge.closes_at:
+            return None
+        return serializers.DateTimeField().to_representation(challenge.closes_at)
 
     @extend_schema_field(
         serializers.CharField(
@@ -557,10 +598,19 @@ class DailyChallengeSerializer(serializers.ModelSerializer):
         read_only=True,
         help_text="The variant it is dealt in: yukon, double-yukon for the weekly.",
     )
-    played = serializers.IntegerField(read_only=True)
-    won = serializers.IntegerField(read_only=True)
+    played = serializers.IntegerField(
+        read_only=True, help_text="Games started on it today, guests' included."
+    )
+    won = serializers.IntegerField(read_only=True, help_text="Of those, won (guests' included).")
+    guests = serializers.IntegerField(
+        read_only=True,
+        help_text="Of those, played as a guest (some since given to the account their guest "
+        "signed up for): how many guests played.",
+    )
     closes_at = serializers.DateTimeField(read_only=True)
-    game = serializers.SerializerMethodField(help_text="Your ranked game, if you started one.")
+    game = serializers.SerializerMethodField(
+        help_text="Your game: a player's ranked daily, a guest's game of this session."
+    )
 
     class Meta:
         model = DailyChallenge
@@ -571,6 +621,7 @@ class DailyChallengeSerializer(serializers.ModelSerializer):
             "bot_win_rate",
             "played",
             "won",
+            "guests",
             "closes_at",
             "commitment",
             "game",

@@ -48,11 +48,11 @@ from games.models import DailyChallenge, Mode
 class DailyView(GameAPIView):
     @extend_schema(
         responses={200: DailySerializer},
-        summary="Today's challenges: tiers, played and won so far, your game if any",
+        summary="Today's challenges: tiers, played, won and guests so far, your game if any",
         tags=["daily"],
     )
     def get(self, request: Request) -> Response:
-        overview = daily.todays_challenges(request.user)
+        overview = daily.todays_challenges(request.user, request.session.session_key or "")
         opened = DailyChallenge.of_day(overview.date - dt.timedelta(days=1))
         data = DailySerializer(
             {"date": overview.date, "challenges": overview.challenges, "opened": opened},
@@ -86,7 +86,11 @@ class GameListView(GameAPIView):
         },
         responses={
             201: GameSerializer,
-            200: OpenApiResponse(GameSerializer, description="Your existing ranked game."),
+            200: OpenApiResponse(
+                GameSerializer,
+                description="Your existing game of today's challenge (a guest's: its "
+                "session's, `guest` true).",
+            ),
             400: BAD_REQUEST,
             403: FORBIDDEN,
             404: OpenApiResponse(ERROR, description="Today's challenge is not ready yet."),
@@ -107,15 +111,22 @@ class GameListView(GameAPIView):
                 description="Seconds to wait before asking again.",
             )
         ],
-        summary="Start a game: today's ranked challenge, a practice deal, or a practice tier",
+        summary="Start a game: today's challenge (a guest's is unranked), a practice deal, "
+        "or a practice tier",
         tags=["games"],
     )
     def post(self, request: Request) -> Response:
         serializer = StartGameSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        if "daily" in data:
+        if "daily" in data and request.user.is_authenticated:
             game, created = services.start_daily_game(actor_of(request), data["daily"])
+        elif "daily" in data:
+            # A guest's game is a free scout of the day's deal: budgeted (before a session
+            # is made for it), so that a script dropping its cookies cannot farm them.
+            with costly_call(request, "guest_dailies"):
+                actor = actor_of(request, create_session=True)
+                game, created = services.start_daily_game(actor, data["daily"])
         else:
             actor = actor_of(request, create_session=True)  # the guest's budget is its session's
             # A practice game opens the way to hints and an analysis, so starting one is

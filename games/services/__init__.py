@@ -1,15 +1,18 @@
 """Every change to a game lives here, one module per concern; this package is their door.
 
-- ``playing``: start a daily, an archive or a practice game (by number, or from the
-  practice pool), undo, count a hint, resign;
+- ``playing``: start a daily (a guest's too), an archive or a practice game (by number,
+  or from the practice pool), undo, count a hint, resign; a guest's games claimed at
+  log-in and at sign-up;
 - ``moves``: the move itself, the hot path (hand-written SQL on a prepared cursor);
 - ``closing``: the close of day (a daily left in play ends unfinished);
 - ``reads``: who may look at a game and at its log; a day's published challenges;
 - ``verification``: a finished game's log replayed from the deal, and the sweeps;
-- ``provisional``: a new account's ranked result, marked until it is confirmed;
+- ``provisional``: a new account's ranked result, marked until it is confirmed (and held
+  off the boards while moderation finds it linked to a guest's game);
 - ``standing``: whether a result stands: disqualify games, put them back, void a day's
   games (moderation decides; the boards hear of it through ``results_changed``);
 - ``receipts``: a finished daily's receipt, signed by the site (fair play);
+- ``results``: whose results screen may be read (the boards compute its figures);
 - ``common``: who is asking (``Actor``), the clock, ending a game.
 
 Views, tasks and the other apps import the names below from ``games.services``; the
@@ -29,6 +32,7 @@ from games.services.moves import FACE_DOWN_REASON, MoveResult, play_move
 from games.services.playing import (
     PoolExhausted,
     claim_guest_games,
+    claim_guest_games_at_sign_up,
     record_hint,
     resign_game,
     start_archive_game,
@@ -37,7 +41,12 @@ from games.services.playing import (
     start_practice_game,
     undo_move,
 )
-from games.services.provisional import confirm_results, earlier_dailies
+from games.services.provisional import (
+    confirm_results,
+    earlier_dailies,
+    hold_results,
+    release_results,
+)
 from games.services.reads import (
     CLOSED_DAY_MAX_AGE,
     get_game_for,
@@ -51,6 +60,7 @@ from games.services.receipts import (
     receipt_for,
     receipts_of,
 )
+from games.services.results import get_finished_daily_for, next_deal_at
 from games.services.standing import disqualify_games, requalify_games, void_challenge
 from games.services.verification import LogRejected, Replayed, sweep_games, verify_game
 
@@ -67,13 +77,17 @@ __all__ = [
     "abandon_closed_games",
     "abandon_game",
     "claim_guest_games",
+    "claim_guest_games_at_sign_up",
     "confirm_results",
     "disqualify_games",
     "earlier_dailies",
     "end_if_day_closed",
+    "get_finished_daily_for",
     "get_game_for",
     "get_replay_for",
+    "hold_results",
     "issue_receipt",
+    "next_deal_at",
     "play_move",
     "public_challenges",
     "receipt_at_the_end",
@@ -81,6 +95,7 @@ __all__ = [
     "receipts_of",
     "recent_practice_games",
     "record_hint",
+    "release_results",
     "requalify_games",
     "resign_game",
     "start_archive_game",

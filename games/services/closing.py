@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apikit.errors import Conflict
-from games.models import Game, Mode, Status, utc_today
+from games.models import OPEN_DAY_MODES, Game, Status, utc_today
 from games.services.common import finish
 
 DAY_CLOSED = "this day closed at 00:00 UTC: its games can no longer change"
@@ -25,7 +25,7 @@ class DayClosed(Conflict):
 
 
 def day_closed(game: Game, today: dt.date | None = None) -> bool:
-    if game.mode != Mode.DAILY or game.challenge is None:
+    if game.mode not in OPEN_DAY_MODES or game.challenge is None:
         return False
     if today is not None:
         return game.challenge.is_closed(today)
@@ -39,13 +39,13 @@ def _stopped_at(game: Game) -> dt.datetime:
 
 
 def abandon_game(game_id: int, *, at: dt.datetime | None = None) -> Game | None:
-    """End a daily game in progress as abandoned (played, not won); None if it was not in
+    """End a daily (or guest) game in progress as abandoned (played, not won); None if it was not in
     play. ``at`` is when it stopped: default its last move (a day that closed under it)."""
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(no_key=True, of=("self",))
             .select_related("deal", "challenge")
-            .filter(pk=game_id, mode=Mode.DAILY, status=Status.PLAYING)
+            .filter(pk=game_id, mode__in=OPEN_DAY_MODES, status=Status.PLAYING)
             .first()
         )
         if game is None:
@@ -59,7 +59,7 @@ def end_if_day_closed(game_id: int) -> Game | None:
     when there was nothing to end."""
     game = (
         Game.objects.select_related("challenge")
-        .filter(pk=game_id, mode=Mode.DAILY, status=Status.PLAYING)
+        .filter(pk=game_id, mode__in=OPEN_DAY_MODES, status=Status.PLAYING)
         .first()
     )
     if game is None or not day_closed(game):
@@ -79,7 +79,7 @@ def abandon_closed_games(*, limit: int = 500) -> int:
     """End every daily game still in play whose day has closed; return how many."""
     stale_ids = list(
         Game.objects.filter(
-            mode=Mode.DAILY, status=Status.PLAYING, challenge__date__lt=utc_today()
+            mode__in=OPEN_DAY_MODES, status=Status.PLAYING, challenge__date__lt=utc_today()
         ).values_list("pk", flat=True)[:limit]
     )
     return sum(1 for game_id in stale_ids if abandon_game(game_id) is not None)

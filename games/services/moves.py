@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from apikit.errors import Conflict, NotFound
 from games.errors import IllegalMove
-from games.models import DailyChallenge, Game, Mode, Move, Status
+from games.models import OPEN_DAY_MODES, DailyChallenge, Game, Mode, Move, Status
 from games.services.closing import refuse_closed_day
 from games.services.common import Actor, ms_between, queue_verification
 from games.services.receipts import receipt_at_the_end
@@ -175,7 +175,8 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
     """
     now = timezone.now()
     game = _game_for_move(actor, game_id)
-    if game.mode == Mode.DAILY and game.challenge is not None and now >= game.challenge.closes_at:
+    challenge = game.challenge if game.mode in OPEN_DAY_MODES else None
+    if challenge is not None and now >= challenge.closes_at:
         raise refuse_closed_day(game_id)
     check_turn(game, ply)
     position = Position.from_text(game.position)

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from accounts.signals import results_changed
 from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound, Unavailable
 from games import practice_pool
 from games.models import (
@@ -30,6 +31,7 @@ from games.models import (
     PracticeDeal,
     Status,
     Tier,
+    Verification,
     is_weekly_day,
     utc_today,
     weekly_refusal,
@@ -37,35 +39,48 @@ from games.models import (
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between
 from games.services.moves import check_turn
+from games.signals import result_counting
 from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
 
 TIER_NAMES = "easy, medium, hard or (on Sundays) weekly"
 
 
 def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -> tuple[Game, bool]:
-    """The player's one ranked attempt at today's challenge: (game, created).
+    """The player's one ranked attempt at today's challenge, or a guest's one game of it
+    (bound to the session, mode ``guest``): (game, created).
 
     A second start returns the same game; two racing starts still make one. The ban check
     and the creation are one transaction holding the player's row: a ban
     (``accounts.services.ban_account``, called by moderation's ``ban_player``) writes that
     row before it ends the player's games, so a start either commits before the ban (whose
     sweep then ends its game) or waits for it and is refused.
+
+    A guest's game is played, closed and verified like a daily but never ranks as such:
+    it becomes a daily only when its guest signs up before the close
+    (``claim_guest_games_at_sign_up``; docs/fair-play.md, "Guests").
     """
     if actor.user_id is None:
-        raise LoginRequired("log in to play the daily challenge; practice games are open to all")
+        if not actor.session_key:
+            raise LoginRequired("a guest needs a session (cookies) to play the daily challenge")
+        return _one_game_on(
+            _todays_challenge(tier, today), Mode.GUEST, session_key=actor.session_key
+        )
     with transaction.atomic():
         _refuse_if_banned(actor.user_id)
-        if tier not in ChallengeTier.values:
-            raise NotFound(f"unknown tier {tier!r}: choose {TIER_NAMES}")
-        today = today or utc_today()
-        if tier == WEEKLY and not is_weekly_day(today):
-            raise NotFound(weekly_refusal(today))
-        challenge = (
-            DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
-        )
-        if challenge is None:
-            raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
-        return _one_game_on(actor.user_id, challenge, Mode.DAILY)
+        challenge = _todays_challenge(tier, today)
+        return _one_game_on(challenge, Mode.DAILY, user_id=actor.user_id)
+
+
+def _todays_challenge(tier: str, today: dt.date | None) -> DailyChallenge:
+    if tier not in ChallengeTier.values:
+        raise NotFound(f"unknown tier {tier!r}: choose {TIER_NAMES}")
+    today = today or utc_today()
+    if tier == WEEKLY and not is_weekly_day(today):
+        raise NotFound(weekly_refusal(today))
+    challenge = DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
+    if challenge is None:
+        raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
+    return challenge
 
 
 def start_archive_game(
@@ -97,37 +112,43 @@ def start_archive_game(
         )
         if challenge is None:
             raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
-        return _one_game_on(actor.user_id, challenge, Mode.ARCHIVE)
+        return _one_game_on(challenge, Mode.ARCHIVE, user_id=actor.user_id)
 
 
-def _one_game_on(user_id: int, challenge: DailyChallenge, mode: str) -> tuple[Game, bool]:
-    """The player's one game of ``mode`` on ``challenge``, made if there is none yet:
-    (game, created). Two racing starts still make one: the database's one-game constraint
-    refuses the second, which then answers with the first one's game."""
-    existing = _game_on(user_id, challenge, mode)
+def _one_game_on(
+    challenge: DailyChallenge, mode: str, *, user_id: int | None = None, session_key: str = ""
+) -> tuple[Game, bool]:
+    """The player's (or the guest session's) one game of ``mode`` on ``challenge``, made
+    if there is none yet: (game, created). Two racing starts still make one: the
+    database's one-game constraint refuses the second, which then answers with the first
+    one's game."""
+    owner = _owner_q(Actor(user_id=user_id, session_key=session_key))
+    existing = _game_on(owner, challenge, mode)
     if existing is not None:
         return existing, False
     try:
         with transaction.atomic():
             game = Game.objects.create(
                 player_id=user_id,
+                session_key="" if user_id is not None else session_key,
                 deal=challenge.deal,
                 challenge=challenge,
                 mode=mode,
+                played_as_guest=mode == Mode.GUEST,
                 position=challenge.deal.start_position().to_text(),
             )
     except IntegrityError:
-        existing = _game_on(user_id, challenge, mode)
+        existing = _game_on(owner, challenge, mode)
         if existing is None:
             raise
         return existing, False
     return game, True
 
 
-def _game_on(user_id: int, challenge: DailyChallenge, mode: str) -> Game | None:
+def _game_on(owner: Q, challenge: DailyChallenge, mode: str) -> Game | None:
     return (
         Game.objects.select_related("deal", "challenge")
-        .filter(player_id=user_id, challenge=challenge, mode=mode)
+        .filter(owner, challenge=challenge, mode=mode)
         .first()
     )
 
@@ -257,10 +278,59 @@ def _deal_from_pool(
 
 
 def claim_guest_games(user: Any, session_key: str) -> int:
-    """At log-in, the guest's practice games (bound to the old session) become the player's."""
+    """At log-in, the guest's games (bound to the old session) become the player's: its
+    practice games, and its games of dailies, which stay unranked guest games beside the
+    player's own daily. A log-in never makes a guest's result count: else one player could
+    play the day's deal in several private windows and keep the best."""
+    if not session_key:
+        return 0
     return Game.objects.filter(
-        player__isnull=True, session_key=session_key, mode=Mode.PRACTICE
+        player__isnull=True, session_key=session_key, mode__in=[Mode.PRACTICE, Mode.GUEST]
     ).update(player=user, session_key="")
+
+
+def claim_guest_games_at_sign_up(user: Any, session_key: str) -> list[int]:
+    """A guest signs up: the session's guest games of dailies become the new account's.
+
+    One whose day is still open becomes the account's daily: its result ranks, marked
+    provisional like any new account's, and moderation may hold it off the boards
+    (``result_counting``: a game linked to another of its challenge, docs/fair-play.md,
+    "Guests"). One whose day has closed stays an unranked guest game in the account's
+    history. Returns the ids that became dailies. The rows are locked, and only those no
+    account holds yet are taken: of two sign-ups racing from one session, one gets them.
+    (Practice games follow at log-in: ``claim_guest_games``.)
+    """
+    if not session_key:
+        return []
+    now = timezone.now()
+    with transaction.atomic():
+        games = list(
+            Game.objects.select_for_update(of=("self",))
+            .select_related("challenge", "deal")
+            .filter(player__isnull=True, session_key=session_key, mode=Mode.GUEST)
+            .order_by("pk")
+        )
+        ranked = []
+        for game in games:
+            challenge = game.challenge
+            assert challenge is not None  # a guest game is a challenge's (a check constraint)
+            own_daily = Game.objects.filter(player=user, challenge=challenge, mode=Mode.DAILY)
+            if now < challenge.closes_at and not own_daily.exists():
+                game.mode, game.provisional = Mode.DAILY, True
+                ranked.append(game)
+            game.player, game.session_key = user, ""
+            game.save(update_fields=["player", "session_key", "mode", "provisional"])
+        counting = [game for game in ranked if game.verification == Verification.VERIFIED]
+        for game in counting:
+            result_counting.send(sender=Game, game=game, why="signed_up")
+        if counting:
+            ids = [game.pk for game in counting]
+            # robust: Redis trouble must not undo a sign-up (board reads check PostgreSQL)
+            transaction.on_commit(
+                lambda: results_changed.send(sender=Game, games=ids, players=[], challenges=[]),
+                robust=True,
+            )
+    return [game.pk for game in ranked]
 
 
 def _locked_game(actor: Actor, game_id: int) -> Game:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from apikit.errors import Conflict, NotFound
-from games.models import DailyChallenge, Game, Mode, Status
+from games.models import OPEN_DAY_MODES, DailyChallenge, Game, Mode, Status
 from games.services.closing import abandon_game, day_closed
 from games.services.common import Actor
 
@@ -32,8 +32,10 @@ def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
 
 
 def _public_to_all(game: Game, today: dt.date | None) -> bool:
-    """A daily once its day has closed; an archive game (of a closed day) once it is over."""
-    if game.mode == Mode.DAILY:
+    """A daily (or a guest's game of one) once its day has closed; an archive game (of a
+    closed day) once it is over. A guest's game of the open day is its session's alone,
+    like a player's."""
+    if game.mode in OPEN_DAY_MODES:
         return game.is_public(today)
     return game.mode == Mode.ARCHIVE and game.is_over
 

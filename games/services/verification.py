@@ -17,11 +17,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Game, Mode, Status, Verification
+from games.models import OPEN_DAY_MODES, Game, Mode, Status, Verification
 from games.services.closing import abandon_closed_games
 from games.services.common import ms_between
 from games.services.provisional import is_new_account
-from games.signals import game_verified
+from games.signals import game_verified, result_counting
 from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, LogError, Position, card_text, replay_log
 
 logger = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ def _check_result(game: Game, replayed: Replayed) -> None:
     if game.status in (Status.WON, Status.STUCK) and game.elapsed_ms != replayed.last_at_ms:
         raise LogRejected("the game did not end with its last move")
     closes_at = game.challenge.closes_at if game.challenge is not None else None
-    if game.mode == Mode.DAILY and closes_at is not None and game.finished_at >= closes_at:
+    if game.mode in OPEN_DAY_MODES and closes_at is not None and game.finished_at >= closes_at:
         raise LogRejected(
             f"the game finished after its day closed ({closes_at:%Y-%m-%d %H:%M} UTC)"
         )
@@ -144,6 +144,8 @@ def verify_game(game_id: int) -> str:
             )
         game.verified_at = timezone.now()
         game.save(update_fields=["verification", "rejection_reason", "verified_at", "provisional"])
+        if game.mode == Mode.DAILY and game.verification == Verification.VERIFIED:
+            result_counting.send(sender=Game, game=game)
         return str(game.verification)
 
 

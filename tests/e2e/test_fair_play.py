@@ -1,5 +1,6 @@
 """Fair play in a real browser: the home page shows each tier's commitment and opens
-yesterday's deals; the fair-play page recomputes a closed day's commitment with Web Crypto."""
+yesterday's deals (behind "How we keep it fair"); the fair-play page recomputes a closed
+day's commitment with Web Crypto."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def test_home_shows_commitments_and_yesterdays_openings(browse: Any) -> None:
     )
     page = browse(DESKTOP)
     page.goto("/")
-    easy = page.page.locator("[aria-label='easy challenge'] .commitment code")
+    page.page.locator("[data-fair] summary").click()
+    easy = page.page.locator("[data-fair-today] li", has_text="Easy").locator("code")
     easy.wait_for()
     assert easy.get_attribute("title") == today["easy"].commitment
     assert easy.inner_text() == today["easy"].commitment[:12] + "…"

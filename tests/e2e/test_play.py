@@ -37,27 +37,36 @@ def sign_up(page: Any, name: str) -> None:
     page.page.locator(".who", has_text=name).wait_for()
 
 
-def center(box: dict[str, float]) -> tuple[float, float]:
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+# The grab point and the drop point in one round trip to the browser (separate locator
+# calls cost about a dozen a drag), measured once the last move's glide has ended.
+DRAG_POINTS = """async ([card, dest]) => {
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+    const source = document.querySelector(
+        `.tableau [data-card="${card}"], .foundations [data-card="${card}"]`);
+    if (!source) return null;
+    source.scrollIntoView({block: "nearest"});
+    const from = source.getBoundingClientRect();
+    const to = (dest === "F"
+        ? document.querySelector(`.foundations [data-suit="${card[1]}"]`)
+        : document.querySelector(`.column[data-col="${dest}"]`)).getBoundingClientRect();
+    return [from.x + from.width / 2, from.y + 5,
+            to.x + to.width / 2, dest === "F" ? to.y + to.height / 2 : to.y + 30];
+}"""
 
 
 def drag(page: Any, card: str, dest: int | str) -> None:
     """Drag `card` (grabbing its visible top strip) onto a column or its foundation; with
     the take-back option the card may be a foundation's top card."""
     p = page.page
-    source = p.locator(f'.tableau [data-card="{card}"], .foundations [data-card="{card}"]')
-    source.wait_for()
-    box = source.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + 5
-    if dest == "F":
-        tx, ty = center(p.locator(f'.foundations [data-suit="{card[1]}"]').bounding_box())
-    else:
-        column = p.locator(f'.column[data-col="{dest}"]').bounding_box()
-        tx, ty = column["x"] + column["width"] / 2, column["y"] + 30
+    points = p.evaluate(DRAG_POINTS, [card, dest])
+    if points is None:  # not drawn yet
+        p.locator(f'.tableau [data-card="{card}"], .foundations [data-card="{card}"]').wait_for()
+        points = p.evaluate(DRAG_POINTS, [card, dest])
+    x, y, tx, ty = points
     p.mouse.move(x, y)
     p.mouse.down()
-    p.mouse.move(x + 8, y + 8, steps=2)
-    p.mouse.move(tx, ty, steps=4)
+    p.mouse.move(x + 8, y + 8)  # past the page's drag threshold
+    p.mouse.move(tx, ty, steps=2)
     p.mouse.up()
 
 

@@ -17,9 +17,9 @@ test("nothing is said long before the close, nor for practice or a finished game
 });
 
 test("a start in the last hour is told how long is left, in whole minutes", () => {
-  const notice = closingNotice(CLOSE, at(23, 14, 30), "playing");
+  const notice = closingNotice(CLOSE, at(23, 14, 30), "playing", { locale: "en-GB", timeZone: "America/New_York" });
   assert.equal(notice.urgent, false);
-  assert.match(notice.text, /00:00 UTC, in 46 min/);
+  assert.match(notice.text, /closes at 19:00 your time, in 46 min/); // on the player's clock
   assert.match(closingNotice(CLOSE, at(23, 0), "playing").text, /in 60 min/);
 });
 

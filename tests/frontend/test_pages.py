@@ -9,10 +9,10 @@ from django.test import Client
 
 PAGES = [
     ("/", "pages/home.js"),
-    ("/play/1/", "pages/play.js"),
+    ("/play/{game}/", "pages/play.js"),
     ("/practice/", "pages/practice.js"),
     ("/practice/18446744073709551615/?variant=alaska", "pages/play.js"),
-    ("/replay/1/", "pages/replay.js"),
+    ("/replay/{game}/", "pages/replay.js"),
     ("/leaderboards/", "pages/leaderboard.js"),
     ("/leaderboards/streaks/", "pages/leaderboard.js"),
     ("/leaderboards/daily/?date=2026-01-02&tier=hard", "pages/leaderboard.js"),
@@ -33,8 +33,8 @@ PAGES = [
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("path", "module"), PAGES)
-def test_page_renders(client: Client, path: str, module: str) -> None:
-    response = client.get(path)
+def test_page_renders(client: Client, public_game: int, path: str, module: str) -> None:
+    response = client.get(path.format(game=public_game))
     assert response.status_code == 200
     assert f"frontend/js/{module}" in response.content.decode()
 
@@ -55,10 +55,10 @@ def test_bad_page_addresses_are_404(client: Client, path: str) -> None:
 
 
 @pytest.mark.django_db
-def test_play_page_sets_csrf_cookie(client: Client) -> None:
-    response = client.get("/play/5/")
+def test_play_page_sets_csrf_cookie(client: Client, public_game: int) -> None:
+    response = client.get(f"/play/{public_game}/")
     assert "csrftoken" in response.cookies
-    assert 'data-game-id="5"' in response.content.decode()
+    assert f'data-game-id="{public_game}"' in response.content.decode()
 
 
 @pytest.mark.django_db
@@ -98,12 +98,12 @@ class _ReplayControls(HTMLParser):
 
 
 @pytest.mark.django_db
-def test_replay_controls_draw_their_icons(client: Client) -> None:
+def test_replay_controls_draw_their_icons(client: Client, public_game: int) -> None:
     """Debian's Chromium fonts lack the media-control glyphs (U+23EE, U+23ED): a button
     whose face is such a character shows an empty box. Each icon is an svg; text, if any,
     is plain ASCII, and every button keeps its accessible name."""
     controls = _ReplayControls()
-    controls.feed(client.get("/replay/1/").content.decode())
+    controls.feed(client.get(f"/replay/{public_game}/").content.decode())
     icons = {"First move", "Step back", "Step forward", "Last move"}
     by_label = {str(b["label"]): b for b in controls.buttons}
     assert icons <= by_label.keys()

@@ -76,12 +76,14 @@ def test_the_graph_follows_imports_of_imports() -> None:
     ("path", "entry"),
     [
         ("/practice/7/", "pages/play.js"),
-        ("/play/3/", "pages/play.js"),
-        ("/replay/3/", "pages/replay.js"),
+        ("/play/{game}/", "pages/play.js"),
+        ("/replay/{game}/", "pages/replay.js"),
     ],
 )
-def test_board_pages_preload_their_modules(client: Client, path: str, entry: str) -> None:
-    page = client.get(path).content.decode()
+def test_board_pages_preload_their_modules(
+    client: Client, public_game: int, path: str, entry: str
+) -> None:
+    page = client.get(path.format(game=public_game)).content.decode()
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/(frontend/js/[\w./]+)">', page)
     assert preloaded == module_graph(f"frontend/js/{entry}")
     assert f'src="/static/frontend/js/{entry}"' in page

@@ -339,6 +339,9 @@ def test_staff_who_passed_a_second_factor_get_the_staff_views(world: World) -> N
     staff_views = {
         # any game, at any time
         *(f"/api/games/{game}/" for game in games.values()),
+        # and its page, by the same rule (frontend/views.py: one not to be seen is a 404)
+        *(f"/play/{game}/" for game in games.values()),
+        f"/replay/{flagged}/",
         # any finished game's log, the open day's too
         f"/api/games/{flagged}/replay/",
         f"/api/games/{disqualified}/replay/",

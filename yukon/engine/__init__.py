@@ -2,8 +2,9 @@
 
 Cards and moves are small integers with a fixed text form (``Ah``, ``9h>4``, ``Ac>F``);
 a ``Position`` knows the legal moves, plays and undoes them and keeps the score;
-``replay_log`` plays a move log (``UNDO`` entries too) step by step; ``replay`` referees
-a whole ranked log from a deal number.
+``replay_log`` plays a move log (``UNDO`` entries too) step by step, ``walk_log`` shows
+each move of a ranked log before it is played; ``replay`` referees a whole ranked log
+from a deal number.
 """
 
 from .cards import Card, card_name, card_text, parse_card
@@ -26,6 +27,7 @@ from .replay import (
     play_log,
     replay,
     replay_log,
+    walk_log,
 )
 from .variants import VARIANT_NAMES, VARIANTS, Variant, get_variant
 
@@ -65,4 +67,5 @@ __all__ = [
     "play_log",
     "replay",
     "replay_log",
+    "walk_log",
 ]

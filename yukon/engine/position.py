@@ -423,6 +423,11 @@ class Position:
         self._history.append((move, k, turned, pile))
         return turned
 
+    @property
+    def last_turned(self) -> Card:
+        """The card the last move made on this object turned face up, or -1 (none, or no move)."""
+        return self._history[-1][2] if self._history else -1
+
     def undo(self) -> Move:
         """Take back the last move made on this object (practice mode); return it."""
         if not self._history:

@@ -2,8 +2,9 @@
 
 A log is a list of move texts (``9h>4``) and, in practice games, ``UNDO`` entries that
 take back the move before them. ``replay_log`` plays one step by step (the referee, the
-admin's step-through, the analysis and undo all read a log through it); ``replay``
-referees a whole ranked game from a deal number.
+admin's step-through, the analysis and undo all read a log through it); ``walk_log``
+shows each move of a ranked log in the position it was played from (moderation's
+checks); ``replay`` referees a whole ranked game from a deal number.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Final, NamedTuple
 
 from .cards import Card
 from .errors import EngineError
-from .moves import MAX_SINGLE_DECK_MOVE_TEXT
+from .moves import MAX_SINGLE_DECK_MOVE_TEXT, Move
 from .position import Position
 from .variants import Variant
 
@@ -84,6 +85,26 @@ def play_log(position: Position, texts: Iterable[str], *, undo: bool = True) -> 
     for step in replay_log(position, texts, undo=undo):
         standing = step.standing
     return list(standing)
+
+
+def walk_log(position: Position, texts: Iterable[str]) -> Iterator[tuple[int, Move]]:
+    """Each move of a ranked log as (ply, move), yielded while ``position`` (changed in
+    place) still stands *before* it; the move is played when the walk resumes.
+
+    Moderation judges each choice in the position it was made from, which
+    ``replay_log`` (a step after each entry) cannot show. The walk ends quietly at the
+    first entry that is not a legal move: a refereed log has none, and a check of a log
+    judges what there is of it.
+    """
+    for ply, text in enumerate(texts):
+        try:
+            move = position.parse_move(text)
+        except EngineError:
+            return
+        if not position.is_legal(move):
+            return
+        yield ply, move
+        position.push(move)
 
 
 def _shown(text: object) -> str:

@@ -22,6 +22,7 @@ from yukon.engine import (
     play_log,
     replay,
     replay_log,
+    walk_log,
 )
 
 LOGS = settings(
@@ -152,3 +153,65 @@ def test_an_illegal_entry_stops_the_replay_at_its_index_with_the_position_before
         play_log(position, [*log, "Ks>F"])
     assert caught.value.ply == len(log) and caught.value.text == "Ks>F"
     assert position.to_text() == before.to_text()
+
+
+def ranked_log(number: int, seed: int, length: int) -> list[str]:
+    rng = random.Random(seed)
+    position = Position.deal(number)
+    log: list[str] = []
+    for _ in range(length):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = rng.choice(legal)
+        position.play(move)
+        log.append(move_text(move))
+    return log
+
+
+@LOGS
+@given(
+    number=st.integers(0, MAX_DEAL_NUMBER),
+    seed=st.integers(0, 2**32),
+    length=st.integers(0, 60),
+    bad_at=st.integers(0, 70),
+    bad=st.sampled_from(["Kh>9", "zz", "undo", "Ah>F"]),
+)
+def test_walk_log_shows_each_move_before_it_is_played(
+    number: int, seed: int, length: int, bad_at: int, bad: str
+) -> None:
+    """Each move comes in the position it was played from, as ``replay_log`` had it one
+    step earlier; the walk ends quietly at the first entry that is not a legal move."""
+    log = ranked_log(number, seed, length)
+    log[bad_at:bad_at] = [bad]
+    walked = Position.deal(number)
+    stepped = Position.deal(number)
+    seen: list[int] = []
+    turned: list[int] = []
+    for ply, move in walk_log(walked, log):
+        assert walked.cols == stepped.cols and walked.down == stepped.down
+        assert move_text(move) == log[ply]
+        if seen:
+            turned.append(walked.last_turned)
+        seen.append(ply)
+        stepped.play_text(log[ply])
+    if seen:
+        turned.append(walked.last_turned)
+    good = next(
+        (i for i, text in enumerate(log) if not _legal_here(number, log[:i], text)), len(log)
+    )
+    assert seen == list(range(good))
+    expected = Position.deal(number)
+    steps = list(replay_log(expected, log[:good], undo=False))
+    assert turned == [-1 if s.turned is None else s.turned for s in steps]
+    assert walked.cols == expected.cols
+
+
+def _legal_here(number: int, before: list[str], text: str) -> bool:
+    position = Position.deal(number)
+    for entry in before:
+        position.play_text(entry)
+    try:
+        return position.is_legal(position.parse_move(text))
+    except NotationError:
+        return False

@@ -103,7 +103,7 @@ def test_deals_once_out_of_reach_are_won_within_two_million_positions(deal: int)
     assert replay(deal, "yukon", result.moves).won
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_the_proof_search_gets_most_of_a_long_budget() -> None:
     # Restarts win their deals early or not at all on deals 1..400; after 3 million
     # positions the proof search gets 64 positions for each restart position, and wins

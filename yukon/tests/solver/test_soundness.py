@@ -20,14 +20,14 @@ from .endgames import endgames, midgames, random_endgame
 from .reference import reference_verdict
 from .test_solve import COUNTEREXAMPLES
 
-# The sanitizer run (scripts/solver-sanitize-test) leaves out `slow`: one variant of each
+# The sanitizer run (scripts/solver-sanitize-test) leaves out `heavy`: one variant of each
 # family below runs there, the rest only in `make test`.
-SLOW = pytest.mark.slow
+HEAVY = pytest.mark.heavy
 VARIANTS = [
     *VARIANT_CODES,
     "yukon+takeback",
-    pytest.param("russian+takeback", marks=SLOW),
-    pytest.param("alaska+takeback", marks=SLOW),
+    pytest.param("russian+takeback", marks=HEAVY),
+    pytest.param("alaska+takeback", marks=HEAVY),
 ]
 RULES = {
     "auto-foundation": _csolver.F_AUTO,
@@ -69,7 +69,7 @@ def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", [v if v == "moosehide-runs" else pytest.param(v, marks=SLOW) for v in VARIANT_CODES]
+    "variant", [v if v == "moosehide-runs" else pytest.param(v, marks=HEAVY) for v in VARIANT_CODES]
 )
 def test_the_search_by_levels_is_the_plain_search(variant: str) -> None:
     """Where the depth-first plain search exhausts an endgame, the search by levels does

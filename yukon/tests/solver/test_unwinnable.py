@@ -37,12 +37,12 @@ RECORDS = {
 KNOWN = json.loads((HERE / "fixtures" / "known-deals.json").read_text())
 RERUN_PLAIN = 12_000_000  # positions: a rerun of at most about 10 s
 RERUN_PROOF = 4_000_000
-SLOW = 2_000_000  # reruns above this many positions are marked slow
+HEAVY = 2_000_000  # reruns above this many positions are marked heavy
 
 
 def cases(field: str, limit: int) -> list[object]:
     return [
-        pytest.param(deal, marks=pytest.mark.slow) if record[field] > SLOW else deal
+        pytest.param(deal, marks=pytest.mark.heavy) if record[field] > HEAVY else deal
         for deal, record in sorted(RECORDS.items())
         if record[field] <= limit
     ]

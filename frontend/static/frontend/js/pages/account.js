@@ -1,8 +1,12 @@
 // Sign-up and log-in, through allauth's headless API (docs/accounts.md): a password, then
 // the account's second factor if it has one (a code or a passkey), or a passkey alone.
-// On success, back where the player came from.
+// On success, back where the player came from (`?next=`, an invite say), also after an
+// email address is confirmed: the page sends `next` along in the query of its requests,
+// and the account adapter puts it in the mailed link.
 
 import { ApiError, request } from "../shared/api.js";
+import { safeNext } from "../shared/next_url.js";
+import { passkeyFailure, passkeyNote, passkeyProblem } from "../shared/passkeys.js";
 
 const AUTH = "/_allauth/browser/v1";
 
@@ -12,8 +16,13 @@ const secondFactor = document.querySelector("[data-second-factor]");
 const notice = document.querySelector("[data-form-notice]");
 
 function nextUrl() {
-  const next = new URLSearchParams(window.location.search).get("next") || "/";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  return safeNext(new URLSearchParams(window.location.search).get("next"), window.location.origin);
+}
+
+/** `?next=...` for a request or a link, when there is somewhere to come back to. */
+function nextQuery() {
+  const next = nextUrl();
+  return next === "/" ? "" : `?${new URLSearchParams({ next })}`;
 }
 
 /** The readable message of a headless error answer ({errors: [{message, param}]}). */
@@ -35,7 +44,9 @@ function pendingFlow(err) {
 }
 
 function showError(err) {
-  errorEl.textContent = err ? headlessError(err) : "";
+  if (!err) errorEl.textContent = "";
+  else if (err instanceof DOMException) errorEl.textContent = passkeyFailure(err);
+  else errorEl.textContent = headlessError(err);
 }
 
 /** An account whose sign-up gave an email address logs in once the address is confirmed;
@@ -44,8 +55,12 @@ function askToConfirmEmail(email) {
   form.hidden = true;
   notice.hidden = false;
   notice.textContent = email
-    ? `Check your mail: we sent a message to ${email}. Follow its link, then log in.`
-    : "Confirm your email address first: follow the link in the mail we sent to it, then log in.";
+    ? `Check your mail: we sent a message to ${email}. Follow its link, then `
+    : "Confirm your email address first: follow the link in the mail we sent to it, then ";
+  const logIn = document.createElement("a");
+  logIn.href = `/login/${nextQuery()}`;
+  logIn.textContent = "log in";
+  notice.append(logIn, ".");
 }
 
 async function finish(call, email = "") {
@@ -88,16 +103,28 @@ if (form) {
     }
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
-    const send = () => request("POST", `${AUTH}/auth/${action}`, data);
+    const send = () => request("POST", `${AUTH}/auth/${action}${nextQuery()}`, data);
     finish(send, data.email || "").finally(() => {
       button.disabled = false;
     });
   });
 }
 
+// Where this address cannot use passkeys, the passkey buttons say why (and stay off)
+// rather than fail in the console.
+const passkeyBlocked = passkeyProblem(window.location, window);
+if (passkeyBlocked) {
+  const buttons = document.querySelectorAll("[data-passkey]");
+  const shown = document.querySelector("[data-passkey-login]"); // the one in view from the start
+  if (shown) shown.closest(".button-row").after(passkeyNote(passkeyBlocked, "passkey-note"));
+  for (const button of buttons) {
+    button.disabled = true;
+    button.setAttribute("aria-describedby", "passkey-note");
+  }
+}
+
 const passkeyLogin = document.querySelector("[data-passkey-login]");
 if (passkeyLogin) {
-  passkeyLogin.hidden = !window.PublicKeyCredential;
   passkeyLogin.addEventListener("click", () =>
     finish(async () => {
       const options = await request("GET", `${AUTH}/auth/webauthn/login`);

@@ -1,7 +1,14 @@
-// Every page (base.html): the header's log-out button.
+// Every page (base.html): the header's log-out button, and the times the server wrote
+// in UTC (`<time data-local>`) put on the reader's clock.
 
 import { api } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
+import { fillLocalTimes } from "../shared/local_time.js";
+
+if (document.querySelector("time[data-local]")) {
+  fillLocalTimes(document);
+  setInterval(() => fillLocalTimes(document), 30_000); // "in 3 h 12 min" keeps counting
+}
 
 const logout = document.querySelector("[data-logout]");
 if (logout) {

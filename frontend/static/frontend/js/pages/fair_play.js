@@ -1,7 +1,8 @@
 // The fair-play page: recompute a closed day's commitment in the browser from its opening.
 
-import { api } from "../shared/api.js";
+import { api, serverNow } from "../shared/api.js";
 import { escapeHtml } from "../shared/html.js";
+import { clockFrom } from "../shared/local_time.js";
 import { commitmentText, sha256Hex } from "../shared/proof.js";
 
 const form = document.querySelector("[data-proof-form]");
@@ -28,7 +29,7 @@ form?.addEventListener("submit", async (e) => {
   if (!entry) return show(`No ${escapeHtml(tier)} challenge on ${escapeHtml(date)}.`, false);
   if (!entry.closed) {
     return show(`This day is still open: its commitment is <code>${escapeHtml(entry.commitment)}</code>; `
-      + `the deal and salt are published at ${escapeHtml(entry.closes_at)}.`, true);
+      + `the deal and salt are published when it closes, at ${escapeHtml(clockFrom(entry.closes_at, serverNow()))} your time.`, true);
   }
   const digest = await sha256Hex(commitmentText(entry));
   if (digest === null) return show("This browser cannot compute SHA-256 here (it needs HTTPS).", false);

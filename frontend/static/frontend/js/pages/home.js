@@ -1,15 +1,20 @@
-// Today's page: the three tiers with their counts, and a button to start or resume each.
+// Today's page: the three tiers with their counts (how many played as guests among them),
+// and a button to start or resume each (guests too: one tap, no sign-up first); yesterday's
+// winners; your streak; and, one click away in "How we keep it fair", today's commitments
+// and yesterday's deals and salts.
 
 import { api, serverNow } from "../shared/api.js";
-import { copyText, isLoggedIn, postAndOpen } from "../shared/dom.js";
-import { formatElapsed, formatTime } from "../shared/format.js";
+import { copyText, siteConstants } from "../shared/dom.js";
+import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/format.js";
+import { dailyCounts } from "../shared/game_names.js";
 import { escapeHtml, playerLink } from "../shared/html.js";
 import { poll } from "../shared/poll.js";
 import { shortCommitment } from "../shared/proof.js";
 
 const box = document.querySelector("[data-daily]");
 const openedBox = document.querySelector("[data-opened]");
-const loggedIn = isLoggedIn();
+const fairBox = document.querySelector("[data-fair]");
+const variantTitles = siteConstants()?.variant_titles;
 
 const playingNow = {};
 let nextDealAt = 0;
@@ -24,8 +29,16 @@ const BLURB = {
 // Practice links keep the variant (the weekly is Double Yukon).
 const practiceUrl = (deal, variant) => `/practice/${encodeURIComponent(deal)}/${variant && variant !== "yukon" ? `?variant=${encodeURIComponent(variant)}` : ""}`;
 
+// A tier's variant, named, when it is not plain Yukon (the weekly's "Double Yukon").
+const variantNote = (variant) => (variant && variant !== "yukon" ? variantTitle(variant, variantTitles) : "");
+// "Easy", "Weekly · Double Yukon".
+function tierName(tier, variant) {
+  const note = variantNote(variant);
+  return note ? `${tierTitle(tier)} · ${note}` : tierTitle(tier);
+}
+
 function tierCard(challenge) {
-  const { tier, played, won, game, variant } = challenge;
+  const { tier, game, variant } = challenge;
   let action;
   if (game) {
     const done = game.status !== "playing";
@@ -34,41 +47,62 @@ function tierCard(challenge) {
       ? `Your game: ${game.status}, ${game.score} points${game.elapsed_ms != null ? `, ${formatTime(game.elapsed_ms / 1000)}` : ""}`
       : `In progress: ${game.score} points`;
     action = `<p class="mine">${escapeHtml(detail)}</p><a class="button" href="/play/${game.id}/">${label}</a>`;
-  } else if (loggedIn) {
-    action = `<button type="button" class="button" data-start="${escapeHtml(tier)}">Play ${escapeHtml(tier)}</button>`;
   } else {
-    action = `<a class="button" href="/signup/?next=/">Sign up to play</a>`;
+    // Guests and players alike: the game starts at once (sign-up is offered after it).
+    action = `<p class="start-note" data-start-note></p>
+      <button type="button" class="button" data-start="${escapeHtml(tier)}">Play<span class="sr-only"> ${escapeHtml(tier)}</span></button>`;
   }
-  return `<article class="tier" aria-label="${escapeHtml(tier)} challenge">
-    <h2>${escapeHtml(tier)}${variant && variant !== "yukon" ? ` <span class="muted">· ${escapeHtml(variant.replace("-", " "))}</span>` : ""}</h2>
+  const note = variantNote(variant);
+  return `<article class="tier" aria-label="${escapeHtml(tierName(tier, variant))} challenge">
+    <h2>${escapeHtml(tierTitle(tier))}${note ? ` <span class="muted">· ${escapeHtml(note)}</span>` : ""}</h2>
     <p>${BLURB[tier] || ""}</p>
-    <p class="counts">${played} played · ${won} won · <span data-playing="${escapeHtml(tier)}">${playingNow[tier] ?? 0}</span> playing now</p>
-    ${commitmentLine(challenge.commitment)}
+    <p class="counts">${escapeHtml(dailyCounts(challenge))} · <span data-playing="${escapeHtml(tier)}">${playingNow[tier] ?? 0}</span> playing now</p>
     ${action}
   </article>`;
 }
 
-// The deal is fixed in advance: its SHA-256 commitment, whole in the title and the copy.
-function commitmentLine(commitment) {
-  if (!commitment) return "";
-  const full = escapeHtml(commitment);
-  return `<p class="commitment muted">Commitment <code title="${full}">${escapeHtml(shortCommitment(commitment))}</code>
-    <button type="button" class="linkish" data-copy-commitment="${full}" aria-label="Copy the whole commitment">copy</button>
-    · <a href="/fair-play/">check it</a></p>`;
+// ----- how we keep it fair (closed until asked) --------------------------------------
+
+// Today's deals are fixed in advance: each one's SHA-256 commitment, whole in the title and the copy.
+function commitmentRow(challenge) {
+  const full = escapeHtml(challenge.commitment);
+  return `<li><strong>${escapeHtml(tierName(challenge.tier, challenge.variant))}</strong>:
+    <code title="${full}">${escapeHtml(shortCommitment(challenge.commitment))}</code>
+    <button type="button" class="linkish" data-copy-commitment="${full}" aria-label="Copy the whole ${escapeHtml(challenge.tier)} commitment">copy</button></li>`;
+}
+
+function showCommitments(challenges) {
+  const box = fairBox?.querySelector("[data-fair-today]");
+  const committed = challenges.filter((c) => c.commitment);
+  if (!box || !committed.length) return;
+  box.innerHTML = `<h3>Today's commitments</h3><ul>${committed.map(commitmentRow).join("")}</ul>`;
 }
 
 function openedRow(entry) {
-  return `<li><strong>${escapeHtml(entry.tier)}</strong>: deal <a href="${escapeHtml(practiceUrl(entry.deal, entry.variant))}">${escapeHtml(entry.deal)}</a>,
+  return `<li><strong>${escapeHtml(tierName(entry.tier, entry.variant))}</strong>: deal <a href="${escapeHtml(practiceUrl(entry.deal, entry.variant))}">${escapeHtml(entry.deal)}</a>,
     salt <code>${escapeHtml(entry.salt)}</code>, commitment <code title="${escapeHtml(entry.commitment)}">${escapeHtml(shortCommitment(entry.commitment))}</code>
     · <a href="${escapeHtml(entry.games_url)}">every ranked game</a></li>`;
 }
 
 function showOpened(opened) {
   if (!openedBox || !opened?.length) return;
-  openedBox.innerHTML = `<h2>Yesterday's deals, opened (${escapeHtml(opened[0].date)})</h2>
+  openedBox.innerHTML = `<h3>Yesterday's deals, opened (${escapeHtml(opened[0].date)})</h3>
     <ul>${opened.map(openedRow).join("")}</ul>
-    <p class="muted">Each deal and salt hash to the commitment shown all day yesterday. <a href="/fair-play/">How to check</a>.</p>`;
-  openedBox.hidden = false;
+    <p class="muted">Each deal and salt hash to the commitment shown all day yesterday.</p>`;
+}
+
+async function startDaily(button) {
+  const note = button.closest(".tier").querySelector("[data-start-note]");
+  button.disabled = true;
+  note.textContent = "";
+  try {
+    const game = await api.post("/api/games/", { daily: button.dataset.start });
+    window.location.href = `/play/${game.id}/`;
+  } catch (err) {
+    // The server's own words (a refusal to a guest says what to do instead).
+    note.textContent = err.message;
+    button.disabled = false;
+  }
 }
 
 async function load() {
@@ -85,18 +119,17 @@ async function load() {
     return;
   }
   box.innerHTML = challenges.map(tierCard).join("");
+  showCommitments(challenges);
   showOpened(daily.opened);
 }
 
-box.addEventListener("click", async (e) => {
-  const copy = e.target.closest("[data-copy-commitment]");
-  if (copy) {
-    await copyText(copy.dataset.copyCommitment, "Commitment copied.");
-    return;
-  }
+box.addEventListener("click", (e) => {
   const button = e.target.closest("[data-start]");
-  if (!button) return;
-  await postAndOpen(button, "/api/games/", { daily: button.dataset.start }, (game) => `/play/${game.id}/`);
+  if (button) startDaily(button);
+});
+fairBox?.addEventListener("click", async (e) => {
+  const copy = e.target.closest("[data-copy-commitment]");
+  if (copy) await copyText(copy.dataset.copyCommitment, "Commitment copied.");
 });
 
 // ----- the home figures (/api/leaderboards/home/, polled) --------------------------
@@ -107,7 +140,7 @@ function showYesterday(entries) {
   const boxY = document.querySelector("[data-yesterday]");
   if (!entries.length) return;
   boxY.innerHTML = `<h2>Yesterday's winners</h2><div class="tiers">${entries.map((t) => `<article class="tier small">
-    <h3>${escapeHtml(t.tier)}</h3>
+    <h3>${escapeHtml(tierTitle(t.tier))}</h3>
     <p class="muted">Par ${t.par == null ? "–" : escapeHtml(t.par)} moves · ${escapeHtml(t.count)} results</p>
     ${t.winners.length ? `<ol class="winners">${t.winners.map((w) => `<li>${rowLink(w)} ${escapeHtml(w.moves)} moves,
       ${formatElapsed(w.elapsed_ms)} <a href="${escapeHtml(w.replay_url)}" aria-label="replay of ${escapeHtml(w.display_name)}'s game">replay</a></li>`).join("")}</ol>`

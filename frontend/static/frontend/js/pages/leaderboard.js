@@ -1,9 +1,10 @@
 // The leaderboard page: it draws the leaderboard API's answers
 // (leaderboards/serializers.py: DailyBoard, StreakBoard, AllTimeBoard).
 
-import { api, errorText } from "../shared/api.js";
+import { api, errorText, serverNow } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
 import { escapeHtml, numberCell as num, playerLink } from "../shared/html.js";
+import { clockFrom, DAY_MS } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 const HEADS = {
@@ -64,6 +65,12 @@ function drawBoard(section, data, page) {
   body.innerHTML = table(data.results, board);
   if (data.board === "archive") {
     body.insertAdjacentHTML("afterbegin", `<p class="muted" data-archive-note>The archive board: games of this closed day played again, unranked.</p>`);
+  }
+  if (data.board === "daily" && !data.closed) {
+    // The board's day is the UTC day; when it ends is said on the reader's clock.
+    const close = Date.parse(`${data.date}T00:00:00Z`) + DAY_MS;
+    body.insertAdjacentHTML("afterbegin", `<p class="muted" data-closes>Results come in until
+      ${escapeHtml(clockFrom(close, serverNow()))} your time, when the day closes.</p>`);
   }
   if (data.par) {
     body.insertAdjacentHTML("afterbegin", `<p class="muted" data-par>Par: ${escapeHtml(data.par)} moves,

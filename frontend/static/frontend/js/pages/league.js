@@ -1,6 +1,7 @@
-// A league's page (/leagues/<id>/, members only): today per tier, the week's and month's
-// points, streaks, members and the invite link. Data: /api/leagues/<id>/ and
-// /api/leaderboards/leagues/<id>/, both polled, so a new result shows without a reload.
+// A league's page (/leagues/<id>/, members only): the invite link with Copy (first on the
+// owner's page), today per tier, the week's and month's points, streaks and members. Data:
+// /api/leagues/<id>/ and /api/leaderboards/leagues/<id>/, both polled, so a new result
+// shows without a reload.
 
 import { api, request } from "../shared/api.js";
 import { $, copyText, toast } from "../shared/dom.js";
@@ -60,6 +61,10 @@ function drawMembers(root, league) {
   document.title = `${league.name} · Yukon Daily`;
   $("[data-invite]", root).value = new URL(league.invite_url, window.location.origin).href;
   $("[data-replace-invite]", root).hidden = !league.is_owner;
+  // The owner, who invites, finds the link first; the other members find it below.
+  const invitePlace = $(league.is_owner ? "[data-invite-top]" : "[data-invite-bottom]", root);
+  const inviteBox = $("[data-invite-box]", root);
+  if (inviteBox.parentElement !== invitePlace) invitePlace.append(inviteBox);
   $("[data-members]", root).innerHTML = `<ul class="plain">${league.members.map((m) => `<li>${playerLink(m.display_name)}
     ${m.owner ? `<span class="muted">· owner</span>` : ""}
     ${league.is_owner && !m.owner ? `<button type="button" class="linkish" data-remove="${escapeHtml(m.display_name)}">remove</button>` : ""}</li>`).join("")}</ul>`;

@@ -1,9 +1,25 @@
 // An invite (/leagues/join/<token>/): the league's name and size, and a button to join.
-// Data: /api/leagues/join/<token>/.
+// A guest is offered "Sign up to join" and "Log in to join"; both come back here
+// (`?next=`, through the second factor and an emailed confirmation link too), and the
+// invite the guest chose in this tab is then joined at once. Data: /api/leagues/join/<token>/.
 
 import { api } from "../shared/api.js";
 import { $, isLoggedIn, postAndOpen } from "../shared/dom.js";
 import { escapeHtml } from "../shared/html.js";
+
+// The invite a guest chose to sign up or log in for, in this tab only: opening an invite
+// link never joins by itself, only coming back from the click on one of those two does.
+const CHOSEN = "league-invite-chosen";
+
+function chosenBefore(token) {
+  try {
+    const chosen = sessionStorage.getItem(CHOSEN);
+    sessionStorage.removeItem(CHOSEN);
+    return chosen === token;
+  } catch {
+    return false; // storage refused: the page offers the button instead
+  }
+}
 
 async function joinPage(root) {
   const token = root.dataset.join;
@@ -15,17 +31,33 @@ async function joinPage(root) {
     box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
     return;
   }
+  const chosen = chosenBefore(token);
   const here = encodeURIComponent(window.location.pathname);
   let action;
   if (invite.is_member) action = `<a class="button" href="/leagues/${invite.id}/">Open the league</a>`;
   else if (isLoggedIn()) action = `<button type="button" class="button" data-join-now>Join ${escapeHtml(invite.name)}</button>`;
-  else action = `<a class="button" href="/login/?next=${here}">Log in to join</a>`;
+  else {
+    action = `<p>Sign up or log in to join; you come back here to play in it.</p>
+      <div class="button-row"><a class="button" href="/signup/?next=${here}" data-choose>Sign up to join</a>
+      <a class="button ghost" href="/login/?next=${here}" data-choose>Log in to join</a></div>`;
+  }
   box.innerHTML = `<p><strong>${escapeHtml(invite.name)}</strong>, run by ${escapeHtml(invite.owner)},
     has ${escapeHtml(invite.member_count)} member${invite.member_count === 1 ? "" : "s"}.</p>${action}`;
+  for (const link of box.querySelectorAll("[data-choose]")) {
+    link.addEventListener("click", () => {
+      try {
+        sessionStorage.setItem(CHOSEN, token);
+      } catch {
+        // no storage: the invite still comes back through ?next=, with a button to join
+      }
+    });
+  }
   const button = $("[data-join-now]", box);
   if (button) {
     const url = `/api/leagues/join/${encodeURIComponent(token)}/`;
-    button.addEventListener("click", () => postAndOpen(button, url, undefined, (league) => league.url));
+    const join = () => postAndOpen(button, url, undefined, (league) => league.url);
+    button.addEventListener("click", join);
+    if (chosen) join();
   }
 }
 

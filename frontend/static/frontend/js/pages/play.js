@@ -8,11 +8,14 @@ import { api, serverNow } from "../shared/api.js";
 import { Board } from "../shared/board.js";
 import { cardName } from "../shared/cards.js";
 import { closingNotice } from "../shared/closing.js";
-import { speak, toast } from "../shared/dom.js";
-import { formatTime } from "../shared/format.js";
+import { confirmChoice } from "../shared/confirm.js";
+import { isLoggedIn, siteConstants, speak, toast } from "../shared/dom.js";
+import { formatTime, variantTitle } from "../shared/format.js";
+import { clearHint, hintWords, markHint } from "../shared/hint_words.js";
 import { shortCommitment } from "../shared/proof.js";
-import { applyMove, fromMasked, isMultiDeck, legalMoves, parseMove, revealCard } from "../shared/rules.js";
-import { shareText } from "../shared/share.js";
+import { applyMove, fromMasked, isMultiDeck, legalMoves, revealCard } from "../shared/rules.js";
+import { cascade, reducedMotion, shareSummary, showResults, signUpHref } from "../shared/results.js";
+import { fillShareBox, shareText } from "../shared/share.js";
 
 const root = document.querySelector("[data-game]");
 const $ = (sel) => root.querySelector(sel);
@@ -95,8 +98,8 @@ function adopt(game) {
     takebackBox.checked = Boolean(game.takeback);
     root.dataset.takeback = game.takeback ? "1" : "0";
   }
-  if (game.mode === "daily") {
-    const weekly = game.tier === "weekly" ? ` · ${game.variant.replace("-", " ")}` : "";
+  if (game.mode === "daily" || game.mode === "guest") {
+    const weekly = game.tier === "weekly" ? ` · ${variantTitle(game.variant, siteConstants()?.variant_titles)}` : "";
     $("[data-title]").textContent = `${game.date} · ${game.tier}${weekly}`;
     showCommitment(game);
   } else if (game.mode === "archive") {
@@ -179,7 +182,10 @@ function playMove(text) {
     return;
   }
   const coachLine = $("[data-coach]");
-  if (coachLine) coachLine.textContent = "";
+  if (coachLine) {
+    coachLine.textContent = "";
+    clearHint($("[data-board]")); // the hint was for the position before this move
+  }
   state.pos = step.position;
   const ply = state.ply;
   state.ply += 1;
@@ -240,7 +246,7 @@ async function finish() {
     // the move result already said how it ended; the details can wait
   }
   updateHud();
-  showEnd();
+  showEnd({ justWon: true });
 }
 
 // ----- heads-up display ----------------------------------------------------------
@@ -281,24 +287,46 @@ function updateHud() {
 setInterval(() => { if (!state.finished) updateHud(); }, 1000);
 
 // ----- the end -------------------------------------------------------------------
+// The results screen (shared/results.js): the end line, the rank once verified, and for
+// a daily the record, the day's spread, the computer's game and the next deal; the share
+// text; a win's cascade, played once, as the game is won.
 
-/** The share text, with par (once public), streak and the emoji line (share.js). */
-async function fillShare(game, seconds) {
-  const field = $("[data-share]");
-  field.value = shareText(game, { seconds });
-  const ranked = game.mode === "daily" || game.mode === "archive";
-  const [replay, board, home] = await Promise.all([
-    api.get(`/api/games/${game.id}/replay/`).catch(() => null),
-    ranked ? api.get(boardApi(game)).catch(() => null) : null,
-    game.mode === "daily" ? api.get("/api/leaderboards/home/").catch(() => null) : null,
-  ]);
-  field.value = shareText(game, {
-    seconds,
-    par: board?.par ?? null,
-    streak: (game.tier === "weekly" ? home?.streak?.weekly?.current : home?.streak?.current) || null,
-    moves: replay ? replay.log.map((entry) => entry.move) : null,
+const ending = {
+  seconds: 0, // the game's time, as the end line says it
+  moves: null, // the log's move texts, for the share text's progress line
+  par: null, // an archive game's par, from its board
+  results: null, // GET /api/games/<id>/results/ (dailies)
+  tick: null, // moves the countdown on
+  stopCascade: null, // while the cascade runs
+  swallowClick: false, // the click that stopped the cascade does nothing else
+};
+
+/** The share text from what is known so far: the results' par, streak and summary as
+ * soon as they are read. */
+function refreshShare() {
+  const game = state.game;
+  const results = ending.results;
+  const open = results ? Date.parse(results.closes_at) > serverNow() : false;
+  fillShareBox($("[data-share]"), shareText(game, {
+    seconds: ending.seconds,
+    par: results ? results.par : ending.par,
+    streak: results ? results.record.current_streak || null : null,
+    summary: results ? shareSummary(results, game, { open }) : "",
+    moves: ending.moves,
     origin: window.location.origin,
-  });
+    variantTitles: siteConstants()?.variant_titles,
+  }));
+}
+
+async function fillShare(game) {
+  refreshShare();
+  const [replay, board] = await Promise.all([
+    api.get(`/api/games/${game.id}/replay/`).catch(() => null),
+    game.mode === "archive" ? api.get(boardApi(game)).catch(() => null) : null,
+  ]);
+  ending.moves = replay ? replay.log.map((entry) => entry.move) : null;
+  ending.par = board?.par ?? null;
+  refreshShare();
 }
 
 function boardApi(game) {
@@ -306,23 +334,74 @@ function boardApi(game) {
   return `/api/leaderboards/${kind}/${game.date}/${game.tier}/`;
 }
 
-function showEnd() {
+/** A daily's results screen, read again once the game is verified (then it counts). */
+async function loadResults(game) {
+  const note = $("[data-results-note]");
+  try {
+    ending.results = await api.get(`/api/games/${game.id}/results/`);
+  } catch (err) {
+    note.textContent = `The day's figures could not be read: ${err.message}`;
+    note.hidden = false;
+    return;
+  }
+  note.hidden = true;
+  ending.tick = showResults($("[data-results]"), ending.results, state.game, serverNow());
+  refreshShare();
+}
+setInterval(() => { if (ending.tick && $("[data-end]").open) ending.tick(serverNow()); }, 1000);
+
+/** The classic win: the cards bounce off the foundations around the results, until the
+ * last has gone or a click or a key stops them. Never with reduced motion. */
+function celebrate() {
+  if (reducedMotion() || ending.stopCascade) return;
+  const slots = {};
+  for (const suit of "cdhs") {
+    const slot = root.querySelector(`.foundations [data-suit="${suit}"]`);
+    if (slot) slots[suit] = slot.getBoundingClientRect();
+  }
+  const dialog = $("[data-end]");
+  dialog.classList.add("celebrating");
+  ending.stopCascade = cascade($("[data-cascade]"), slots, () => {
+    ending.stopCascade = null;
+    dialog.classList.remove("celebrating");
+  });
+}
+
+function stopCelebrating() {
+  if (!ending.stopCascade) return false;
+  ending.stopCascade();
+  return true;
+}
+
+function showEnd({ justWon = false } = {}) {
   const g = state.game;
   const dialog = $("[data-end]");
   $("[data-end-title]").textContent = TITLES[g.status] || "Game over";
-  const seconds = elapsedSeconds();
-  $("[data-end-line]").textContent = `Score ${g.score} in ${g.moves} moves, ${formatTime(seconds)}.`;
-  fillShare(g, seconds);
+  if (ending.results && ending.results.game !== g.id) ending.results = null;
+  Object.assign(ending, { seconds: elapsedSeconds(), moves: null, par: null });
+  $("[data-end-line]").textContent = `Score ${g.score} in ${g.moves} moves, ${formatTime(ending.seconds)}.`;
+  fillShare(g);
   $("[data-end-replay]").href = `/replay/${g.id}/`;
-  if (g.mode === "daily" || g.mode === "archive") {
+  const signUp = signUpHref(g, isLoggedIn());
+  $("[data-results-guest]").hidden = !signUp;
+  if (signUp) $("[data-signup]").href = signUp;
+  if (g.mode === "daily" || g.mode === "archive" || g.mode === "guest") {
     const archive = g.mode === "archive" ? "&archive=1" : "";
     $("[data-end-board]").href = `/leaderboards/daily/?date=${g.date}&tier=${g.tier}${archive}`;
+  }
+  if (g.mode === "daily" || g.mode === "archive") {
     showRank(g, 0);
+  } else if (g.mode === "guest") {
+    $("[data-end-rank]").textContent = g.ranks_if_signed_up_before
+      ? "A guest's game is not on the board: it joins it when you sign up before the day closes."
+      : "A guest's game is not on the board.";
   } else {
     $("[data-end-rank]").textContent = "Practice games are not ranked.";
     $("[data-end-board]").hidden = true;
   }
+  if (g.mode === "daily" || g.mode === "guest") loadResults(g);
   if (!dialog.open) dialog.showModal();
+  if (justWon && g.status === "won") celebrate();
 }
 
 async function showRank(game, attempt) {
@@ -342,6 +421,7 @@ async function showRank(game, attempt) {
     }
     return;
   }
+  if (attempt > 0 && game.mode === "daily") loadResults(game); // verified now: it counts
   try {
     if (game.mode === "archive") {
       const board = await api.get(boardApi(game));
@@ -368,7 +448,31 @@ $("[data-copy]").addEventListener("click", async () => {
     toast("Select and copy the text");
   }
 });
-$("[data-end-close]").addEventListener("click", () => $("[data-end]").close());
+const shareSheet = $("[data-share-sheet]");
+if (typeof navigator.share === "function") {
+  shareSheet.hidden = false;
+  shareSheet.addEventListener("click", () => {
+    navigator.share({ title: "Yukon Daily", text: $("[data-share]").value }).catch(() => {
+      // dismissed, or refused: the text stays in the box to copy
+    });
+  });
+}
+const endDialog = $("[data-end]");
+$("[data-end-close]").addEventListener("click", () => endDialog.close());
+// A click or a key stops the cascade (and does nothing else); Escape then closes, as does
+// a click beside the panel.
+endDialog.addEventListener("pointerdown", () => { ending.swallowClick = stopCelebrating(); });
+endDialog.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" && stopCelebrating()) event.preventDefault();
+});
+endDialog.addEventListener("cancel", (event) => {
+  if (stopCelebrating()) event.preventDefault();
+});
+endDialog.addEventListener("click", (event) => {
+  if (ending.swallowClick) ending.swallowClick = false;
+  else if (event.target === endDialog) endDialog.close();
+});
+endDialog.addEventListener("close", stopCelebrating);
 
 // ----- buttons -------------------------------------------------------------------
 
@@ -401,28 +505,52 @@ if (undoButton) {
   });
 }
 
+/** A practice game in play with moves made is left only when the player says so ("Keep
+ * playing" is the default); `go` names what happens instead ("Deal a new game"). */
+async function mayLeaveGame(go) {
+  const moves = state.pos?.moves ?? 0;
+  if (state.finished || !state.game || moves === 0) return true;
+  return confirmChoice({
+    title: "Leave this game?",
+    text: `This game is in play, ${moves} move${moves === 1 ? "" : "s"} in. ${go} leaves it unfinished.`,
+    go,
+  });
+}
+
+function dealAgain() {
+  state.generation += 1;
+  newPractice().catch((err) => toast(err.message, { warn: true }));
+}
+
 const newButton = $("[data-new]");
 if (newButton) {
-  newButton.addEventListener("click", () => {
-    state.generation += 1;
-    newPractice().catch((err) => toast(err.message, { warn: true }));
+  newButton.addEventListener("click", async () => {
+    if (await mayLeaveGame("Deal a new game")) dealAgain();
   });
 }
 
 const variantPick = $("[data-variant-pick]");
 if (variantPick) {
-  variantPick.addEventListener("change", () => {
+  variantPick.addEventListener("change", async () => {
+    const title = variantPick.selectedOptions[0]?.textContent || variantPick.value;
+    if (!(await mayLeaveGame(`Play ${title}`))) {
+      variantPick.value = root.dataset.variant; // the game goes on in its own variant
+      return;
+    }
     root.dataset.variant = variantPick.value;
-    state.generation += 1;
-    newPractice().catch((err) => toast(err.message, { warn: true }));
+    dealAgain();
   });
 }
 const takebackPick = $("[data-takeback-pick]");
 if (takebackPick) {
-  takebackPick.addEventListener("change", () => {
-    root.dataset.takeback = takebackPick.checked ? "1" : "0";
-    state.generation += 1;
-    newPractice().catch((err) => toast(err.message, { warn: true }));
+  takebackPick.addEventListener("change", async () => {
+    const on = takebackPick.checked;
+    if (!(await mayLeaveGame(on ? "Deal again with take-back" : "Deal again without take-back"))) {
+      takebackPick.checked = !on;
+      return;
+    }
+    root.dataset.takeback = on ? "1" : "0";
+    dealAgain();
   });
 }
 
@@ -441,25 +569,16 @@ const VERDICT_WORDS = {
   unknown: "No win found in time: the solver could not tell within its budget.",
 };
 
+// A hint in words ("Move the Q♣ and the cards on it onto column 5."), never a move text; the
+// screen reader hears the same sentence.
 function hintText(answer) {
-  if (answer.verdict === "solved" && answer.move) {
-    const { card, dest, source } = parseMove(answer.move);
-    const where = dest === "F" ? "to its foundation" : `onto column ${dest + 1}`;
-    const from = source === undefined ? "" : ` of column ${source + 1}`;
-    return `Hint: move the ${cardName(card)}${from} ${where} (${answer.move}).`;
-  }
+  if (answer.verdict === "solved" && answer.move) return `${hintWords(answer.move, state.pos)}.`;
   return VERDICT_WORDS[answer.verdict] || answer.verdict;
 }
 
 function showHint(move) {
-  for (const node of root.querySelectorAll(".card.hinted")) node.classList.remove("hinted");
-  if (!move) return;
-  const { card, source } = parseMove(move);
-  // Several decks: the copy in the named column ("3:9h>4" names the one face up there).
-  const copy = source === undefined || card.length > 2 ? card
-    : state.pos.columns[source].up.find((c) => c.startsWith(card)) || card;
-  const node = root.querySelector(`.tableau [data-card="${copy}"]`);
-  if (node) node.classList.add("hinted");
+  if (move) markHint($("[data-board]"), move, state.pos);
+  else clearHint($("[data-board]"));
 }
 
 async function askCoach(kind) {

@@ -1,8 +1,11 @@
 // The replay viewer: rebuilds every position of a game from its log, then steps through them.
 
-import { api } from "../shared/api.js";
+import { api, serverNow } from "../shared/api.js";
 import { Board } from "../shared/board.js";
+import { siteConstants } from "../shared/dom.js";
 import { formatTime } from "../shared/format.js";
+import { replayTitle } from "../shared/game_names.js";
+import { turnoverAt } from "../shared/local_time.js";
 import { applyMove, fromMasked, revealCard } from "../shared/rules.js";
 
 const root = document.querySelector("[data-replay]");
@@ -73,9 +76,7 @@ async function load() {
     return;
   }
   frames = buildFrames(fromMasked(game.start), game.log || []);
-  $("[data-title]").textContent = game.mode === "daily"
-    ? `Replay ${game.date} ${game.tier}`
-    : `Replay practice #${game.deal ?? ""} ${game.variant}${game.takeback ? " with take-back" : ""}`;
+  $("[data-title]").textContent = replayTitle(game, siteConstants()?.variant_titles);
   scrub.max = String(frames.length - 1);
   show(0);
   // A daily game's analysis shows the deal: it opens with the deal number, when the day closes.
@@ -85,7 +86,7 @@ async function load() {
 
 function showClosedAnalysis() {
   $("[data-analysis]").hidden = false;
-  $("[data-analysis-summary]").textContent = "The analysis of a daily game opens when its day closes (midnight UTC).";
+  $("[data-analysis-summary]").textContent = `The analysis of a daily game opens when its day closes, at ${turnoverAt(serverNow())}.`;
 }
 
 // ----- the analysis: where the game stopped being winnable ----------------------

@@ -1,6 +1,9 @@
 // How long a daily game has left before its day closes (00:00 UTC): after that the
 // server refuses every move and the game ends unfinished (docs/daily.md, "The close of
-// day"). Pure functions of the game's `closes_at` and the server's clock (api.js).
+// day"). Pure functions of the game's `closes_at` and the server's clock (api.js); the
+// close is said on the reader's clock (local_time.js).
+
+import { clockFrom } from "./local_time.js";
 
 export const WARN_FROM_MS = 60 * 60_000; // a start in the day's last hour is told at once
 export const COUNTDOWN_FROM_MS = 10 * 60_000; // the last ten minutes count down
@@ -15,8 +18,9 @@ export function formatLeft(ms) {
  * What the page says about the close, or null when nothing needs saying.
  * `closesAt` is the game's `closes_at` (null in practice); `now` the server's time in ms.
  * Returns {text, urgent, closed}: `urgent` in the countdown, `closed` once the day is over.
+ * `options` ({locale, timeZone}: the browser's by default) only for the tests.
  */
-export function closingNotice(closesAt, now, status) {
+export function closingNotice(closesAt, now, status, options = {}) {
   if (!closesAt || status !== "playing") return null;
   const left = Date.parse(closesAt) - now;
   if (Number.isNaN(left)) return null;
@@ -29,7 +33,8 @@ export function closingNotice(closesAt, now, status) {
   if (left <= WARN_FROM_MS) {
     const minutes = Math.ceil(left / 60_000);
     return {
-      text: `The day closes at 00:00 UTC, in ${minutes} min: a game unfinished then counts as not finished.`,
+      text: `The day closes at ${clockFrom(closesAt, now, options)} your time, in ${minutes} min: `
+        + "a game unfinished then counts as not finished.",
       urgent: false,
       closed: false,
     };

@@ -1,4 +1,5 @@
-// Times as the pages show them. No DOM, so the node tests can import what uses it (share.js).
+// Times and names as the pages show them. No DOM, so the node tests can import what uses it
+// (share.js).
 
 /** Seconds as m:ss, or h:mm:ss from an hour on. */
 export function formatTime(seconds) {
@@ -13,4 +14,21 @@ export function formatTime(seconds) {
  * a game still in play, or a record with no win yet. */
 export function formatElapsed(ms, missing = "") {
   return ms == null ? missing : formatTime(ms / 1000);
+}
+
+/** A variant as people name it ("double-yukon" -> "Double Yukon", "moosehide-runs" ->
+ * "Moosehide (runs only)"). `titles` is the engine's table, which every page carries:
+ * `siteConstants().variant_titles` (frontend/templatetags/variant_names.py). A position's
+ * "+takeback" is said in words; a name the table lacks shows with spaces for hyphens. */
+export function variantTitle(name, titles) {
+  if (!name) return "";
+  const [base, option] = String(name).split("+");
+  const title = titles?.[base] ?? base.replaceAll("-", " ");
+  return option === "takeback" ? `${title} with take-back` : title;
+}
+
+/** A tier as a heading or a button says it: "easy" -> "Easy", "weekly" -> "Weekly". */
+export function tierTitle(tier) {
+  const text = String(tier ?? "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,53 +1,71 @@
 // The share text after a game: no DOM, so the node tests read it (tests/frontend/share.test.mjs).
 //
-// The emoji line shows how the game went without giving away a card: the game's move log
-// is cut into EIGHTHS by ply, and each eighth is one square coloured by how many moves in
-// it sent a card home (a move whose destination is `F`): none ⬜, 1-2 🟨, 3-5 🟧, 6 or more
-// 🟩. A last sign tells how it ended (🏆 won, 🧱 no move left, 🏳️ resigned, 🌙 not finished).
-// Only counts of moves home per eighth go in: never which card, which column or which suit.
+// Plain lines of words and numbers, which read the same in any font and any app: no
+// emoji squares, which many fonts draw as empty boxes. How the game went is one line of
+// numbers: the cards home at the end of each EIGHTH of the game (its move log cut into
+// eight by ply), "Cards home by eighths: 0 2 5 9 14 22 31 52". Only counts go in: never
+// which card, which column or which suit.
 
 import { formatTime } from "./format.js";
+import { practiceName } from "./game_names.js";
 
 export const EIGHTHS = 8;
-const ENDINGS = { won: "🏆", stuck: "🧱", resigned: "🏳️", abandoned: "🌙" };
 const RESULT_WORDS = { won: "won", stuck: "no moves left", resigned: "resigned", abandoned: "not finished" };
 
-function square(home) {
-  if (home >= 6) return "🟩";
-  if (home >= 3) return "🟧";
-  if (home >= 1) return "🟨";
-  return "⬜";
-}
-
-/** The emoji line of a finished game from its log's move texts (undo entries skipped). */
-export function emojiLine(moves, status) {
-  const played = moves.filter((text) => text !== "undo");
-  const squares = [];
-  for (let part = 0; part < EIGHTHS; part += 1) {
-    const from = Math.floor((part * played.length) / EIGHTHS);
-    const to = Math.floor(((part + 1) * played.length) / EIGHTHS);
-    const home = played.slice(from, to).filter((text) => text.endsWith(">F")).length;
-    squares.push(square(home));
+/** Cards home at the end of each eighth of a game, from its log's move texts: the moves
+ * sent home so far (`...>F`; an undo entry takes back the move before it). A practice game
+ * with take-back counts a card taken back as still home: its move text does not say where
+ * the card came from. */
+export function homeByEighths(moves) {
+  const played = [];
+  for (const text of moves) {
+    if (text === "undo") played.pop();
+    else played.push(text);
   }
-  return squares.join("") + (ENDINGS[status] || "");
+  const home = [];
+  let count = 0;
+  let at = 0;
+  for (let part = 1; part <= EIGHTHS; part += 1) {
+    const to = Math.floor((part * played.length) / EIGHTHS);
+    for (; at < to; at += 1) if (played[at].endsWith(">F")) count += 1;
+    home.push(count);
+  }
+  return home;
 }
 
-/** The whole share text: where and when, the result, moves against par (once the day is
- * closed: par describes the deal, secret until then), time, streak, the emoji line and a
- * link to the day's board. */
-export function shareText(game, { seconds, par = null, streak = null, moves = null, origin = "" }) {
+/** The progress line of a finished game: "Cards home by eighths: 0 2 5 9 14 22 31 52". */
+export function progressLine(moves) {
+  return `Cards home by eighths: ${homeByEighths(moves).join(" ")}`;
+}
+
+/** The whole share text: where and when, the result, score and time; moves against par
+ * (once the day is closed: par describes the deal, secret until then), time and streak;
+ * `summary` (the results screen's percentile and the computer, plainly); the progress
+ * line; a link to the day's board. A practice deal is named by its variant's title, from
+ * `variantTitles` (the page's `siteConstants().variant_titles`). */
+export function shareText(game, { seconds, par = null, streak = null, moves = null, summary = "", origin = "", variantTitles = null }) {
   const result = RESULT_WORDS[game.status] || game.status;
-  const ranked = game.mode === "daily" || game.mode === "archive";
+  const ranked = game.mode === "daily" || game.mode === "guest" || game.mode === "archive";
   const where = ranked
     ? `${game.date} ${game.tier}${game.mode === "archive" ? " (archive)" : ""}`
-    : `practice ${game.variant} #${game.deal}`;
+    : `practice ${practiceName(game, variantTitles)}`;
   const parts = [`${game.moves} moves${par ? ` (par ${par})` : ""}`, formatTime(seconds)];
   if (streak && game.mode === "daily") parts.push(game.tier === "weekly" ? `weekly streak ${streak}` : `streak ${streak}`);
   const lines = [`Yukon Daily ${where}: ${result}, ${game.score}, ${formatTime(seconds)}`, parts.join(" · ")];
-  if (moves) lines.push(emojiLine(moves, game.status));
+  if (summary) lines.push(summary);
+  if (moves) lines.push(progressLine(moves));
   if (ranked) {
     const board = game.mode === "archive" ? "&archive=1" : "";
     lines.push(`${origin}/leaderboards/daily/?date=${game.date}&tier=${game.tier}${board}`);
   }
   return lines.join("\n");
+}
+
+/** Put `text` in the share box, every line in view from the first: the box grows to its
+ * lines (a box shorter than its text opened scrolled to the end, past the first line). */
+export function fillShareBox(field, text) {
+  field.value = text;
+  field.rows = Math.max(2, text.split("\n").length);
+  field.scrollTop = 0;
+  if (typeof field.setSelectionRange === "function") field.setSelectionRange(0, 0);
 }

@@ -1,0 +1,46 @@
+// A question before something is lost: a modal <dialog> whose default answer keeps it.
+//
+// Not window.confirm: the page words and styles its own question, names the two choices
+// ("Keep playing", "Deal a new game"), and a screen reader hears the dialog's title and
+// text as it opens (aria-labelledby, aria-describedby). Escape, or Enter on the first
+// button, which has the focus, keeps what the player has.
+
+let dialog = null;
+
+function build() {
+  const el = document.createElement("dialog");
+  el.className = "confirm";
+  el.setAttribute("aria-labelledby", "confirm-title");
+  el.setAttribute("aria-describedby", "confirm-text");
+  el.innerHTML = `<form method="dialog">
+      <h2 id="confirm-title" data-confirm-title></h2>
+      <p id="confirm-text" data-confirm-text></p>
+      <div class="confirm-actions">
+        <button type="submit" class="button" value="keep" data-confirm-keep></button>
+        <button type="submit" class="button ghost" value="go" data-confirm-go></button>
+      </div>
+    </form>`;
+  document.body.append(el);
+  return el;
+}
+
+/**
+ * Ask before an action that loses something; resolves true only when the player chose
+ * `go` (the action's own words, "Deal a new game"). `keep` is the default and has the
+ * focus. A second question while one is open is answered "keep" at once.
+ */
+export function confirmChoice({ title, text, go, keep = "Keep playing" }) {
+  dialog ||= build();
+  if (dialog.open) return Promise.resolve(false);
+  dialog.querySelector("[data-confirm-title]").textContent = title;
+  dialog.querySelector("[data-confirm-text]").textContent = text;
+  const keepButton = dialog.querySelector("[data-confirm-keep]");
+  keepButton.textContent = keep;
+  dialog.querySelector("[data-confirm-go]").textContent = go;
+  dialog.returnValue = "keep"; // Escape closes without a button: the default
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "go"), { once: true });
+    dialog.showModal();
+    keepButton.focus();
+  });
+}

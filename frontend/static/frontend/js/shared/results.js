@@ -1,0 +1,321 @@
+// The results screen at the end of a daily game (GET /api/games/<id>/results/, docs/api.md):
+// the player's record, the day's spread of results as bars with their own marked, the
+// percentile, the computer's game, the countdown to the next deal; and, for a win, the
+// classic cascade of cards bouncing off the foundations.
+//
+// The words and numbers are pure functions of the answer (tests/frontend/results.test.mjs);
+// `showResults` writes them into the play page's dialog; `cascade` draws on a canvas. Nothing
+// runs on import.
+
+import { cardSvg, RANKS, SUITS } from "./cards.js";
+import { formatTime } from "./format.js";
+import { clockFrom, countdown } from "./local_time.js";
+
+const MINUTE_MS = 60_000;
+
+/** A share (0..1) as a whole percentage. */
+export function percent(share) {
+  return Math.round((share || 0) * 100);
+}
+
+function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** What one bar holds, in words: "2–3 min", "1:30–2:00", "10 min or more" (times, ms);
+ * "13 cards", "12–14 cards", "40 or more cards" (cards home). */
+export function barLabel(bar, kind) {
+  if (kind === "time") {
+    const minutes = bar.low % MINUTE_MS === 0 && (bar.high == null || bar.high % MINUTE_MS === 0);
+    const at = (ms) => (minutes ? String(ms / MINUTE_MS) : formatTime(ms / 1000));
+    if (bar.high == null) return `${at(bar.low)}${minutes ? " min" : ""} or more`;
+    return `${at(bar.low)}–${at(bar.high)}${minutes ? " min" : ""}`;
+  }
+  if (bar.high == null) return `${bar.low} or more cards`;
+  if (bar.high - 1 === bar.low) return plural(bar.low, "card");
+  return `${bar.low}–${bar.high - 1} cards`;
+}
+
+/** The bars as the list draws them: label, count, width (share of the fullest bar, at
+ * least a sliver where there is a result) and the spoken text of each. */
+export function barRows(spread) {
+  const most = Math.max(1, ...spread.bars.map((bar) => bar.count));
+  return spread.bars.map((bar) => {
+    const label = barLabel(bar, spread.kind);
+    const results = plural(bar.count, "result");
+    return {
+      label,
+      count: bar.count,
+      yours: bar.yours,
+      width: bar.count ? Math.max(0.04, bar.count / most) : 0,
+      spoken: `${label}: ${results}${bar.yours ? ", yours among them" : ""}`,
+    };
+  });
+}
+
+/** The heading over the bars: whose results, of which day. */
+export function spreadTitle(spread, { open }) {
+  const day = open ? "Today's" : "The day's";
+  return spread.kind === "time" ? `${day} winners by time` : `${day} other results by cards home`;
+}
+
+/** "Faster than 73 % of today's winners." / "More cards home than 40 % of today's players
+ * who did not win." (`open`: the day has not closed yet). */
+export function percentileSentence(spread, { open }) {
+  const day = open ? "today's" : "the day's";
+  if (spread.kind === "time") {
+    if (spread.percentile == null) return open ? "No one else has won today yet." : "No one else won that day.";
+    return `Faster than ${spread.percentile} % of ${day} winners.`;
+  }
+  if (spread.percentile == null) {
+    return open ? "No one else has finished today without a win yet." : "No one else finished that day without a win.";
+  }
+  return `More cards home than ${spread.percentile} % of ${day} players who did not win.`;
+}
+
+/** How many finished the day's deal, and how many won: "7 players have finished today's
+ * deal; 3 won." */
+export function turnoutSentence(spread, { open }) {
+  const players = plural(spread.results, "player");
+  const wins = spread.wins === 1 ? "1 won" : `${spread.wins} won`;
+  return open ? `${players} on the board so far today; ${wins}.` : `${players} on the day's board; ${wins}.`;
+}
+
+/** The computer on the same deal: `verdict` (did you beat it?) and `detail` (its game and
+ * its win rate). `game` is the player's game (status, moves); `mine` their cards home when
+ * they did not win (the spread's `yours`). */
+export function botSentences(bot, game, mine) {
+  const rate = bot.win_rate == null ? "" : `; it wins ${percent(bot.win_rate)} % of its playouts`;
+  const detail = bot.won
+    ? `The computer won in ${bot.moves} moves${rate}.`
+    : `The computer got stuck with ${plural(bot.cards_home, "card")} home after ${bot.moves} moves${rate}.`;
+  let verdict;
+  if (game.status === "won") {
+    if (!bot.won) verdict = "You beat the computer.";
+    else if (game.moves < bot.moves) verdict = "You beat the computer: you won in fewer moves.";
+    else if (game.moves === bot.moves) verdict = "You and the computer won in as many moves.";
+    else verdict = "The computer won in fewer moves.";
+  } else if (bot.won) {
+    verdict = "The computer won this one.";
+  } else if (mine > bot.cards_home) {
+    verdict = "You beat the computer: more cards home.";
+  } else if (mine === bot.cards_home) {
+    verdict = "You and the computer got as many cards home.";
+  } else {
+    verdict = "The computer got more cards home.";
+  }
+  return { verdict, detail };
+}
+
+/** A short line for the share text: the percentile and the computer, plainly. */
+export function shareSummary(results, game, { open }) {
+  const parts = [percentileSentence(results.spread, { open }).replace(/\.$/, "")];
+  const { verdict } = botSentences(results.bot, game, results.spread.yours);
+  if (verdict.startsWith("You beat")) parts.push("beat the computer");
+  return parts.join(" · ");
+}
+
+/** Where a guest's game offers sign-up, coming back to the game after: the game's JSON
+ * says `guest: true`, and nobody is logged in (a guest's game that an account took at
+ * log-in stays a guest's game). Null otherwise. */
+export function signUpHref(game, loggedIn) {
+  if (game.guest !== true || loggedIn) return null;
+  return `/signup/?next=${encodeURIComponent(`/play/${game.id}/`)}`;
+}
+
+/** The record as label-value pairs: played, win %, current and best streak. */
+export function recordItems(record) {
+  return [
+    ["Played", String(record.played)],
+    ["Win %", String(percent(record.win_rate))],
+    ["Current streak", String(record.current_streak)],
+    ["Best streak", String(record.best_streak)],
+  ];
+}
+
+/** Until the next deal: how long ("3 h 12 min") and when on the reader's clock ("01:00
+ * your time"); null once it is out. */
+export function nextDealText(nextDealAt, now, options = {}) {
+  const left = Date.parse(nextDealAt) - now;
+  if (!(left > 0)) return null;
+  return { left: countdown(left), at: `${clockFrom(nextDealAt, now, options)} your time` };
+}
+
+// ----- the dialog ---------------------------------------------------------------------
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+function drawRecord(list, record) {
+  list.replaceChildren(...recordItems(record).map(([label, value]) => {
+    const item = el("div");
+    item.append(el("dt", null, label), el("dd", null, value));
+    return item;
+  }));
+}
+
+function drawBars(list, spread) {
+  list.replaceChildren(...barRows(spread).map((row) => {
+    const item = el("li", row.yours ? "yours" : "");
+    const shown = el("span", "bar-text");
+    shown.setAttribute("aria-hidden", "true");
+    shown.append(el("span", "bar-label", row.label));
+    const track = el("span", "bar-track");
+    const bar = el("span", "bar");
+    bar.style.setProperty("--share", String(row.width));
+    track.append(bar);
+    shown.append(track, el("span", "bar-count", String(row.count)));
+    if (row.yours) shown.append(el("span", "bar-you", "you"));
+    item.append(shown, el("span", "sr-only", row.spoken));
+    return item;
+  }));
+}
+
+/**
+ * Fill the results part of the end dialog (`root`, the play page's `[data-results]`) from
+ * the API's answer; `game` is the game's JSON, `now` the server's time. Returns the
+ * function that moves the countdown on (call it each second while the dialog is open).
+ */
+export function showResults(root, results, game, now) {
+  const open = Date.parse(results.closes_at) > now;
+  const $ = (sel) => root.querySelector(sel);
+  drawRecord($("[data-record]"), results.record);
+  $("[data-record-title]").textContent = results.guest ? "Your record (it starts when you sign up)"
+    : game.tier === "weekly" ? "Your weekly record" : "Your daily record";
+  $("[data-spread-title]").textContent = spreadTitle(results.spread, { open });
+  $("[data-percentile]").textContent = percentileSentence(results.spread, { open });
+  $("[data-turnout]").textContent = turnoutSentence(results.spread, { open })
+    + (results.spread.counted || results.guest ? "" : " Your result is not on the board yet.");
+  drawBars($("[data-histogram]"), results.spread);
+  const bot = botSentences(results.bot, game, results.spread.yours);
+  $("[data-bot-verdict]").textContent = bot.verdict;
+  $("[data-bot-detail]").textContent = bot.detail;
+  const par = $("[data-par]");
+  par.textContent = results.par == null
+    ? "Par (the solver's line) is shown once the day has closed."
+    : `Par: the solver's line wins in ${results.par} moves.`;
+  const tick = (at) => {
+    const next = nextDealText(results.next_deal_at, at);
+    if (next) {
+      const timer = $("[data-countdown]");
+      if (timer.textContent !== next.left) timer.textContent = next.left;
+      $("[data-next-at]").textContent = `(${next.at})`;
+    }
+    $("[data-next-deal]").hidden = !next;
+    $("[data-next-out]").hidden = Boolean(next);
+  };
+  tick(now);
+  root.hidden = false;
+  return tick;
+}
+
+// ----- the cascade -------------------------------------------------------------------
+
+export const CASCADE = {
+  launchEveryMs: 75, // 52 cards in about four seconds
+  frameMs: 1000 / 60, // one step of the flight; a faster screen draws no faster flight
+  gravity: 0.55, // px a step, a step squared
+  bounce: 0.74, // of the speed kept at each bounce off the bottom
+  maxMs: 9000, // whatever happens, it ends
+};
+
+/** The cards in the order they leave the foundations: the four kings, the four queens, …,
+ * the four aces (each from its own suit's foundation). */
+export function cascadeOrder() {
+  const order = [];
+  for (let rank = RANKS.length - 1; rank >= 0; rank -= 1) {
+    for (const suit of SUITS) order.push(RANKS[rank] + suit);
+  }
+  return order;
+}
+
+/** One step of a card's flight: moved by its speed, pulled down, bounced off `floor`. */
+export function stepCard(card, floor) {
+  const next = { ...card, x: card.x + card.vx, y: card.y + card.vy, vy: card.vy + CASCADE.gravity };
+  if (next.y > floor) {
+    next.y = floor;
+    next.vy = -Math.abs(next.vy) * CASCADE.bounce;
+  }
+  return next;
+}
+
+function cardImage(card) {
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(cardSvg(card))}`;
+  return image;
+}
+
+/**
+ * The win: every card leaves its foundation, kings first, and bounces across the screen,
+ * leaving its trail (`canvas` fills the viewport, behind the results panel). `slots`
+ * gives each suit's foundation as the page shows it ({c: DOMRect, ...}). Returns
+ * `stop()`; `onEnd` runs once, when the last card has left or it was stopped.
+ */
+export function cascade(canvas, slots, onEnd = () => {}) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = window.innerWidth;
+  const height = window.innerHeight;
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  const context = canvas.getContext("2d");
+  context.scale(ratio, ratio);
+  canvas.hidden = false;
+  const waiting = cascadeOrder().map((card) => ({ card, image: cardImage(card) }));
+  const flying = [];
+  const started = performance.now();
+  let launched = 0;
+  let frame = 0;
+  let ended = false;
+  let last = started;
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    cancelAnimationFrame(frame);
+    context.clearRect(0, 0, width, height);
+    canvas.hidden = true;
+    onEnd();
+  };
+
+  const draw = (now) => {
+    const due = Math.min(waiting.length, Math.floor((now - started) / CASCADE.launchEveryMs) + 1);
+    while (launched < due) {
+      const { card, image } = waiting[launched];
+      const slot = slots[card[1]];
+      launched += 1;
+      if (!slot) continue;
+      const direction = Math.random() < 0.5 ? -1 : 1;
+      flying.push({
+        image,
+        w: slot.width,
+        h: slot.height,
+        x: slot.left,
+        y: slot.top,
+        vx: direction * (2.5 + Math.random() * 4.5),
+        vy: -Math.random() * 9,
+      });
+    }
+    const steps = Math.min(4, Math.max(1, Math.round((now - last) / CASCADE.frameMs)));
+    last = now;
+    for (let i = flying.length - 1; i >= 0; i -= 1) {
+      let moved = flying[i];
+      for (let step = 0; step < steps; step += 1) moved = stepCard(moved, height - moved.h);
+      flying[i] = moved;
+      if (moved.x + moved.w < 0 || moved.x > width) flying.splice(i, 1);
+      else if (moved.image.complete) context.drawImage(moved.image, moved.x, moved.y, moved.w, moved.h);
+    }
+    if ((launched >= waiting.length && !flying.length) || now - started > CASCADE.maxMs) end();
+    else frame = requestAnimationFrame(draw);
+  };
+  frame = requestAnimationFrame(draw);
+  return end;
+}
+
+/** Whether the player asked for less motion (then no cascade). */
+export function reducedMotion() {
+  return typeof window !== "undefined" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
