@@ -24,7 +24,7 @@ PYTEST_FLAGS = -n $(PYTEST_WORKERS) --dist worksteal --durations=10
 help:
 	@echo "make run    - install into .venv if needed, migrate, serve http://localhost:8000/"
 	@echo "make test   - lint (ruff, mypy) and the whole pytest suite with throwaway services"
-	@echo "make test-fast - the tests that need no service, browser or worker (the quick loop)"
+	@echo "make test-fast - the quick loop: no service, browser, worker or slow test (under a minute)"
 	@echo "make lint   - ruff (with the core's import ban), mypy, import contracts"
 	@echo "make sanitize - the solver's tests on an ASan/UBSan build of its C extension"
 	@echo "make clean  - remove .venv, caches, build output and the dev database"

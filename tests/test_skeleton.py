@@ -100,6 +100,7 @@ def test_redis_from_redis_url_answers_ping() -> None:
     cache.delete("skeleton-probe")
 
 
+@pytest.mark.slow
 def test_celery_runs_tasks_in_process_without_redis() -> None:
     result = run_python(
         """

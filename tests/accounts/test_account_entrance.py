@@ -35,6 +35,7 @@ def test_allauths_log_in_page_leads_to_ours_with_next() -> None:
     assert Client().get("/accounts/login/")["Location"] == "/login/"
 
 
+@pytest.mark.slow
 def test_allauths_sign_up_page_leads_to_ours_and_its_form_still_goes_to_next() -> None:
     """A browser asking for the page gets ours; a client posting allauth's form itself (no
     page of ours) is answered by allauth: made, logged in, sent to the invite."""
@@ -73,6 +74,7 @@ def sign_up_by_mail(client: Client, username: str, address: str, next_url: str) 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)  # the mail is queued when the sign-up commits
 def test_the_confirmation_link_leads_back_to_the_invite_and_never_elsewhere(
     mailbox: Mailbox,

@@ -73,6 +73,7 @@ def test_headless_sign_up_refusals_are_400_with_the_field(
     assert not User.objects.filter(username="mallory").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)  # the mail is queued when the sign-up commits
 def test_email_is_verified_by_the_link_mailed(mailbox: Mailbox) -> None:
     client = Client()
@@ -97,6 +98,7 @@ def test_email_is_verified_by_the_link_mailed(mailbox: Mailbox) -> None:
     assert Client().post("/accounts/confirm-email/not-a-key/").status_code in (200, 404)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_lost_password_is_reset_by_the_link_mailed(mailbox: Mailbox) -> None:
     user = make_player("Ivy", email="ivy@example.org")
@@ -143,6 +145,7 @@ def test_a_reset_for_an_unknown_address_sends_nothing_and_says_the_same(mailbox:
     assert mailbox.to("nobody@example.org") == []
 
 
+@pytest.mark.slow
 def test_change_password_through_the_headless_api() -> None:
     client = Client()
     sign_up(client, "jack")
@@ -197,6 +200,7 @@ def test_display_name_changes_are_rate_limited(settings: Any) -> None:
     assert User.objects.get(username="lena").display_name == "Lena Two"
 
 
+@pytest.mark.slow
 def test_the_old_endpoints_wrap_allauth() -> None:
     client = Client()
     status, body = call(
@@ -237,6 +241,7 @@ def test_the_old_endpoints_wrap_allauth() -> None:
     assert status == 200 and body["data"]["user"]["username"] == "nia"
 
 
+@pytest.mark.slow
 def test_headless_log_in_keeps_the_per_account_wait(settings: Any) -> None:
     settings.LOGIN_BACKOFF_FREE_FAILURES = 1
     settings.LOGIN_BACKOFF_BASE_SECONDS = settings.LOGIN_BACKOFF_MAX_SECONDS = 600

@@ -16,6 +16,7 @@ PASSWORD = "a long enough pass 42"
 BEFORE = [("accounts", "0004_username_key"), ("account", None)]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_accounts_passwords_and_sessions_made_before_allauth_keep_working(settings) -> None:
     executor = MigrationExecutor(connection)

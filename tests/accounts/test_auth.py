@@ -26,6 +26,7 @@ def test_the_user_model_is_ours() -> None:
     assert settings.AUTH_USER_MODEL == "accounts.User"
 
 
+@pytest.mark.slow
 def test_signup_login_logout_me(client: Client) -> None:
     status, body = post(
         client,

@@ -108,6 +108,7 @@ def test_different_names_keep_different_keys(one: str, other: str) -> None:
 # ------------------------------------------------------------------ every way a name is set
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("look_alike", ["AIice", "A1ice", "ALICE", "Al1ce", "alice", "AL1CE"])
 def test_signup_refuses_a_look_alike(client: Client, look_alike: str) -> None:
     assert sign_up(Client(), "alice", "Alice")[0] == 201
@@ -118,6 +119,7 @@ def test_signup_refuses_a_look_alike(client: Client, look_alike: str) -> None:
     assert not User.objects.filter(username="mallory").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("first", "second"), [("Vernon", "Vemon"), ("O0O", "000"), ("Tim", "Tirn")]
 )
@@ -204,6 +206,7 @@ def test_a_look_alike_signing_up_at_the_same_moment_waits_and_is_refused() -> No
     assert list(User.objects.values_list("username", flat=True)) == ["alice"]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_fills_keys_and_keeps_names_that_already_collide() -> None:
     from django.db import connection

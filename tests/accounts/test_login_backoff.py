@@ -104,6 +104,7 @@ def test_the_numbers_double_and_stop_at_the_cap(settings: Any) -> None:
     assert wait_after(10_000) == 300
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_guesser_with_many_addresses_is_slowed(backoff: dict[str, int]) -> None:
     victim = new_player()
@@ -117,6 +118,7 @@ def test_a_guesser_with_many_addresses_is_slowed(backoff: dict[str, int]) -> Non
     assert client.get("/api/auth/me/").json()["authenticated"] is False
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_victim_can_wait_it_out_and_success_forgets(backoff: dict[str, int]) -> None:
     victim = new_player()
@@ -128,6 +130,7 @@ def test_the_victim_can_wait_it_out_and_success_forgets(backoff: dict[str, int])
         assert log_in(victim.username, "guess").status_code == 400
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_wait_grows_to_the_cap_and_refused_tries_do_not_count(
     backoff: dict[str, int],
@@ -149,6 +152,7 @@ def test_the_wait_grows_to_the_cap_and_refused_tries_do_not_count(
     assert log_in(victim.username, PASSWORD).status_code == 200
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_case_does_not_buy_more_tries(backoff: dict[str, int]) -> None:
     victim = new_player()
@@ -166,6 +170,7 @@ def test_an_unknown_username_is_answered_like_a_real_one(backoff: dict[str, int]
     assert_waiting(log_in(ghost, "guess"))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_browser_that_logged_in_before_is_not_locked_out(backoff: dict[str, int]) -> None:
     victim = new_player()
@@ -184,6 +189,7 @@ def test_a_browser_that_logged_in_before_is_not_locked_out(backoff: dict[str, in
     assert_waiting(log_in(other.username, PASSWORD, own_browser))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_device_cookie_counts_its_own_failures(backoff: dict[str, int]) -> None:
     victim = new_player()
@@ -195,6 +201,7 @@ def test_a_device_cookie_counts_its_own_failures(backoff: dict[str, int]) -> Non
     assert_waiting(log_in(victim.username, "guess", browser))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_forged_device_cookie_is_ignored(backoff: dict[str, int]) -> None:
     victim = new_player()
@@ -205,6 +212,7 @@ def test_a_forged_device_cookie_is_ignored(backoff: dict[str, int]) -> None:
     assert_waiting(log_in(victim.username, PASSWORD, browser))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_admin_login_form_waits_too(backoff: dict[str, int]) -> None:
     """The wait lives in the authentication backend: every path that logs in has it."""
@@ -226,6 +234,7 @@ def test_the_admin_login_form_waits_too(backoff: dict[str, int]) -> None:
     assert answer.status_code == 302 and "_auth_user_id" in browser.session
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_parallel_guesses_get_one_try_per_wait(backoff: dict[str, int], settings: Any) -> None:
     """Thirty guesses at once, past the free ones: one reaches the password check."""
@@ -252,6 +261,7 @@ def test_parallel_guesses_get_one_try_per_wait(backoff: dict[str, int], settings
     assert (len(checked), len(refused)) == (1, 29)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_with_the_cache_down_log_ins_still_work(settings: Any) -> None:
     """Redis away: the per-account limit opens (as the others do), never a 500."""
@@ -281,6 +291,7 @@ def long_waits(backoff: dict[str, int], settings: Any) -> dict[str, int]:
     return backoff
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("victim_stem", "look_alike_stem"), [("kate", "\u212aate"), ("strasse", "stra\u00dfe")]
@@ -313,6 +324,7 @@ def test_a_look_alike_accounts_device_buys_nothing_for_the_victim(
     assert_waiting(log_in(victim.username, PASSWORD))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_device_counts_for_no_unknown_username(long_waits: dict[str, int]) -> None:
     """``KATE`` names nobody when two accounts (``kate``, ``Kate``, from before sign-up
@@ -331,6 +343,7 @@ def test_a_device_counts_for_no_unknown_username(long_waits: dict[str, int]) -> 
     assert_waiting(log_in(ghost, "guess", browser))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_folded_spelling_logs_in_to_its_account(backoff: dict[str, int]) -> None:
     """Log-in resolves a name as sign-up compares it: the one account it folds to."""

@@ -111,6 +111,7 @@ def shape(value: Any) -> Any:
 # ------------------------------------------------------------------ sign-up
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", SIGN_UPS)
 def test_a_taken_address_gets_the_answer_a_free_one_gets(
     route: str, owner: User, mailbox: Mailbox
@@ -126,6 +127,7 @@ def test_a_taken_address_gets_the_answer_a_free_one_gets(
     assert visitor().post("/_allauth/app/v1/auth/signup").status_code == 404
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", SIGN_UPS)
 def test_the_taken_address_is_not_attached_and_its_owner_is_told(
     route: str, owner: User, mailbox: Mailbox
@@ -155,6 +157,7 @@ def test_the_taken_address_is_not_attached_and_its_owner_is_told(
     assert len(mailbox.to(owner.email)) == 1  # no confirmation link went to the owner
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", SIGN_UPS)
 def test_neither_logs_in_until_an_address_is_confirmed(
     route: str, owner: User, mailbox: Mailbox

@@ -79,6 +79,7 @@ def totp_now(secret: str) -> str:
     return f"{value % 1_000_000:06d}"
 
 
+@pytest.mark.slow
 def test_a_moderator_logs_in_with_password_and_code_and_gets_the_admin() -> None:
     import base64
     import json

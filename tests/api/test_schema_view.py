@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 THREADS = 8
 
@@ -41,6 +43,7 @@ print(sorted(statuses))
 """
 
 
+@pytest.mark.slow
 def test_requests_for_the_schema_at_once_are_all_answered(tmp_path: Path) -> None:
     env = {
         key: value

@@ -223,6 +223,7 @@ def test_dockerfile() -> None:
     assert {".git", ".venv", "db.sqlite3"} <= set(ignored)
 
 
+@pytest.mark.slow
 def test_production_settings_from_the_compose_environment_pass_check_deploy() -> None:
     env = {"PATH": os.environ["PATH"], **environment("web")}
     result = subprocess.run(

@@ -79,6 +79,7 @@ def derived(secrets_file: Path) -> dict[str, object]:
     return dict(json.loads(result.stdout.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 def test_two_fresh_checkouts_pick_different_daily_deals(tmp_path: Path) -> None:
     first = derived(tmp_path / "a" / dev_secrets.FILE_NAME)
     second = derived(tmp_path / "b" / dev_secrets.FILE_NAME)
@@ -87,6 +88,7 @@ def test_two_fresh_checkouts_pick_different_daily_deals(tmp_path: Path) -> None:
     assert first["SECRET_KEY"] != second["SECRET_KEY"]
 
 
+@pytest.mark.slow
 def test_the_built_in_secret_attack_no_longer_finds_the_deal(tmp_path: Path) -> None:
     """The script of the report: the repository's secret, the date and the tier."""
     fresh = derived(tmp_path / dev_secrets.FILE_NAME)
@@ -99,6 +101,7 @@ def test_the_built_in_secret_attack_no_longer_finds_the_deal(tmp_path: Path) -> 
     assert fresh["SECRET_KEY"] not in OLD_BUILT_IN.values()
 
 
+@pytest.mark.slow
 def test_no_secret_in_the_code_or_in_any_tracked_file(tmp_path: Path) -> None:
     fresh = derived(tmp_path / dev_secrets.FILE_NAME)
     tracked = (
@@ -117,6 +120,7 @@ def test_no_secret_in_the_code_or_in_any_tracked_file(tmp_path: Path) -> None:
             assert str(fresh["SECRET_KEY"]).encode() not in content, name
 
 
+@pytest.mark.slow
 def test_the_file_is_reused_on_a_second_start_and_logged_once(tmp_path: Path) -> None:
     path = tmp_path / dev_secrets.FILE_NAME
     first = start(path)
@@ -134,6 +138,7 @@ def test_the_file_is_reused_on_a_second_start_and_logged_once(tmp_path: Path) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == [dev_secrets.FILE_NAME]
 
 
+@pytest.mark.slow
 def test_concurrent_first_starts_agree_on_one_value(tmp_path: Path) -> None:
     path = tmp_path / dev_secrets.FILE_NAME
     env = start_env(DEV_SECRETS_FILE=str(path))
@@ -156,6 +161,7 @@ def test_concurrent_first_starts_agree_on_one_value(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [dev_secrets.FILE_NAME]
 
 
+@pytest.mark.slow
 def test_secrets_set_in_the_environment_win_and_no_file_is_made(tmp_path: Path) -> None:
     path = tmp_path / dev_secrets.FILE_NAME
     result = start(path, SECRET_KEY="k" * 50, DAILY_SECRET="from-the-environment")
@@ -252,6 +258,7 @@ def signing_key_id(secrets_file: Path, **extra: str) -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.slow
 def test_each_development_install_signs_with_a_key_of_its_own(tmp_path: Path) -> None:
     """A key in the repository would let anyone sign receipts in the site's name."""
     first = signing_key_id(tmp_path / "a" / dev_secrets.FILE_NAME)

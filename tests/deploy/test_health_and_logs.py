@@ -63,6 +63,7 @@ def test_api_404_is_json(client: Client) -> None:
     assert response.status_code == 404 and response.json() == {"detail": "not found"}
 
 
+@pytest.mark.slow
 def test_production_logs_are_json_lines() -> None:
     env = {
         "PATH": os.environ["PATH"],
@@ -161,6 +162,7 @@ def _log_of_one_request(log_format: str) -> tuple[str, list[str]]:
     return result.stdout.strip(), result.stderr.strip().splitlines()
 
 
+@pytest.mark.slow
 def test_json_log_lines_of_a_request_carry_its_id() -> None:
     request_id, lines = _log_of_one_request("json")
     assert request_id == "proxy-id-42"
@@ -172,6 +174,7 @@ def test_json_log_lines_of_a_request_carry_its_id() -> None:
     assert inside["request_id"] == "proxy-id-42" and "Not Found" in inside["message"]
 
 
+@pytest.mark.slow
 def test_plain_log_lines_of_a_request_carry_its_id() -> None:
     _, lines = _log_of_one_request("plain")
     outside = next(line for line in lines if line.endswith(": before"))

@@ -270,6 +270,7 @@ def test_invented_methods_do_not_make_new_series(client: Client) -> None:
 # ----- verification lag, task failures, queue, dailies, fallbacks -----------------------
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("metrics_on")
 def test_verification_lag_is_observed_when_a_game_is_verified(
     player_client: Client, django_capture_on_commit_callbacks: Any

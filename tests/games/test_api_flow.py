@@ -51,6 +51,7 @@ def test_practice_game_won_with_a_known_line_is_verified(
     assert Move.objects.filter(game_id=game["id"]).count() == len(line)
 
 
+@pytest.mark.slow
 def test_daily_game_won_is_verified_and_second_start_returns_it(
     api: Api, django_capture_on_commit_callbacks: Any
 ) -> None:

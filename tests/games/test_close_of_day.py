@@ -104,6 +104,7 @@ def board_rows(api: Api, day: dt.date) -> list[dict[str, Any]]:
 # ----- the attack, step by step ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_midnight_attack_is_refused(
     *, api: Api, player: User, clock: Clock, easy: DailyChallenge, day: dt.date, capture: Any
 ) -> None:
@@ -175,6 +176,7 @@ def test_resign_after_the_close_gets_the_409_and_the_game_ends_unfinished(
     assert Game.objects.get(pk=game["id"]).status == Status.ABANDONED
 
 
+@pytest.mark.slow
 def test_a_game_finished_before_the_close_stays_as_it_was(
     api: Api, clock: Clock, easy: DailyChallenge, day: dt.date, capture: Any
 ) -> None:
@@ -205,6 +207,7 @@ def test_the_sweeper_ends_games_left_in_play_at_their_last_move(
     assert stored.finished_at == last_move < midnight(day)  # it stopped at its last move
 
 
+@pytest.mark.slow
 def test_the_embedded_default_ends_yesterdays_games_on_the_first_request_of_the_day(
     api: Api, clock: Clock, easy: DailyChallenge, day: dt.date, settings: Any
 ) -> None:

@@ -116,6 +116,7 @@ def test_the_database_refuses_a_challenge_without_a_commitment() -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_commits_challenges_made_before_it() -> None:
     executor = MigrationExecutor(connection)
@@ -290,6 +291,7 @@ def read_games_file(client: Client, date: dt.date, tier: str = "easy") -> list[d
     return [json.loads(line) for line in body.splitlines()]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_after_the_close_the_ranked_games_download_in_board_order_with_their_logs(
     clock: Clock, django_capture_on_commit_callbacks: Any
@@ -359,6 +361,7 @@ def test_the_games_file_is_rate_limited_per_address(
 # ----- the attacker: nothing before the close ------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_before_the_close_nothing_reveals_the_deal_or_the_salt(
     clock: Clock, django_capture_on_commit_callbacks: Any

@@ -42,6 +42,7 @@ def test_dates_due_adds_tomorrow_late_in_the_day() -> None:
     assert dates_due(night) == [DAY, DAY + dt.timedelta(days=1)]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_prepare_publishes_one_proven_winnable_deal_per_tier_in_its_band() -> None:
     ids = prepare_daily(DAY)
@@ -63,6 +64,7 @@ def test_prepare_publishes_one_proven_winnable_deal_per_tier_in_its_band() -> No
     assert DailyChallenge.objects.filter(date=DAY).count() == 3
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_secret_change_leaves_published_days_alone() -> None:
     before = {c.tier: c.deal.number for c in map(_challenge, prepare_daily(DAY).values())}
@@ -75,6 +77,7 @@ def test_a_secret_change_leaves_published_days_alone() -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_candidate_the_solver_cannot_settle_is_skipped() -> None:
     # With a tiny node budget many candidates stay unknown. Find a day whose first easy
@@ -129,6 +132,7 @@ def test_racing_preparations_publish_one_challenge_per_tier() -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_command_prepares_a_date_and_rejects_a_bad_one(capsys: pytest.CaptureFixture[str]) -> None:
     call_command("prepare_daily", "--date", DAY.isoformat())
@@ -143,6 +147,7 @@ def _challenge(pk: int) -> DailyChallenge:
     return DailyChallenge.objects.select_related("deal").get(pk=pk)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_embedded_default_prepares_a_missing_today_on_request(client: Client) -> None:
     with override_settings(DAILY_PREPARE_ON_REQUEST=False):

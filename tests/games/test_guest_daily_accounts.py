@@ -62,6 +62,8 @@ def established(name: str) -> User:
     return player
 
 
+@pytest.mark.slow
+@pytest.mark.redis  # the board read before and after: Redis's, cleared as results change
 def test_a_guest_who_signs_up_before_the_close_ranks_as_a_provisional_result(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -88,6 +90,8 @@ def test_a_guest_who_signs_up_before_the_close_ranks_as_a_provisional_result(
     assert api.post("/api/games/", {"daily": "easy"})[1]["id"] == game_id
 
 
+@pytest.mark.slow
+@pytest.mark.redis  # the board read before and after: Redis's, cleared as results change
 def test_logging_in_to_an_existing_account_never_ranks_the_guests_game(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -127,6 +131,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     yield fake
 
 
+@pytest.mark.slow
 def test_a_sign_up_after_the_close_leaves_the_game_unranked(
     clock: Clock, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -148,6 +153,7 @@ def test_a_sign_up_after_the_close_leaves_the_game_unranked(
     assert status == 200 and seen["guest"] is True and seen["ranks_if_signed_up_before"] is None
 
 
+@pytest.mark.slow
 def test_a_second_sign_up_from_the_same_session_gets_nothing(
     settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -42,6 +42,7 @@ def both(client: Client, games: tuple[int, int], ply: int, text: str) -> tuple[i
     return direct[0], direct[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("guest", [False, True], ids=["player", "guest"])
 def test_both_paths_answer_a_whole_game_alike(guest: bool) -> None:
     client = Client()

@@ -184,6 +184,7 @@ def test_a_receipt_not_as_documented_is_refused(change: dict[str, Any], message:
 # ----- the receipt on the answer that ends the game ------------------------------------
 
 
+@pytest.mark.slow
 def test_the_winning_move_answers_with_a_receipt_the_site_signed(
     api: Api, player: User, day0: Any, clock: Clock
 ) -> None:
@@ -253,6 +254,7 @@ def test_only_the_player_gets_the_receipt(
     assert status == 404 and "only a daily game gets a receipt" in body["detail"]
 
 
+@pytest.mark.slow
 def test_the_player_downloads_every_receipt_as_json_lines(
     api: Api, player: User, guest_api: Api, day0: Any, clock: Clock
 ) -> None:
@@ -328,6 +330,7 @@ def games_file(client: Client, day: dt.date, tier: str = "easy") -> bytes:
     return b"".join(response.streaming_content)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_close_record_signs_the_days_files_once_every_game_is_verified(
     api: Api, player: User, guest_api: Api, day0: dict[str, DailyChallenge], clock: Clock

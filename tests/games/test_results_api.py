@@ -324,6 +324,7 @@ def test_nothing_secret_while_the_day_is_open(db: None, clock: Clock) -> None:
     }
 
 
+@pytest.mark.redis  # the day's spread is kept in Redis
 def test_the_spread_is_read_once_for_everyone_finishing_together(
     day: dict[str, Any], django_assert_max_num_queries: Any
 ) -> None:
@@ -360,6 +361,7 @@ def test_bars_and_percentiles() -> None:
     assert len(cards) <= results.MAX_BARS and cards[-1].yours and cards[-1].high is not None
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_preparing_a_day_stores_the_bots_own_game() -> None:
     challenge = daily.prepare_tier(dt.date(2031, 5, 17), "easy")

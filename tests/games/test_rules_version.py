@@ -55,6 +55,7 @@ def _stuck_old_moosehide_game(apps: object) -> int:
     return int(game.pk)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_old_moosehide_game_replays_and_verifies_under_its_own_rules() -> None:
     executor = MigrationExecutor(connection)

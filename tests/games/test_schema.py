@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.test import Client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +55,7 @@ def test_schema_lists_every_endpoint_with_its_shapes(client: Client) -> None:
     assert all("rejection_reason" not in s.get("properties", {}) for s in schemas.values())
 
 
+@pytest.mark.slow
 def test_spectacular_validates_with_no_warning() -> None:
     result = subprocess.run(
         [
@@ -74,6 +76,7 @@ def test_spectacular_validates_with_no_warning() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_allauth_serves_its_own_spec_of_the_headless_api(client: Client) -> None:
     """The account flows' JSON API is allauth's (docs/api.md): its OpenAPI document is
     served beside ours, at /_allauth/openapi.json."""

@@ -143,6 +143,7 @@ def test_no_response_reveals_a_face_down_card_or_the_daily_number() -> None:
                 assert str(number) not in body
 
 
+@pytest.mark.slow
 def test_a_prefix_never_tells_where_a_face_down_card_lies(guest_api: Api) -> None:
     """``3:Ah>F`` must answer the same whether or not Ah lies face down in column 3."""
     _, game = guest_api.post("/api/games/", {"deal": 0})

@@ -321,6 +321,7 @@ def run_against(answers: dict[str, bytes], capsys: Any) -> tuple[int, str]:
     return code, capsys.readouterr().err.strip()
 
 
+@pytest.mark.slow
 def test_a_site_that_answers_nonsense_gets_one_line_not_a_traceback(capsys: Any) -> None:
     import json
 

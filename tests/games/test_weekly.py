@@ -261,6 +261,7 @@ def test_the_weekly_cannot_be_played_after_sunday_midnight(
 # ----- its own board, its own streak --------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_weekly_is_won_on_its_own_board_and_streak_not_the_daily_streak(
     clock: Clock, won_line: list[str], django_capture_on_commit_callbacks: Any
@@ -330,6 +331,7 @@ def test_the_weekly_streak_counts_consecutive_sundays() -> None:
 # ----- secrecy: nothing before the close --------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_before_the_close_nothing_reveals_the_weekly_deal_or_salt(
     clock: Clock, django_capture_on_commit_callbacks: Any

@@ -39,6 +39,7 @@ def test_a_ban_without_a_recorded_reason_says_to_ask() -> None:
     assert refused.json()["detail"] == "your account is banned: ask a moderator"
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_copies_the_reason_of_each_ban_in_force() -> None:
     from django.db import connection

@@ -28,6 +28,7 @@ def face_up(position: dict[str, Any]) -> set[str]:
     return {card for column in position["columns"] for card in column["up"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deal", [0, 1, 2, 3])
 def test_following_hints_alone_wins(api: Api, deal: int) -> None:
     game = start(api, deal)

@@ -52,6 +52,7 @@ def test_any_deal_of_each_variant_starts_masked(
     assert status == 200, body
 
 
+@pytest.mark.slow
 def test_a_double_yukon_deal_is_won_through_the_api_and_verified(api: Api) -> None:
     line = solve(0, variant="double-yukon", seconds=10).moves
     assert line, "deal 0 of Double Yukon is solved in about a thousand positions"

@@ -45,6 +45,7 @@ def test_odds_studies_stores_and_resumes(monkeypatch: Any) -> None:
     assert DealStudy.objects.count() == 4
 
 
+@pytest.mark.slow
 def test_odds_extends_a_study_and_covers_every_variant() -> None:
     run_odds("--deals", "2", "--variant", "russian", "--seconds", "0.3")
     text = run_odds("--deals", "3", "--seconds", "0.3")

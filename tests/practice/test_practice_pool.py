@@ -72,6 +72,7 @@ def pooled_numbers(**filters: Any) -> set[int]:
 # ----- filling ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_refill_keeps_proven_deals_in_the_tier_their_bot_rate_falls_in() -> None:
     run = pool_known([*HARD, *EASY, 3, *MEDIUM], size=2)
     assert run.added == {"hard": 2, "easy": 2, "medium": 2}
@@ -95,6 +96,7 @@ def test_a_refill_keeps_proven_deals_in_the_tier_their_bot_rate_falls_in() -> No
     }
 
 
+@pytest.mark.slow
 def test_a_full_pool_tries_nothing_and_a_dealt_deal_no_longer_counts(api: Api) -> None:
     pool_known([2, 11], size=2)
     # hard is full: a hard deal is proven and rated but not kept
@@ -147,6 +149,7 @@ def test_a_retired_rule_that_is_never_won_has_no_tiers(api: Api) -> None:
 # ----- dealing ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_practice_tier_deals_a_pooled_deal_and_says_its_tier_and_bot_rate(api: Api) -> None:
     pool_known(HARD)
     response = start(api, "hard")
@@ -162,6 +165,7 @@ def test_practice_tier_deals_a_pooled_deal_and_says_its_tier_and_bot_rate(api: A
     assert by_number["tier"] is None and by_number["bot_win_rate"] is None
 
 
+@pytest.mark.slow
 def test_no_repeats_for_one_player_then_503_with_retry_after(
     api: Api, other_api: Api, guest_api: Api, player: User
 ) -> None:
@@ -182,6 +186,7 @@ def test_no_repeats_for_one_player_then_503_with_retry_after(
     assert start(api, "easy").status_code == 503
 
 
+@pytest.mark.slow
 def test_a_deal_played_by_number_is_not_dealt_again_from_the_pool(api: Api) -> None:
     pool_known([2, 11], size=2)
     post(api, {"deal": 2})
@@ -189,6 +194,7 @@ def test_a_deal_played_by_number_is_not_dealt_again_from_the_pool(api: Api) -> N
     assert start(api, "hard").status_code == 503
 
 
+@pytest.mark.slow
 def test_a_guest_who_logs_in_keeps_what_they_played(player: User) -> None:
     from games import services
 
@@ -202,6 +208,7 @@ def test_a_guest_who_logs_in_keeps_what_they_played(player: User) -> None:
     assert start(Api(client), "hard").status_code == 503
 
 
+@pytest.mark.slow
 def test_exhaustion_queues_a_refill_that_lets_the_next_request_in(
     api: Api, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
@@ -307,6 +314,7 @@ def _join_refills() -> Iterator[None]:
     assert practice_pool.wait_for_refills(timeout=300)  # none may outlive the test's data
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("_join_refills")
 def test_without_redis_the_first_request_starts_a_refill_thread_and_waits_briefly(
@@ -333,6 +341,7 @@ def test_without_redis_the_first_request_starts_a_refill_thread_and_waits_briefl
 # ----- the list, the command, the admin, the metrics -----------------------------------------
 
 
+@pytest.mark.slow
 def test_recent_practice_games_are_listed_for_their_player_only(
     api: Api, other_api: Api, guest_api: Api
 ) -> None:
@@ -363,6 +372,7 @@ def test_the_command_fills_and_refuses_bad_options(capsys: Any) -> None:
         )
 
 
+@pytest.mark.slow
 def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(settings: Any) -> None:
     settings.METRICS_TOKEN = TOKEN
     pool_known(HARD)

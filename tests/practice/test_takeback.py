@@ -97,6 +97,7 @@ def test_the_database_refuses_a_daily_with_takeback(api: Api) -> None:
         Game.objects.filter(pk=game["id"]).update(takeback=True)
 
 
+@pytest.mark.slow
 def test_following_hints_alone_wins_with_takeback(api: Api) -> None:
     game = start(api, takeback=True)
     url = f"/api/games/{game['id']}"

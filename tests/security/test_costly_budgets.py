@@ -94,6 +94,7 @@ def statuses(responses: list[Any]) -> list[int]:
     return [response.status_code for response in responses]
 
 
+@pytest.mark.slow
 def test_a_guests_flood_of_games_and_hints_is_stopped_within_a_few_solver_seconds(
     backend: str, settings: Any
 ) -> None:
@@ -155,6 +156,7 @@ def test_new_games_are_limited_per_guest_and_per_address(backend: str, settings:
     assert response.status_code == 404, response.content  # no challenge today, and no 429
 
 
+@pytest.mark.slow
 def test_guests_from_one_address_share_its_solver_seconds(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2
     limits(settings, solver_seconds="100/min", solver_seconds_address="1/min")
@@ -189,6 +191,7 @@ def test_an_ipv6_address_counts_as_its_64_block(backend: str, settings: Any) -> 
     start(Client(), 0, "2001:db8:1:3::1")
 
 
+@pytest.mark.slow
 def test_a_players_budgets_follow_them_across_addresses(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2
     limits(settings, hints="3/min", solver_seconds="1/min")
@@ -241,6 +244,7 @@ def test_analysis_requests_are_limited(backend: str, settings: Any) -> None:
     assert_over_budget(reads[-1], "analysis", "player")
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_analysis_run_for_a_request_is_charged_and_refused_once_spent(
     backend: str, settings: Any
@@ -267,6 +271,7 @@ def test_an_analysis_run_for_a_request_is_charged_and_refused_once_spent(
     assert not GameAnalysis.objects.filter(game_id=second).exists()  # never started
 
 
+@pytest.mark.slow
 def test_a_refused_call_costs_no_solver_time(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2
     limits(settings, hints="3/min", solver_seconds="100/min")
@@ -291,6 +296,7 @@ def test_a_refused_call_costs_no_solver_time(backend: str, settings: Any) -> Non
     assert call(guest, "get", f"/api/games/{game}/").json()["hints_used"] == hints_used == 3
 
 
+@pytest.mark.slow
 def test_the_limits_open_again_after_their_window(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2
     limits(settings, hints="2/2s")

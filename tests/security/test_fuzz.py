@@ -64,6 +64,7 @@ def session_headers() -> dict[str, str]:
     return {"Cookie": f"sessionid={session}; csrftoken={CSRF}", "X-CSRFToken": CSRF}
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(
     max_examples=12,

@@ -267,6 +267,7 @@ def test_deep_nesting_is_a_400_on_every_post(shape: str, player: Player) -> None
         assert_json_error(response, expected, f"{shape} -> POST {url}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", sorted(HUGE_VALUES))
 def test_numbers_no_field_holds_are_refused_on_every_post(value: str, player: Player) -> None:
     text = HUGE_VALUES[value]

@@ -38,6 +38,7 @@ def assert_throttled(response: Any) -> None:
     assert int(response["Retry-After"]) >= 1
 
 
+@pytest.mark.slow
 def test_signup_is_limited_per_address(rates: dict[str, str]) -> None:
     ip = address()
     for n in range(3):
@@ -53,6 +54,7 @@ def test_signup_is_limited_per_address(rates: dict[str, str]) -> None:
     assert post(Client(), "/api/auth/signup/", data, address()).status_code == 201
 
 
+@pytest.mark.slow
 def test_login_is_limited_per_address(rates: dict[str, str]) -> None:
     make_user("lou")
     ip = address()

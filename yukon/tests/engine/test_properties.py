@@ -145,6 +145,7 @@ def check_moves(position: Position, rng: random.Random) -> list[int]:
     return legal
 
 
+@pytest.mark.slow
 @PLAYOUT
 @given(number=deal_numbers, variant=variants, rng=st.randoms(use_true_random=False))
 def test_random_playouts_keep_every_invariant(
@@ -153,6 +154,7 @@ def test_random_playouts_keep_every_invariant(
     check_playout(number, variant, rng)
 
 
+@pytest.mark.slow
 @settings(PLAYOUT, max_examples=24)
 @given(
     number=deal_numbers,

@@ -186,6 +186,7 @@ def test_the_search_by_levels_keeps_its_temporary_files_in_tmpdir(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
     for args in [(9, COLS, DOWN, FOUND), (0, COLS[:3], DOWN, FOUND), (0, COLS, DOWN, [1, 0, 0, 0])]:
         with pytest.raises(ERRORS):
@@ -216,6 +217,7 @@ def test_the_search_by_levels_takes_garbage_and_any_layout() -> None:
     assert agreed >= 100 and lost >= 20
 
 
+@pytest.mark.slow
 def test_a_search_by_levels_stopped_halfway_and_resumed_agrees(tmp_path: Path) -> None:
     # Random layouts of every variant, each searched whole and then stopped halfway and
     # resumed from its directory: the same verdict, through the same positions when lost.
@@ -241,6 +243,7 @@ def test_a_search_by_levels_stopped_halfway_and_resumed_agrees(tmp_path: Path) -
     assert resumed[0] >= 40 and resumed[1] >= 8, resumed
 
 
+@pytest.mark.slow
 def test_a_narrow_table_agrees_with_the_wide_one_on_random_layouts() -> None:
     # Random layouts and deals of every variant (take-back or not, every rule or none),
     # each searched with the wide table and with one that goes narrow at 2,048 slots: the

@@ -62,6 +62,7 @@ def test_auto_foundation_leaves_the_twin_its_place() -> None:
         assert search(pos, rules=rules, max_nodes=100_000).verdict == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "seed"),
     [("double-yukon", 1), ("double-yukon", 4), ("triple-yukon", 2), ("quadruple-yukon", 3)],

@@ -47,6 +47,7 @@ def test_slices_by_positions_give_the_same_search(deal: int, verdict: int, flags
         assert replay(deal, "yukon", [move_text(m) for m in sliced[1]]).won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags", [_csolver.F_ALL, _csolver.F_ALL | _csolver.F_MERGE])
 def test_slices_by_time_make_progress_through_table_growth(flags: int) -> None:
     # 70 needs about 1.2 million positions: the table doubles past a million slots, and
@@ -77,6 +78,7 @@ def test_a_full_table_stops_for_good() -> None:
     assert s.run(seconds=10) == (2, [], 0, "memory")
 
 
+@pytest.mark.slow
 def test_a_search_runs_in_one_thread_at_a_time() -> None:
     s = search(61)
     done = threading.Event()
@@ -175,6 +177,7 @@ def test_random_slices_agree_with_one_run_in_every_variant(flags: int) -> None:
 NARROW_AT = 2048
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(VARIANT_CODES))
 def test_a_narrow_table_searches_the_same_positions(variant: str) -> None:
     # From 2048 slots to 2**18 and more, doubling in place: the same positions in the same

@@ -29,6 +29,7 @@ def test_solved_lines_replay_to_a_win(deal: int) -> None:
     assert replay(deal, "yukon", result.moves).won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant",
     [
@@ -59,6 +60,7 @@ def test_verdicts_agree_with_a_plain_search_on_the_engine(variant: str) -> None:
     assert compared >= 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant", ["russian", "alaska", "moosehide", "moosehide-runs", "yukon+takeback"]
 )
@@ -178,6 +180,7 @@ def test_a_short_budget_is_honoured_on_a_hard_deal(deal: int) -> None:
     assert result.reason == "seconds"
 
 
+@pytest.mark.slow
 def test_a_search_sharing_its_core_still_gets_its_whole_budget() -> None:
     # Two searches in threads on one core (the process pinned to it): each runs about
     # half the time, yet each gets its 0.3 s of CPU. With a wall-clock budget each got

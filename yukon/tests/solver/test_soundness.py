@@ -48,6 +48,7 @@ def verdict(code: int, pos: Position, flags: int) -> int:
     return _csolver.solve(*args, flags=flags, max_nodes=BUDGET, takeback=takeback)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
     code = VARIANT_CODES[variant.partition("+")[0]]
@@ -68,6 +69,7 @@ def test_every_rule_keeps_the_plain_verdict(variant: str) -> None:
     assert lost >= 10  # the sample holds lost games, where an unsound rule would show
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant", [v if v == "moosehide-runs" else pytest.param(v, marks=HEAVY) for v in VARIANT_CODES]
 )
@@ -154,6 +156,7 @@ def first_position_lost(code: int, pos: Position, flags: int) -> bool:
     return search.run(max_nodes=1)[:3] == (1, [], 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", list(VARIANT_CODES))
 def test_cards_never_home_are_never_won_in_the_middle_of_a_game(variant: str) -> None:
     """Where the rule proves a position of a real game lost at its first position, with
@@ -191,6 +194,7 @@ def test_the_twin_lock_proves_deal_17_lost_at_once() -> None:
     assert not first_position_lost(0, start, _csolver.F_ALL & ~_csolver.F_TWIN)
 
 
+@pytest.mark.slow
 def test_the_twin_lock_agrees_with_the_plain_search() -> None:
     fired = 0
     for pos in random_layouts(12_000, seed=5):
@@ -221,6 +225,7 @@ def test_the_twin_lock_needs_each_of_its_conditions(text: str) -> None:
     assert verdict(0, pos, _csolver.F_ALL) == 0
 
 
+@pytest.mark.slow
 def test_twin_classes_expand_every_position_of_the_plain_search() -> None:
     """A class is searched by expanding each of its members (its entry and the positions
     flips reach from it), so an exhausted search with classes expands every position the
@@ -242,6 +247,7 @@ def test_twin_classes_expand_every_position_of_the_plain_search() -> None:
         assert merged - members < plain / 4  # the classes: a fifth of the positions
 
 
+@pytest.mark.slow
 def test_twin_classes_agree_with_the_plain_search_on_random_layouts() -> None:
     """Random layouts of 14 to 30 cards: in most searches some pile lies on one of its two
     parents while the other is exposed, so flips join positions into classes (858 of the

@@ -68,6 +68,7 @@ def by_levels(deal: int, **limits: Any) -> tuple[int, int, int, str]:
     return _csolver.exhaust_by_levels(0, start.cols, start.down, start.found, **limits)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deal", cases("plain_positions", RERUN_PLAIN))
 def test_the_plain_search_reproduces_its_record(deal: int) -> None:
     # two threads (each part of a level by one of them): the same positions as one
@@ -75,12 +76,14 @@ def test_the_plain_search_reproduces_its_record(deal: int) -> None:
     assert exhaust(deal, 0) == (1, RECORDS[deal]["plain_positions"])
 
 
+@pytest.mark.slow
 def test_the_search_by_levels_holds_a_small_part_of_the_space() -> None:
     verdict, positions, held, _ = by_levels(156, memory_mb=256)
     assert (verdict, positions) == (1, RECORDS[156]["plain_positions"])
     assert held * 10 < positions
 
 
+@pytest.mark.slow
 def test_the_search_by_levels_says_when_it_stops() -> None:
     assert by_levels(27, memory_mb=1)[0::3] == (2, "memory")
     assert by_levels(27, max_nodes=1_000) == (2, 1_000, 1_000, "nodes")
@@ -90,6 +93,7 @@ def test_the_search_by_levels_says_when_it_stops() -> None:
         by_levels(27, threads=9)
 
 
+@pytest.mark.slow
 def test_a_stopped_search_by_levels_resumes_where_it_stopped(tmp_path: Path) -> None:
     # Stopped mid-level again and again, with one thread or two: each run goes on at the
     # level the last one was in, and the last run ends with the record's count and table.
@@ -110,6 +114,7 @@ def test_a_stopped_search_by_levels_resumes_where_it_stopped(tmp_path: Path) -> 
     assert os.listdir(tmp_path) == []  # done: the entries and the state are gone
 
 
+@pytest.mark.slow
 def test_a_killed_search_by_levels_resumes(tmp_path: Path) -> None:
     # SIGKILL leaves a level half searched and its entries half written: the next run
     # drops what that level wrote and searches it again.
@@ -139,6 +144,7 @@ def test_a_killed_search_by_levels_resumes(tmp_path: Path) -> None:
     assert (verdict, positions) == (1, RECORDS[27]["plain_positions"])
 
 
+@pytest.mark.slow
 def test_a_directory_holds_one_search(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="No such file"):
         by_levels(156, directory=str(tmp_path / "missing"))
