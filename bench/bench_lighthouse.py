@@ -98,12 +98,25 @@ def make_rows() -> tuple[str, dict[str, str]]:
     return client.cookies["sessionid"].value, pages
 
 
-def lighthouse(url: str, form: str, session: str, out: Path) -> dict[str, Any]:
-    """One Lighthouse run (bench/lighthouse_run.mjs: the Node API, with the session cookie)."""
+def lighthouse(url: str, form: str, session: str, out: Path, tries: int = 3) -> dict[str, Any]:
+    """One Lighthouse run (bench/lighthouse_run.mjs: the Node API, with the session cookie).
+
+    A run whose trace Lighthouse could not record (a ``runtimeError`` such as NO_NAVSTART,
+    which scores the page 0 and asks to be run again) is run again, up to ``tries`` runs.
+    """
     command = ["node", str(ROOT / "bench" / "lighthouse_run.mjs"), url, form, str(out), session]
-    subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
-    report: dict[str, Any] = json.loads(out.read_text())
-    return report
+
+    def run() -> dict[str, Any]:
+        subprocess.run(command, check=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
+        report: dict[str, Any] = json.loads(out.read_text())
+        return report
+
+    for _ in range(tries - 1):
+        report = run()
+        if not report.get("runtimeError"):
+            return report
+        print(f"  {url} {form}: Lighthouse {report['runtimeError'].get('code')}, run again")
+    return run()
 
 
 def summary(report: dict[str, Any]) -> dict[str, Any]:
