@@ -15,10 +15,10 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Game, Mode, Status, Verification
 from tests.e2e.axe import failures
+from tests.e2e.dragging import drag_home_or_onto
 from tests.e2e.test_play import WIN, parse
 from tests.e2e.test_results_screen import others_played
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture: fresh Redis keys)
@@ -27,25 +27,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # Slow steps on a busy CI machine (a page load, the server's verification) get this long.
 PATIENCE_MS = 20_000
-
-# The card's grab point and the drop point in one round trip to the browser, measured once
-# the last move's glide has ended (a point taken mid-glide misses its card); as
-# tests/e2e/test_multi_deck.py's DRAG_POINTS, but never waiting on an endless animation.
-DRAG_POINTS = """async ([card, dest]) => {
-    const gliding = document.getAnimations().filter(
-        (a) => a.effect && a.effect.getTiming().iterations !== Infinity);
-    await Promise.all(gliding.map((a) => a.finished.catch(() => null)));
-    const source = document.querySelector(`.tableau [data-card="${card}"]`);
-    if (!source) return null;
-    source.scrollIntoView({block: "nearest"});
-    const from = source.getBoundingClientRect();
-    const target = dest === "F"
-        ? document.querySelector(`.foundations [data-suit="${card[1]}"]`)
-        : document.querySelector(`.column[data-col="${dest}"]`);
-    const to = target.getBoundingClientRect();
-    return [from.x + from.width / 2, from.y + 4,
-            to.x + to.width / 2, dest === "F" ? to.y + to.height / 2 : to.y + 20];
-}"""
 
 
 @pytest.fixture(autouse=True)
@@ -71,44 +52,11 @@ def another_guest_played(challenge: Any) -> None:
     )
 
 
-def drag(p: Any, card: str, dest: int | str) -> None:
-    """Drag ``card`` by its visible top strip onto a column or its foundation."""
-    points = p.evaluate(DRAG_POINTS, [card, dest])
-    if points is None:  # not drawn yet
-        p.locator(f'.tableau [data-card="{card}"]').wait_for(timeout=PATIENCE_MS)
-        points = p.evaluate(DRAG_POINTS, [card, dest])
-    x, y, tx, ty = points
-    p.mouse.move(x, y)
-    p.mouse.down()
-    p.mouse.move(x + 8, y + 8)  # past the board's drag threshold
-    p.mouse.move(tx, ty, steps=2)
-    p.mouse.up()
-
-
-def landed(p: Any, card: str, dest: int | str, timeout: int) -> bool:
-    """Has ``card`` gone home (off the tableau) or reached column ``dest``?"""
-    if dest == "F":
-        target, state = p.locator(f'.tableau [data-card="{card}"]'), "detached"
-    else:
-        target, state = p.locator(f'.column[data-col="{dest}"] [data-card="{card}"]'), "visible"
-    try:
-        target.wait_for(state=state, timeout=timeout)
-    except PlaywrightTimeout:
-        return False
-    return True
-
-
 def win_by_dragging(page: Any, shot_name: str) -> None:
     """Every move of deal 0's winning line, dragged with the mouse as a player would."""
-    p = page.page
     for number, move in enumerate(WIN["moves"], start=1):
         card, dest = parse(move)
-        drag(p, card, dest)
-        if not landed(p, card, dest, 5_000):
-            # The page moves a card as soon as it takes a drop; a card still in place is a
-            # drop the browser lost on a busy machine (tests/e2e/test_multi_deck.py): again.
-            drag(p, card, dest)
-            assert landed(p, card, dest, PATIENCE_MS), f"move {number} ({move}) did not land"
+        drag_home_or_onto(page, card, dest, f"move {number} ({move})", PATIENCE_MS)
         if number == 40:
             page.shot(shot_name)
 

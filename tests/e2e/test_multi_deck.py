@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.e2e.dragging import HOME, drag_home_or_onto
 from tests.factories import DESKTOP, PHONE
 from yukon.engine import Position, card_text
 from yukon.solver import solve
@@ -22,54 +22,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def token(position: Position, card: int) -> str:
     """The browser's name of a physical card: face and deck ("9h#2")."""
     return f"{card_text(card)}#{card // 52 + 1}"
-
-
-# The card's grab point and the drop point in one round trip to the browser (a drag made
-# of separate locator calls costs a dozen, and this test drags 467 cards), measured once
-# the last move's glide has ended: a point taken mid-glide misses its card.
-DRAG_POINTS = """async ([card, suit, dest]) => {
-    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
-    const source = document.querySelector(`.tableau [data-card="${card}"]`);
-    if (!source) return null;
-    source.scrollIntoView({block: "nearest"});
-    const from = source.getBoundingClientRect();
-    const target = dest === null
-        ? document.querySelector(`.foundations [data-suit="${suit}"]`)
-        : document.querySelector(`.column[data-col="${dest}"]`);
-    const to = target.getBoundingClientRect();
-    return [from.x + from.width / 2, from.y + 4,
-            to.x + to.width / 2, dest === null ? to.y + to.height / 2 : to.y + 20];
-}"""
-
-
-def drag(page: Any, card: str, dest: int | None) -> None:
-    """Drag `card` (grabbing its visible top strip) onto a column or its foundation."""
-    p = page.page
-    points = p.evaluate(DRAG_POINTS, [card, card[1], dest])
-    if points is None:  # not drawn yet
-        p.locator(f'.tableau [data-card="{card}"]').wait_for()
-        points = p.evaluate(DRAG_POINTS, [card, card[1], dest])
-    x, y, tx, ty = points
-    p.mouse.move(x, y)
-    p.mouse.down()
-    p.mouse.move(x + 8, y + 8)  # past the page's drag threshold
-    p.mouse.move(tx, ty, steps=2)
-    p.mouse.up()
-
-
-def landed(p: Any, card: str, dest: int | None, timeout: int) -> bool:
-    """Has ``card`` left the tableau (``dest`` None: home) or reached column ``dest``?"""
-    if dest is None:
-        target = p.locator(f'.tableau [data-card="{card}"]')
-        state = "detached"
-    else:
-        target = p.locator(f'.column[data-col="{dest}"] [data-card="{card}"]')
-        state = "visible"
-    try:
-        target.wait_for(state=state, timeout=timeout)
-    except PlaywrightTimeout:
-        return False
-    return True
 
 
 def test_a_double_yukon_practice_deal_is_won_by_dragging(browse: Any, eager_celery: None) -> None:
@@ -88,13 +40,8 @@ def test_a_double_yukon_practice_deal_is_won_by_dragging(browse: Any, eager_cele
         move = position.parse_move(text)
         card = token(position, position.move_card(move))
         dest = position.move_dest(move)
-        drag(page, card, dest)
-        if not landed(p, card, dest, 5_000):
-            # The page moves a card as soon as a drop is taken (the server's answer comes
-            # after), so a card still in place is a drop the browser lost, as it did twice in
-            # CI runs on a machine busy with the suite's other services: drag it again.
-            drag(page, card, dest)
-            assert landed(p, card, dest, 15_000), f"move {number} ({text}) did not land"
+        where = HOME if dest is None else dest
+        drag_home_or_onto(page, card, where, f"move {number} ({text})", 15_000)
         position.play(move)
         if number % 25 == 0 or number == len(line):
             # the server's answers have caught up: the score is the engine's

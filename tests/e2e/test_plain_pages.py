@@ -23,7 +23,8 @@ import pytest
 from accounts.models import User
 from games.models import WEEKLY, WEEKLY_VARIANT, DailyChallenge, Deal, utc_today
 from tests.e2e.axe import failures
-from tests.e2e.test_play import drag, wait_landed
+from tests.e2e.dragging import drag
+from tests.e2e.test_play import wait_landed
 from tests.factories import DESKTOP, client_for, make_challenges, make_player, result
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture: a fresh board)
 

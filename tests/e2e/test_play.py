@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.dragging import drag
 from tests.factories import DESKTOP, PHONE, e2e_fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -35,39 +36,6 @@ def sign_up(page: Any, name: str) -> None:
     form.locator("button[type=submit]").click()
     page.page.wait_for_url(page.base_url + "/")
     page.page.locator(".who", has_text=name).wait_for()
-
-
-# The grab point and the drop point in one round trip to the browser (separate locator
-# calls cost about a dozen a drag), measured once the last move's glide has ended.
-DRAG_POINTS = """async ([card, dest]) => {
-    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
-    const source = document.querySelector(
-        `.tableau [data-card="${card}"], .foundations [data-card="${card}"]`);
-    if (!source) return null;
-    source.scrollIntoView({block: "nearest"});
-    const from = source.getBoundingClientRect();
-    const to = (dest === "F"
-        ? document.querySelector(`.foundations [data-suit="${card[1]}"]`)
-        : document.querySelector(`.column[data-col="${dest}"]`)).getBoundingClientRect();
-    return [from.x + from.width / 2, from.y + 5,
-            to.x + to.width / 2, dest === "F" ? to.y + to.height / 2 : to.y + 30];
-}"""
-
-
-def drag(page: Any, card: str, dest: int | str) -> None:
-    """Drag `card` (grabbing its visible top strip) onto a column or its foundation; with
-    the take-back option the card may be a foundation's top card."""
-    p = page.page
-    points = p.evaluate(DRAG_POINTS, [card, dest])
-    if points is None:  # not drawn yet
-        p.locator(f'.tableau [data-card="{card}"], .foundations [data-card="{card}"]').wait_for()
-        points = p.evaluate(DRAG_POINTS, [card, dest])
-    x, y, tx, ty = points
-    p.mouse.move(x, y)
-    p.mouse.down()
-    p.mouse.move(x + 8, y + 8)  # past the page's drag threshold
-    p.mouse.move(tx, ty, steps=2)
-    p.mouse.up()
 
 
 def wait_landed(page: Any, card: str, dest: int | str) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_play import drag, parse, wait_landed
+from tests.e2e.dragging import drag
+from tests.e2e.test_play import parse, wait_landed
 from tests.factories import DESKTOP, winning_lines
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_play import WIN, drag, parse, sign_up, wait_landed
+from tests.e2e.dragging import drag
+from tests.e2e.test_play import WIN, parse, sign_up, wait_landed
 from tests.factories import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
