@@ -7,6 +7,10 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# pip and the build backend at the locked versions, hash-checked (docs/operations.md,
+# "Dependencies"); the wheel is built with them, not with whatever the index has that day.
+COPY requirements/build.lock requirements/build.lock
+RUN pip install --no-cache-dir --require-hashes -r requirements/build.lock
 COPY pyproject.toml setup.py README.md ./
 # Every package of pyproject.toml's list (the one list of apps), in its order; a directory's
 # COPY copies its contents, hence a line each. tests/deploy/test_apps.py holds them together
@@ -21,7 +25,8 @@ COPY frontend frontend
 COPY apikit apikit
 COPY social social
 COPY yukon yukon
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+COPY metrics metrics
+RUN pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
 
 # ---- run ---------------------------------------------------------------------------------
 FROM python:3.11-slim
@@ -31,8 +36,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     STATIC_ROOT=/app/staticfiles \
     PORT=8000
 RUN groupadd --system yukon && useradd --system --gid yukon --home-dir /app --shell /usr/sbin/nologin yukon
+# The site's dependencies are exactly requirements/base.lock (hash-checked: the versions CI
+# tested, as dev.lock pins them), in a layer of their own that a code change leaves cached;
+# the app's wheel adds nothing to them, and `pip check` refuses a lock that lacks one.
+COPY requirements/base.lock /tmp/requirements/base.lock
+RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements/base.lock \
+    && rm -rf /tmp/requirements
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+RUN pip install --no-cache-dir --no-deps /wheels/*.whl && rm -rf /wheels && pip check
 WORKDIR /app
 COPY manage.py ./
 # Static files are collected at build time (whitenoise serves them, compressed and

@@ -10,37 +10,76 @@ STAMP  := $(VENV)/.installed
 PURE_DIRS := yukon
 # The apps: the packages pyproject.toml ships (its one list; read once .venv exists).
 APPS = $(shell $(PY) -c 'import tomllib; print(*(p.rstrip("*") for p in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptools"]["packages"]["find"]["include"]))')
-# The Django code and the top-level tests: normal mypy with the django-stubs plugin.
-TYPED_DJANGO = $(APPS) $(wildcard tests/*.py)
+# The Django code, the top-level tests and the recovery drill (it drives the apps): normal
+# mypy with the django-stubs plugin.
+TYPED_DJANGO = $(APPS) $(wildcard tests/*.py) scripts/pitr-drill
 PYTEST_ARGS ?=
 # pytest-xdist workers for `make test`: most of the suite waits on servers and the browser,
 # so three workers keep two cores busy (docs/development.md has the figures).
 PYTEST_WORKERS ?= 3
-# The ten slowest tests are printed at the end of every run.
-PYTEST_FLAGS = -n $(PYTEST_WORKERS) --dist worksteal --durations=10
+# Tests go out one at a time, longest first (tests/schedule.py orders them by
+# tests/durations.json); the ten slowest are printed at the end of every run.
+PYTEST_FLAGS = -n $(PYTEST_WORKERS) --dist load --maxschedchunk 1 --durations=10
 
-.PHONY: help run test test-fast lint sanitize install clean
+.PHONY: help run test test-fast durations lint sanitize install lock audit clean
 
 help:
 	@echo "make run    - install into .venv if needed, migrate, serve http://localhost:8000/"
 	@echo "make test   - lint (ruff, mypy) and the whole pytest suite with throwaway services"
 	@echo "make test-fast - the quick loop: no service, browser, worker or slow test (under a minute)"
+	@echo "make durations - the whole suite, timed: tests/durations.json, the workers' order"
 	@echo "make lint   - ruff (with the core's import ban), mypy, import contracts"
 	@echo "make sanitize - the solver's tests on an ASan/UBSan build of its C extension"
+	@echo "make lock   - re-lock requirements/*.lock from pyproject.toml (LOCK_ARGS=--upgrade to upgrade)"
+	@echo "make audit  - pip-audit and npm audit: the locked packages against known advisories"
 	@echo "make clean  - remove .venv, caches, build output and the dev database"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when pyproject.toml (or the C extension build) changed since the last install.
-$(STAMP): pyproject.toml $(wildcard setup.py yukon/solver/*.c) | $(PY)
-	@echo "Installing dependencies into $(VENV) ..."
-	@{ $(PY) -m pip install --disable-pip-version-check --upgrade pip && \
-	   $(PY) -m pip install --disable-pip-version-check -e '.[dev]'; } \
+# The locks, every package pinned with its hashes (docs/operations.md, "Dependencies"):
+# build.lock is pip and the build backend; base.lock what the site runs on (all the image
+# installs); dev.lock the same versions plus the dev extra (.venv and CI). `make lock` makes
+# them from pyproject.toml; tests/deploy/test_lock.py fails when they disagree with it.
+LOCKS := requirements/build.lock requirements/base.lock requirements/dev.lock
+PIP   := $(PY) -m pip --disable-pip-version-check
+
+# Reinstall only when pyproject.toml, a lock (or the C extension build) changed since the last
+# install. The project itself comes without dependencies: all of them are the lock's.
+$(STAMP): pyproject.toml $(LOCKS) $(wildcard setup.py yukon/solver/*.c) | $(PY)
+	@echo "Installing requirements/dev.lock into $(VENV) ..."
+	@{ $(PIP) install --require-hashes -r requirements/build.lock && \
+	   $(PIP) install --require-hashes -r requirements/dev.lock && \
+	   $(PIP) install --no-deps --no-build-isolation -e .; } \
 	   > $(VENV)/install.log 2>&1 || { tail -n 40 $(VENV)/install.log; echo "pip install failed (full log: $(VENV)/install.log)"; exit 1; }
 	@touch $@
 
 install: $(STAMP)
+
+# Pins already in a lock are kept while pyproject.toml allows them, so a re-lock after adding
+# a dependency moves nothing else; LOCK_ARGS=--upgrade moves every pin, --upgrade-package NAME
+# one. Universal (any platform, Python 3.11 and later); base and build take dev's versions.
+LOCK_ARGS ?=
+UV_COMPILE = $(VENV)/bin/uv pip compile --quiet --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command "make lock" $(LOCK_ARGS)
+BUILD_REQUIRES = $(PY) -c 'import tomllib; print("pip", *tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")'
+
+# A lock that comes out the same keeps its time: no reinstall follows.
+lock: $(STAMP)
+	@for lock in $(LOCKS); do cp -p $$lock $$lock.before; done
+	$(UV_COMPILE) pyproject.toml --extra dev --output-file requirements/dev.lock
+	$(UV_COMPILE) pyproject.toml --constraint requirements/dev.lock --output-file requirements/base.lock
+	$(BUILD_REQUIRES) | $(UV_COMPILE) - --constraint requirements/dev.lock --output-file requirements/build.lock
+	@for lock in $(LOCKS); do \
+		if cmp -s $$lock $$lock.before; then touch -r $$lock.before $$lock; fi; rm $$lock.before; done
+
+# Every locked Python package (dev.lock holds base.lock) and package-lock.json against known
+# advisories. "audit: NOT DONE" (the script's exit status 3): an advisory service could not be
+# reached and that part was not audited; .ci/run reports it and goes on (docs/operations.md,
+# "Dependencies").
+AUDIT_ARGS ?=
+audit: $(STAMP)
+	$(PY) scripts/audit-dependencies $(AUDIT_ARGS)
 
 # At localhost, not 127.0.0.1: passkeys (WebAuthn) name the site by its host, and a
 # browser refuses an IP address there ("This is an invalid domain").
@@ -56,6 +95,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy --strict $(PURE_DIRS)
 	$(VENV)/bin/mypy $(TYPED_DJANGO)
 	$(VENV)/bin/mypy --strict scripts/test-services
+	$(VENV)/bin/mypy --strict scripts/audit-dependencies
 	$(VENV)/bin/mypy --strict scripts/rehearse-deploy
 	$(VENV)/bin/lint-imports
 
@@ -69,6 +109,14 @@ test: lint node_modules/.package-lock.json
 	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
 	exit $$rc
+
+# tests/durations.json, the seconds each test took, from a whole run of the suite: the
+# order tests/schedule.py gives the workers. Worth redoing when tests are added or slowed.
+durations: lint node_modules/.package-lock.json
+	@mkdir -p test-artifacts
+	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) --durations=0 \
+		--durations-min=0.3 $(PYTEST_ARGS) | tee test-artifacts/durations.log
+	$(PY) -m tests.schedule < test-artifacts/durations.log
 
 # The inner loop: no PostgreSQL, Redis, Celery worker or browser, and nothing marked slow
 # (SQLite and in-process tasks, as `make run`); no lint.

@@ -1,4 +1,5 @@
-"""The auth API (session-based): sign up, log in, log out, who am I.
+"""The auth API (session-based): sign up, log in, log out, who am I; and the mail provider's
+feedback (bounces and complaints, with a shared secret: docs/operations.md, "Mail").
 
 Sign-up, log-in and log-out are thin wrappers over django-allauth's forms and flows (the
 browser client speaks allauth's headless API itself, docs/accounts.md); "who am I" is ours.
@@ -6,6 +7,7 @@ browser client speaks allauth's headless API itself, docs/accounts.md); "who am 
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from allauth.account.adapter import get_adapter as get_account_adapter
@@ -14,12 +16,18 @@ from allauth.account.internal import flows
 from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
 from allauth.account.internal.stagekit import get_pending_stage
 from allauth.headless.account.inputs import LoginInput
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import PermissionDenied, Throttled
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,8 +35,9 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.login_backoff import remember_device
-from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from accounts.models import DISPLAY_NAME_MAX_LENGTH, SuppressionReason, User
 from accounts.stages import SignupEmailVerificationStage
+from accounts.suppression import suppress_address
 from apikit.schema import ERROR
 from apikit.throttles import (
     AccountDataThrottle,
@@ -360,3 +369,76 @@ class DeleteAccountView(BaseAPIView):
         services.delete_account(user)
         get_account_adapter().logout(django_request)
         return Response(_me(request))
+
+
+# ----- mail feedback (docs/operations.md, "Mail"): the provider's bounces and complaints
+
+MAIL_FEEDBACK_HEADER = "X-Mail-Feedback-Secret"
+
+
+class MailFeedbackSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=SuppressionReason.choices,
+        help_text="`bounce`: a hard (permanent) bounce; `complaint`: marked as spam.",
+    )
+    address = serializers.EmailField(max_length=254, help_text="The address to stop mailing.")
+
+
+_SUPPRESSED = inline_serializer(
+    "SuppressedAddress",
+    {
+        "address": serializers.EmailField(help_text="As stored: folded to lower case."),
+        "reason": serializers.ChoiceField(
+            choices=SuppressionReason.choices,
+            help_text="A complaint outranks a bounce: it stays a complaint.",
+        ),
+        "created_at": serializers.DateTimeField(),
+    },
+)
+
+
+class MailFeedbackView(APIView):
+    """The mail provider's feedback (or a forwarder of it): mail to the address stops.
+    Called by a machine with a shared secret, not by a browser: no session, no CSRF."""
+
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+
+    @extend_schema(
+        request=MailFeedbackSerializer,
+        parameters=[
+            OpenApiParameter(
+                MAIL_FEEDBACK_HEADER,
+                str,
+                OpenApiParameter.HEADER,
+                required=True,
+                description="The shared secret, MAIL_FEEDBACK_SECRET.",
+            )
+        ],
+        responses={
+            200: OpenApiResponse(_SUPPRESSED, description="Suppressed (or already was)."),
+            400: OpenApiResponse(ERROR, description="Not a kind we know, or not an address."),
+            403: OpenApiResponse(
+                ERROR, description="A missing or wrong secret, or MAIL_FEEDBACK_SECRET unset."
+            ),
+        },
+        summary="Feed back a bounce or a complaint: stop mail to the address",
+        tags=["mail"],
+    )
+    def post(self, request: Request) -> Response:
+        secret = str(settings.MAIL_FEEDBACK_SECRET)
+        given = request.headers.get(MAIL_FEEDBACK_HEADER, "")
+        if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
+            raise PermissionDenied(f"A missing or wrong {MAIL_FEEDBACK_HEADER} header.")
+        serializer = MailFeedbackSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = suppress_address(
+            serializer.validated_data["address"], serializer.validated_data["kind"]
+        )
+        return Response(
+            {
+                "address": entry.address,
+                "reason": entry.reason,
+                "created_at": entry.created_at.isoformat(),
+            }
+        )

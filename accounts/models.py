@@ -102,3 +102,27 @@ def username_taken(username: str, exclude_user_id: Any = None) -> bool:
 def public_name(user: Any) -> str:
     """How allauth names the player (ACCOUNT_USER_DISPLAY): the display name."""
     return str(getattr(user, "display_name", "") or user.get_username())
+
+
+class SuppressionReason(models.TextChoices):
+    """Why an address is no longer mailed (accounts/suppression.py)."""
+
+    BOUNCE = "bounce", "its mail bounced"
+    COMPLAINT = "complaint", "its owner marked our mail as spam"
+
+
+class SuppressedAddress(models.Model):
+    """An address the site no longer mails, fed back by the mail provider (docs/operations.md,
+    "Mail"): the sending task skips it. Keyed by the address, not the player, because the
+    provider knows only the address; lifted when a player adds or confirms it again."""
+
+    # Folded to lower case: providers report an address in whatever case they saw it.
+    address = models.CharField(max_length=254, unique=True)
+    reason = models.CharField(max_length=16, choices=SuppressionReason.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "suppressed addresses"
+
+    def __str__(self) -> str:
+        return f"{self.address} ({self.reason})"

@@ -18,6 +18,7 @@ from accounts.login_backoff import fold
 from accounts.models import DELETED_NAME, User
 from accounts.signals import account_deleted, personal_data, results_changed
 from accounts.skeleton import name_key
+from accounts.suppression import forget_suppressions_of, suppressions_of
 from accounts.validators import validate_display_name
 
 EXPORT_FORMAT = 1  # the shape of export_data's answer (docs/accounts.md)
@@ -111,9 +112,14 @@ def _iso(value: Any) -> str | None:
 
 def export_data(user: User) -> dict[str, Any]:
     """Everything we hold about the player, as JSON-ready data: the account here, and
-    each app's sections (accounts.signals.personal_data: games with their move logs,
-    closed flags on them, reports made). Secrets (password hash, second-factor keys)
-    are named, never copied."""
+    each app's sections (accounts.signals.personal_data: games with their move logs, the
+    guests' games they took, where their games were started from, closed flags on them,
+    reports made, leagues and follows). Secrets (password hash, second-factor keys) are
+    named, never copied.
+
+    An app that keeps something new about players adds it by answering the signal with a
+    section of its own (a new top-level key; its owner documents it in docs/accounts.md);
+    two answers naming one key are refused rather than one silently losing the other."""
     data: dict[str, Any] = {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),
@@ -133,6 +139,8 @@ def export_data(user: User) -> dict[str, Any]:
             {"email": a.email, "verified": a.verified, "primary": a.primary}
             for a in EmailAddress.objects.filter(user=user).order_by("pk")
         ],
+        # addresses of theirs we no longer mail: bounced, or marked as spam
+        "mail_suppressions": suppressions_of(user),
         "second_factors": [
             {
                 "type": a.type,
@@ -147,9 +155,12 @@ def export_data(user: User) -> dict[str, Any]:
             for a in SocialAccount.objects.filter(user=user).order_by("pk")
         ],
     }
-    for _receiver, section in personal_data.send(sender=User, user=user):
-        if isinstance(section, dict):
-            data.update(section)
+    for receiver, section in personal_data.send(sender=User, user=user):
+        if not isinstance(section, dict):
+            continue
+        if taken := data.keys() & section.keys():
+            raise ValueError(f"{receiver!r} answers export sections already taken: {taken}")
+        data.update(section)
     return data
 
 
@@ -163,12 +174,16 @@ def delete_account(user: User) -> User:
     account can never log in again. Verified results stay on their boards and the move
     logs stay for the boards' public proof (docs/accounts.md). The apps above let go of
     the player in the same transaction (``accounts.signals.account_deleted``): they leave
-    every league and follow nobody, and nobody follows them.
+    every league and follow nobody, and nobody follows them; their receipts are dropped;
+    where their games were started from is forgotten (but for the evidence of a case still
+    open, which goes when it is closed). Every session of theirs stops working at once
+    (it was tied to the password's hash) and is cleared at its expiry.
     """
     with transaction.atomic():
         player = User.objects.select_for_update().get(pk=user.pk)
         if player.deleted_at is not None:
             return player
+        forget_suppressions_of(player)  # while its addresses are still known
         player.username = f"deleted:{player.pk}"
         player.display_name = DELETED_NAME
         player.email = player.first_name = player.last_name = ""

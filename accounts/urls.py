@@ -13,4 +13,5 @@ urlpatterns = [
     path("auth/display-name/", api.DisplayNameView.as_view(), name="display-name"),
     path("auth/export/", api.ExportView.as_view(), name="export"),
     path("auth/delete/", api.DeleteAccountView.as_view(), name="delete-account"),
+    path("mail/feedback/", api.MailFeedbackView.as_view(), name="mail-feedback"),
 ]

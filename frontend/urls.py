@@ -28,4 +28,6 @@ urlpatterns = [
     path("faq/", views.faq, name="faq"),
     path("fair-play/", views.fair_play, name="fair-play"),
     path("stats/", views.stats, name="stats"),
+    path("privacy/", views.privacy, name="privacy"),  # the cookies: /privacy/#cookies
+    path("terms/", views.terms, name="terms"),
 ]

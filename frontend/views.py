@@ -15,11 +15,15 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from accounts import login_backoff
+from accounts.models import User
+from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
 from apikit.errors import Conflict, NotFound
 from games import practice_pool
 from games.models import Tier, is_weekly_day, tiers_of
 from games.services import get_game_for, get_replay_for
+from moderation import origins
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
 
 BOARDS = ("daily", "streaks", "alltime")
@@ -186,8 +190,10 @@ def oidc_providers() -> list[dict[str, str]]:
 @ensure_csrf_cookie
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """Your account: display name, your data, deletion; links to allauth's pages."""
-    return _page(request, "your_account.html")
+    """Your account: display name, your data, deletion; links to allauth's pages; a line
+    when mail to your address no longer goes out (bounced, or marked as spam)."""
+    assert isinstance(request.user, User)  # login_required
+    return _page(request, "your_account.html", undeliverable=undeliverable_address(request.user))
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:
@@ -206,6 +212,75 @@ def fair_play(request: HttpRequest) -> HttpResponse:
     """How anyone checks a day's commitment and board (docs/fair-play.md), and a checker."""
     yesterday = timezone.now().date() - timedelta(days=1)
     return _page(request, "fair_play.html", yesterday=yesterday.isoformat())
+
+
+# ----- privacy and terms (issue 41; docs/operations.md, "Data retention") ----------------
+# Every figure on these pages is read from the setting or constant the code obeys, so the
+# page cannot say one thing while the beat jobs do another.
+
+DAY_SECONDS = 24 * 3600
+
+
+def _days(seconds: int) -> str:
+    days = round(seconds / DAY_SECONDS)
+    return f"{days} day{'' if days == 1 else 's'}"
+
+
+def retention_figures() -> dict[str, object]:
+    """How long each kind of data is kept, in the settings' own numbers."""
+    return {
+        "origin_days": settings.MODERATION_ORIGIN_DAYS,
+        "guest_game_days": settings.GUEST_GAME_DAYS,
+        "session_lifetime": _days(settings.SESSION_COOKIE_AGE),
+        "login_failures_hours": login_backoff.FAILURES_KEPT_SECONDS // 3600,
+    }
+
+
+def site_cookies() -> list[dict[str, str]]:
+    """Every cookie the site sets, with its purpose and lifetime: all essential. A cookie
+    not listed here must not exist (tests/frontend/test_privacy_pages.py looks)."""
+    return [
+        {
+            "name": settings.SESSION_COOKIE_NAME,
+            "purpose": "Keeps you logged in; for a guest, ties the games you play to this browser.",
+            "lifetime": f"{_days(settings.SESSION_COOKIE_AGE)} after it last changed, "
+            "or until you log out",
+        },
+        {
+            "name": settings.CSRF_COOKIE_NAME,
+            "purpose": "Proves that a move or a form was sent by this site's own pages "
+            "(protection against cross-site request forgery).",
+            "lifetime": _days(settings.CSRF_COOKIE_AGE),
+        },
+        {
+            "name": origins.DEVICE_COOKIE,
+            "purpose": "A random device id, set when you start a daily, guest or archive game: "
+            "it links games played from one browser under several accounts (fair play). "
+            "Nothing else reads it.",
+            "lifetime": _days(origins.DEVICE_COOKIE_DAYS * DAY_SECONDS),
+        },
+        {
+            "name": login_backoff.DEVICE_COOKIE,
+            "purpose": "Set when you log in: this browser keeps logging you in normally while "
+            "someone elsewhere is guessing at your password.",
+            "lifetime": _days(login_backoff.DEVICE_DAYS * DAY_SECONDS),
+        },
+        {
+            "name": "messages",
+            "purpose": "Carries a one-time notice (\u201cyour address is confirmed\u201d) "
+            "from one account page to the next.",
+            "lifetime": "until it is shown, or you close the browser",
+        },
+    ]
+
+
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What is kept about you, why, for how long and who sees it; the cookies."""
+    return _page(request, "privacy.html", cookies=site_cookies(), **retention_figures())
+
+
+def terms(request: HttpRequest) -> HttpResponse:
+    return _page(request, "terms.html", **retention_figures())
 
 
 def stats(request: HttpRequest) -> HttpResponse:

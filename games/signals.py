@@ -18,3 +18,9 @@ game_verified = Signal()
 # boards before anyone sees it there (moderation holds a result linked to a guest's game:
 # ``games.services.hold_results``). A receiver's error undoes that transaction.
 result_counting = Signal()
+
+# ``challenges_under_review``: sent by ``games.retention`` before it deletes guests' old
+# games, with ``sender=Game``; each receiver answers the ids of the challenges on which a
+# case is still open (moderation: an open flag or report), whose guest games are evidence
+# and are kept until it is closed.
+challenges_under_review = Signal()

@@ -1,5 +1,6 @@
 """Celery tasks of the games app: prepare the daily challenges, verify finished games,
-and sweep up whatever was left behind.
+sweep up whatever was left behind, forget the games of guests who never signed up and
+clear the expired sessions.
 
 Tasks take ids, have explicit names, are idempotent through ``Game.verification`` and
 retry only on named, transient errors. Without REDIS_URL they run eagerly in-process.
@@ -16,7 +17,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from apikit.retries import RETRY_ON_DATABASE_ERRORS
-from games import daily, deals, practice_pool, services
+from games import daily, deals, practice_pool, retention, services
 from games.models import utc_today
 
 # A finished game still pending after this long lost its verify_game message (a worker
@@ -113,3 +114,16 @@ def top_up_practice_pools() -> list[str]:
             top_up_practice_pool.delay(variant)
             queued.append(variant)
     return queued
+
+
+@shared_task(name="games.purge_guest_games", **RETRY_ON_DATABASE_ERRORS, max_retries=3)
+def purge_guest_games() -> int:
+    """Delete the guests' games no account took, ``GUEST_GAME_DAYS`` after their day closed
+    (a practice game: after it started, once its session has ended); idempotent."""
+    return retention.purge_guest_games()
+
+
+@shared_task(name="games.clear_expired_sessions", **RETRY_ON_DATABASE_ERRORS, max_retries=3)
+def clear_expired_sessions() -> None:
+    """Delete the expired sessions (``manage.py clearsessions``), a player's or a guest's."""
+    retention.clear_expired_sessions()

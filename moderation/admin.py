@@ -1,22 +1,39 @@
-"""The moderation queue in the admin: flags, reports, players (bans), voided days, the log.
+"""The moderation queue in the admin: flags, reports, appeals, players (bans), voided days,
+notices sent, the log.
 
-Every action asks for a reason (moderation.admin_actions) and calls moderation.services,
-which writes the audit log. The audit log itself is read-only for everyone. The games
-and daily challenges pages are moderation's too (``admin_games``, registered here).
+Flags are listed by priority (moderation.triage: what the flagged result affects, then how
+sure the flag is), open ones first, each with its reason in words; the appeals waiting are
+named above them. Every action asks for a reason (moderation.admin_actions) and calls
+moderation.services, which writes the audit log. The audit log itself is read-only for
+everyone. The games and daily challenges pages are moderation's too (``admin_games``,
+registered here).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
-from django.http import HttpRequest
+from django.contrib import admin, messages
+from django.db.models import Case, F, IntegerField, OrderBy, QuerySet, Value, When
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from moderation import admin_games, services  # noqa: F401  (admin_games registers its pages)
+from moderation import admin_games, services, triage  # noqa: F401  (admin_games: its pages)
 from moderation.admin_actions import ModerationPermissions, reason_action
-from moderation.models import AuditLog, Ban, DayVoid, Flag, LeagueReport, Player, Report
+from moderation.models import (
+    Appeal,
+    AppealStatus,
+    AuditLog,
+    Ban,
+    DayVoid,
+    Flag,
+    FlagStatus,
+    LeagueReport,
+    Notice,
+    Player,
+    Report,
+)
 from social.models import League
 
 
@@ -44,15 +61,62 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+def _open_first(status: str) -> Case:
+    return Case(When(status=status, then=Value(0)), default=Value(1), output_field=IntegerField())
+
+
+class PriorityBandFilter(admin.SimpleListFilter):
+    title = "priority"
+    parameter_name = "band"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        bands = sorted(triage.BANDS.items(), reverse=True)
+        return [(str(band), name) for band, name in bands if band * 10 < triage.APPEAL_PRIORITY]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Flag]) -> QuerySet[Flag]:
+        value = self.value()
+        if value is None or not value.isdigit():
+            return queryset
+        band = int(value)
+        return queryset.filter(priority__gte=band * 10, priority__lt=band * 10 + 10)
+
+
+# The queue: open flags first, by priority (a flag not triaged yet first of all, to be
+# safe), then the better place on its board, then the oldest.
+FLAG_QUEUE_ORDER: list[str | OrderBy] = [
+    _open_first(FlagStatus.OPEN).asc(),
+    F("priority").desc(nulls_first=True),
+    F("board_rank").asc(nulls_last=True),
+    "created_at",
+]
+
+
 @admin.register(Flag)
 class FlagAdmin(ModerationPermissions, ReadOnlyAdmin):
-    list_display = ("id", "game_link", "player", "kind", "status", "reason", "created_at")
-    list_filter = ("status", "kind", "game__challenge__tier", "created_at")
+    list_display = (
+        "id",
+        "priority",
+        "priority_reason",
+        "game_link",
+        "player",
+        "kind",
+        "status",
+        "reason",
+        "created_at",
+    )
+    list_display_links = ("id", "priority")
+    list_filter = ("status", PriorityBandFilter, "kind", "game__challenge__tier", "created_at")
     search_fields = ("game__player__username", "game__player__display_name", "reason")
     list_select_related = ("game__player",)
     date_hierarchy = "created_at"
+
+    def get_ordering(self, request: HttpRequest) -> Any:
+        return FLAG_QUEUE_ORDER
+
     readonly_fields = (
         "game_link",
+        "priority",
+        "priority_reason",
         "kind",
         "reason",
         "measured",
@@ -81,6 +145,97 @@ class FlagAdmin(ModerationPermissions, ReadOnlyAdmin):
     @admin.display(description="player")
     def player(self, flag: Flag) -> str:
         return str(flag.game.player or "guest")
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+        """Appeals come before every flag: the queue says so at its head."""
+        waiting = Appeal.objects.filter(status=AppealStatus.OPEN).count()
+        if waiting and request.method == "GET":
+            url = reverse("admin:moderation_appeal_changelist") + "?status__exact=open"
+            self.message_user(
+                request,
+                format_html(
+                    'First: <a href="{}">{} appeal(s) waiting</a> (priority {}, above every flag).',
+                    url,
+                    waiting,
+                    triage.APPEAL_PRIORITY,
+                ),
+                messages.WARNING,
+            )
+        return super().changelist_view(request, extra_context)
+
+
+@admin.register(Appeal)
+class AppealAdmin(ModerationPermissions, ReadOnlyAdmin):
+    """Players' appeals of a disqualification, open ones first and oldest first: each is
+    the head of the queue (``triage.APPEAL_PRIORITY``) until a moderator decides it."""
+
+    list_display = (
+        "id",
+        "priority",
+        "game_link",
+        "player",
+        "status",
+        "reason",
+        "created_at",
+        "decided_by",
+        "decision",
+    )
+    list_filter = ("status", "created_at")
+    search_fields = ("player__username", "player__display_name", "reason")
+    list_select_related = ("player", "decided_by")
+
+    def get_ordering(self, request: HttpRequest) -> Any:
+        return [_open_first(AppealStatus.OPEN).asc(), "created_at"]
+
+    readonly_fields = (
+        "game_link",
+        "player",
+        "reason",
+        "status",
+        "created_at",
+        "decided_by",
+        "decided_at",
+        "decision",
+    )
+    fields = readonly_fields
+    actions = [
+        reason_action(
+            "uphold_appeals",
+            "Uphold the disqualifications (the results stay off)",
+            services.uphold_on_appeal,
+            "moderate_games",
+        ),
+        reason_action(
+            "reinstate_appeals",
+            "Reinstate the results (back on the boards)",
+            services.reinstate_on_appeal,
+            "moderate_games",
+        ),
+    ]
+
+    @admin.display(description="priority")
+    def priority(self, appeal: Appeal) -> str:
+        if appeal.status != AppealStatus.OPEN:
+            return "decided"
+        return f"{triage.APPEAL_PRIORITY}: an appeal"
+
+    @admin.display(description="game")
+    def game_link(self, appeal: Appeal) -> str:
+        return _game_link(appeal.game_id)
+
+
+@admin.register(Notice)
+class NoticeAdmin(ReadOnlyAdmin):
+    """What players were told of the decisions about them (and mailed)."""
+
+    list_display = ("created_at", "player", "kind", "game_link", "text")
+    list_filter = ("kind", "created_at")
+    search_fields = ("player__username", "player__display_name")
+    list_select_related = ("player",)
+
+    @admin.display(description="game")
+    def game_link(self, notice: Notice) -> str:
+        return _game_link(notice.game_id) if notice.game_id else "-"
 
 
 @admin.register(Report)

@@ -7,7 +7,12 @@
 - ``post_save`` of a new daily, guest or archive Game -> record where it was started from;
 - ``accounts.signals.personal_data`` -> a player's closed flags, reports (of games and of
   league names) and game origins, for their download;
-- ``accounts.signals.account_deleted`` -> forget where the player's games came from;
+- ``accounts.signals.account_deleted`` -> forget where the player's games came from, and the
+  notices sent to them;
+- ``accounts.signals.results_changed`` -> triage the queue again (moderation.triage): the
+  boards changed;
+- ``games.signals.challenges_under_review`` -> the challenges with an open flag or report,
+  whose guests' games the games app keeps until the case is closed;
 - ``post_migrate`` -> the ``moderator`` group and its permissions (moderation.groups);
 
 A ban is a field: ``accounts.services.ban_account`` writes ``accounts.User.is_banned`` and
@@ -58,5 +63,23 @@ class ModerationConfig(AppConfig):
 
         def forget_origins(sender: Any, user: Any, **kwargs: Any) -> None:
             origins.forget_player(user.pk)
+            Notice.objects.filter(player_id=user.pk).delete()
 
         account_deleted.connect(forget_origins, dispatch_uid="moderation.origins", weak=False)
+
+        from accounts.signals import results_changed
+        from moderation import triage
+        from moderation.models import Notice
+
+        results_changed.connect(
+            triage.on_results_changed, dispatch_uid="moderation.triage", weak=False
+        )
+
+        from games.signals import challenges_under_review
+
+        def under_review(sender: Any, **kwargs: Any) -> set[int]:
+            return origins.challenges_under_review()
+
+        challenges_under_review.connect(
+            under_review, sender=Game, dispatch_uid="moderation.under_review", weak=False
+        )

@@ -212,9 +212,10 @@ def recheck_links(game: Game) -> list[Flag]:
 
 def on_game_verified(sender: Any, game: Game, **kwargs: Any) -> None:
     """Receiver of ``games.signals.game_verified`` (sent after commit)."""
-    raise_flags(game.pk)
-    recheck_links(game)
+    raised = raise_flags(game.pk) + recheck_links(game)
     # A game verified after its day was voided leaves the board like the others.
-    from moderation import services
+    from moderation import services, triage
 
     services.disqualify_if_voided(game.pk)
+    # Flags may have been raised and its board changed (a new result): the queue follows.
+    triage.on_result_verified(game, {flag.game_id for flag in raised})

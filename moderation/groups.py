@@ -23,6 +23,8 @@ MODERATOR_PERMISSIONS = [
     ("moderation", "view_dayvoid"),
     ("moderation", "view_ban"),
     ("moderation", "view_player"),
+    ("moderation", "view_appeal"),
+    ("moderation", "view_notice"),
     ("moderation", "moderate_games"),
     ("moderation", "ban_players"),
     ("social", "view_league"),

@@ -59,12 +59,25 @@ class Flag(models.Model):
         related_name="+",
     )
     resolution = models.TextField(blank=True, default="")
+    # Triage (moderation.triage): what the flagged result affects, as an order for the queue
+    # and in words. Null until triaged: the queue lists such a flag first, to be safe.
+    priority = models.SmallIntegerField(null=True, blank=True)
+    priority_reason = models.CharField(max_length=200, blank=True, default="")
+    # The result's place on its board when triaged (1 + the results better than it); null
+    # when it is on no board.
+    board_rank = models.PositiveIntegerField(null=True, blank=True)
+    # The UTC day it was triaged on: a flag triaged while its day was open is triaged again
+    # once the day has closed (``triage.triage_stale``).
+    triaged_on = models.DateField(null=True, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "kind"], name="moderation_flag_one_per_kind"),
         ]
-        indexes = [models.Index(fields=["status", "created_at"], name="moderation_flag_queue")]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="moderation_flag_queue"),
+            models.Index(fields=["status", "-priority"], name="moderation_flag_priority"),
+        ]
         ordering = ["-created_at"]
         permissions = [
             ("moderate_games", "Can clear flags, disqualify games and void days"),
@@ -257,6 +270,9 @@ class AuditAction(models.TextChoices):
     RENAME_LEAGUE = "rename_league", "Renamed a league"
     CLOSE_LEAGUE = "close_league", "Closed a league"
     CONFIRM_RESULT = "confirm_result", "Confirmed a provisional result"
+    APPEAL = "appeal", "A player appealed a disqualification"
+    UPHOLD_APPEAL = "uphold_appeal", "Upheld a disqualification on appeal"
+    REINSTATE = "reinstate", "Reinstated a result on appeal"
 
 
 class AuditLogQuerySet(models.QuerySet["AuditLog"]):
@@ -327,3 +343,74 @@ class ChoiceEvidence(models.Model):
 
     def __str__(self) -> str:
         return f"choices of game {self.game_id}"
+
+
+class NoticeKind(models.TextChoices):
+    DISQUALIFIED = "disqualified", "A result taken off the boards"
+    BANNED = "banned", "The account banned"
+    REINSTATED = "reinstated", "A result put back on the boards"
+    APPEAL_REFUSED = "appeal_refused", "An appeal turned down"
+
+
+class Notice(models.Model):
+    """What the moderators decided about a player, told in plain words: shown on the
+    player's own page (``GET /api/moderation/notices/``) and mailed once the decision has
+    committed. In the player's data download; deleted with the account."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="moderation_notices"
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=NoticeKind.choices)
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["player", "-created_at"], name="moderation_notice_player")]
+
+    def __str__(self) -> str:
+        return f"notice to {self.player_id}: {self.kind}"
+
+
+class AppealStatus(models.TextChoices):
+    OPEN = "open"
+    UPHELD = "upheld"  # the disqualification stands
+    REINSTATED = "reinstated"  # the result is back on its board
+
+
+class Appeal(models.Model):
+    """A player's one appeal of a disqualified game: it waits at the head of the queue
+    until a moderator upholds the decision or reinstates the result."""
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="appeal")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="appeals"
+    )
+    reason = models.TextField(help_text="Why the player thinks the decision is wrong.")
+    status = models.CharField(
+        max_length=10, choices=AppealStatus.choices, default=AppealStatus.OPEN
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decision = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="moderation_appeal_queue"),
+            # The rate limit counts a player's recent appeals.
+            models.Index(fields=["player", "created_at"], name="moderation_appeal_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"appeal of game {self.game_id} ({self.status})"

@@ -24,7 +24,16 @@ from django.utils import timezone
 
 from games.models import Game, Mode
 from moderation.detector import Finding, Thresholds
-from moderation.models import FlagKind, GameOrigin
+from moderation.models import (
+    Appeal,
+    AppealStatus,
+    Flag,
+    FlagKind,
+    FlagStatus,
+    GameOrigin,
+    Report,
+    ReportStatus,
+)
 
 DEVICE_COOKIE = "yd_device"
 DEVICE_COOKIE_DAYS = 400  # browsers cap a cookie's life at 400 days
@@ -85,17 +94,57 @@ def record_origin(game: Game) -> None:
     )
 
 
+def challenges_under_review() -> set[int]:
+    """The challenges with a case still open: a flag or a player's report on one of their
+    games that no moderator has closed. A moderator judges a flagged game with every game
+    of its challenge linked to it, and the links are found through the origins: so the
+    origins of all of the challenge's games are kept until the case is closed, and so are
+    its guests' games (``games.retention``). A player's appeal reopens the case."""
+    open_cases = (
+        Flag.objects.filter(status=FlagStatus.OPEN),
+        Report.objects.filter(status=ReportStatus.OPEN),
+        Appeal.objects.filter(status=AppealStatus.OPEN),
+    )
+    return {
+        challenge
+        for cases in open_cases
+        for challenge in cases.filter(game__challenge__isnull=False).values_list(
+            "game__challenge_id", flat=True
+        )
+    }
+
+
+def players_under_review() -> set[int]:
+    """The players with an open flag or appeal on one of their games: a moderator may weigh
+    where their other games came from (the device of another account, a week earlier)."""
+    flagged = Flag.objects.filter(status=FlagStatus.OPEN, game__player__isnull=False)
+    appealing = Appeal.objects.filter(status=AppealStatus.OPEN)
+    return set(flagged.values_list("game__player_id", flat=True)) | set(
+        appealing.values_list("player_id", flat=True)
+    )
+
+
 def purge_origins(now: dt.datetime | None = None) -> int:
-    """Forget origins older than ``MODERATION_ORIGIN_DAYS``; return how many went."""
+    """Forget origins older than ``MODERATION_ORIGIN_DAYS``, but none that an open case
+    still needs (``challenges_under_review``, ``players_under_review``): those go at the
+    first run after it is closed. Returns how many went."""
     days = settings.MODERATION_ORIGIN_DAYS
     cutoff = (now or timezone.now()) - dt.timedelta(days=days)
-    deleted, _ = GameOrigin.objects.filter(created_at__lt=cutoff).delete()
+    expired = GameOrigin.objects.filter(created_at__lt=cutoff)
+    kept = Q(game__challenge_id__in=challenges_under_review()) | Q(
+        game__player_id__in=players_under_review()
+    )
+    deleted, _ = expired.exclude(kept).delete()
     return deleted
 
 
 def forget_player(player_id: int) -> None:
-    """A deleted account's games keep no trace of where they were played from."""
-    GameOrigin.objects.filter(game__player_id=player_id).delete()
+    """A deleted account's games keep no trace of where they were played from, but for the
+    evidence of a case still open (``challenges_under_review``): it goes with the other
+    origins of its time (``purge_origins``) once the case is closed."""
+    GameOrigin.objects.filter(game__player_id=player_id).exclude(
+        game__challenge_id__in=challenges_under_review()
+    ).delete()
 
 
 # ----- links on one challenge --------------------------------------------------------------

@@ -1,14 +1,14 @@
 """What moderation holds about a player, for the download of their data
 (accounts.signals.personal_data): the flags raised on their games once a moderator has
 closed them (an open flag is still being looked at), the reports they made (of games and
-of league names), and where their daily and archive games were started from (kept
-``MODERATION_ORIGIN_DAYS``)."""
+of league names), where their daily and archive games were started from (kept
+``MODERATION_ORIGIN_DAYS``), the notices the moderators sent them and their appeals."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from moderation.models import Flag, FlagStatus, GameOrigin, LeagueReport, Report
+from moderation.models import Appeal, Flag, FlagStatus, GameOrigin, LeagueReport, Notice, Report
 
 
 def _iso(value: Any) -> str | None:
@@ -24,6 +24,8 @@ def player_moderation(user: Any) -> dict[str, Any]:
     reports = Report.objects.filter(reporter=user).order_by("created_at", "pk")
     league_reports = LeagueReport.objects.filter(reporter=user).order_by("created_at", "pk")
     origins = GameOrigin.objects.filter(game__player=user).order_by("created_at", "pk")
+    notices = Notice.objects.filter(player=user).order_by("created_at", "pk")
+    appeals = Appeal.objects.filter(player=user).order_by("created_at", "pk")
     return {
         "closed_flags": [
             {
@@ -68,5 +70,25 @@ def player_moderation(user: Any) -> dict[str, Any]:
                 "recorded_at": _iso(origin.created_at),
             }
             for origin in origins
+        ],
+        "moderation_notices": [
+            {
+                "game": notice.game_id,
+                "kind": notice.kind,
+                "text": notice.text,
+                "sent_at": _iso(notice.created_at),
+            }
+            for notice in notices
+        ],
+        "appeals": [
+            {
+                "game": appeal.game_id,
+                "reason": appeal.reason,
+                "status": appeal.status,
+                "made_at": _iso(appeal.created_at),
+                "decided_at": _iso(appeal.decided_at),
+                "decision": appeal.decision,
+            }
+            for appeal in appeals
         ],
     }

@@ -1,6 +1,8 @@
 """Every moderation action: clear a flag, disqualify a game, ban or unban a player, void a
-day, rename or close a league, file or dismiss a report. Each runs in one transaction and
-writes one AuditLog row per target. Moderation decides and writes its own rows (flags,
+day, rename or close a league, file or dismiss a report, file or decide an appeal. Each
+runs in one transaction and writes one AuditLog row per target. A player is told of a
+decision about them (a disqualification, a ban, a result put back, an appeal decided) by
+a notice and a mail (``moderation.notices``). Moderation decides and writes its own rows (flags,
 reports, bans, voids, the audit log); a game's standing changes through
 ``games.services``, a player's ban mark through ``accounts.services`` and a league
 through ``social.services``. Those services tell the boards after commit
@@ -20,11 +22,14 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import User
-from apikit.errors import Conflict, Forbidden, ServiceError
+from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
 from games import services as game_services
 from games.models import DailyChallenge, Game, Mode, Status, Verification, utc_today
+from moderation import notices
 from moderation.models import (
     AbstractReport,
+    Appeal,
+    AppealStatus,
     AuditAction,
     AuditLog,
     Ban,
@@ -33,6 +38,7 @@ from moderation.models import (
     FlagKind,
     FlagStatus,
     LeagueReport,
+    NoticeKind,
     Report,
     ReportStatus,
 )
@@ -211,9 +217,18 @@ def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
             return game
         (game,) = game_services.disqualify_games([game.pk])
         _forget_ban_took(game)  # a moderator's own decision: no restore undoes it
+        seen = [
+            FlagKind(kind).label
+            for kind in Flag.objects.filter(game_id=game.pk, status=FlagStatus.OPEN)
+            .order_by("kind")
+            .values_list("kind", flat=True)
+        ]
         _close_flags([game.pk], actor, FlagStatus.UPHELD, reason)
         _close_reports([game.pk], actor, reason)
         _audit(actor, AuditAction.DISQUALIFY, game, reason)
+        if game.player is not None:
+            text = notices.disqualified_text(game, reason, seen)
+            notices.notify(game.player, NoticeKind.DISQUALIFIED, text, game)
     return game
 
 
@@ -224,12 +239,22 @@ def requalify_game(actor: Any, game_id: int, reason: str) -> Game:
         game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
         if not game.disqualified:
             return game
-        if DayVoid.objects.filter(challenge_id=game.challenge_id).exists():
-            raise Conflict("this game's day was voided: its games stay off the board")
-        (game,) = game_services.requalify_games([game.pk])
-        # The ban no longer holds this result: a later disqualification is the moderator's.
-        _forget_ban_took(game)
-        _audit(actor, AuditAction.REQUALIFY, game, reason)
+        _put_back(actor, game, reason, AuditAction.REQUALIFY)
+    return game
+
+
+def _put_back(actor: Any, game: Game, reason: str, action: str) -> Game:
+    """Requalify a locked, disqualified game (not of a voided day), audit it and tell its
+    player."""
+    if DayVoid.objects.filter(challenge_id=game.challenge_id).exists():
+        raise Conflict("this game's day was voided: its games stay off the board")
+    (game,) = game_services.requalify_games([game.pk])
+    # The ban no longer holds this result: a later disqualification is the moderator's.
+    _forget_ban_took(game)
+    _audit(actor, action, game, reason)
+    if game.player is not None:
+        text = notices.reinstated_text(game, reason, on_appeal=action == AuditAction.REINSTATE)
+        notices.notify(game.player, NoticeKind.REINSTATED, text, game)
     return game
 
 
@@ -331,7 +356,8 @@ def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
         _close_flags(game_ids, actor, FlagStatus.UPHELD, f"player banned: {reason}")
         _audit(actor, AuditAction.BAN, user, reason)
         _end_games_in_progress(actor, user, reason)
-        _take_results(actor, ban, reason)
+        taken = _take_results(actor, ban, reason)
+        notices.notify(user, NoticeKind.BANNED, notices.banned_text(reason, taken))
     return ban
 
 
@@ -344,14 +370,16 @@ def _end_games_in_progress(actor: Any, user: User, reason: str) -> None:
             _audit(actor, AuditAction.END_GAME, ended, f"player banned: {reason}")
 
 
-def _take_results(actor: Any, ban: Ban, reason: str) -> None:
-    """Disqualify the player's ranked results, remembering which ones this ban took."""
+def _take_results(actor: Any, ban: Ban, reason: str) -> int:
+    """Disqualify the player's ranked results, remembering which ones this ban took; how
+    many."""
     taken = Game.objects.filter(player_id=ban.player_id, mode=Mode.DAILY, disqualified=False)
     targets = game_services.disqualify_games(taken.values_list("pk", flat=True))
     if not targets:
-        return
+        return 0
     ban.disqualified_games.add(*targets)
     _audit_each(actor, AuditAction.DISQUALIFY, targets, f"player banned: {reason}")
+    return len(targets)
 
 
 def _audit_each(actor: Any, action: str, targets: list[Game], reason: str) -> None:
@@ -422,3 +450,92 @@ def close_league(actor: Any, league_id: int, reason: str) -> Any:
 
 def _settle_league_reports(league_id: int, actor: Any, why: str) -> int:
     return _settle_reports(LeagueReport.objects.filter(league_id=league_id), actor, why)
+
+
+# ----- appeals (a player's, of a disqualification) -----------------------------------------
+
+
+class TooManyAppeals(ServiceError):
+    """More appeals in the last hour than ``MODERATION_REPORTS_PER_HOUR``: 429."""
+
+    http_status = 429
+
+
+def file_appeal(player: Any, game_id: int, reason: Any) -> Appeal:
+    """The player appeals the disqualification of their game, once. 404 for a game that
+    is not theirs (whether or not it exists), 400 when it was appealed already or is not
+    disqualified on its own (a voided day, a ban's results), 429 past the hourly limit of
+    reports. The appeal waits at the head of the queue; the audit log keeps its words."""
+    reason = _report_reason(reason, "say why the decision is wrong: a reason is required")
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("challenge")
+            .filter(pk=game_id, player_id=player.pk)
+            .first()
+        )
+        if game is None:
+            raise NotFound("you have no game with this id")
+        if Appeal.objects.filter(game_id=game.pk).exists():
+            raise ServiceError("you have appealed this decision already: an appeal is heard once")
+        if not game.disqualified:
+            raise ServiceError("this game is not disqualified: there is nothing to appeal")
+        if DayVoid.objects.filter(challenge_id=game.challenge_id).exists():
+            raise ServiceError(
+                "the moderators voided this whole day's board, for everyone: it is not a "
+                "decision about you to appeal"
+            )
+        if Ban.disqualified_games.through.objects.filter(game_id=game.pk).exists():
+            raise ServiceError(
+                "this result was taken by the ban of your account, not on its own: it is "
+                "not appealed game by game"
+            )
+        limit = settings.MODERATION_REPORTS_PER_HOUR
+        since = timezone.now() - dt.timedelta(hours=1)
+        if Appeal.objects.filter(player_id=player.pk, created_at__gte=since).count() >= limit:
+            raise TooManyAppeals(f"you have sent {limit} appeals in the last hour; try again later")
+        appeal = Appeal.objects.create(game=game, player=player, reason=reason)
+        _audit(player, AuditAction.APPEAL, game, reason)
+    return appeal
+
+
+def uphold_on_appeal(actor: Any, appeal_id: int, reason: str) -> Appeal:
+    """A moderator read the appeal and the disqualification stands; the player is told."""
+    return _decide_appeal(actor, appeal_id, reason, reinstate=False)
+
+
+def reinstate_on_appeal(actor: Any, appeal_id: int, reason: str) -> Appeal:
+    """A moderator read the appeal and puts the result back on its board (through
+    ``games.services``); the player is told."""
+    return _decide_appeal(actor, appeal_id, reason, reinstate=True)
+
+
+def _decide_appeal(actor: Any, appeal_id: int, reason: str, *, reinstate: bool) -> Appeal:
+    reason = _reason(reason)
+    with transaction.atomic():
+        appeal = Appeal.objects.select_for_update().get(pk=appeal_id)
+        if appeal.status != AppealStatus.OPEN:
+            return appeal  # decided already: nothing to log twice
+        if appeal.player_id == actor.pk:
+            raise Forbidden("you cannot decide your own appeal")
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("challenge", "player")
+            .get(pk=appeal.game_id)
+        )
+        if reinstate and game.disqualified:
+            _put_back(actor, game, reason, AuditAction.REINSTATE)
+        elif not reinstate:
+            _audit(actor, AuditAction.UPHOLD_APPEAL, game, reason)
+            notices.notify(
+                appeal.player,
+                NoticeKind.APPEAL_REFUSED,
+                notices.appeal_refused_text(game, reason),
+                game,
+            )
+        appeal.status = AppealStatus.REINSTATED if reinstate else AppealStatus.UPHELD
+        appeal.decided_by = actor
+        appeal.decided_at = timezone.now()
+        appeal.decision = reason
+        appeal.save(update_fields=["status", "decided_by", "decided_at", "decision"])
+    return appeal

@@ -12,4 +12,7 @@ urlpatterns = [
     # a league's name: the leagues' paths (social.urls), moderation's reports
     path("leagues/<id:league_id>/report/", api.ReportLeagueView.as_view(), name="report-league"),
     path("leagues/join/<str:token>/report/", api.ReportInviteView.as_view(), name="report-invite"),
+    # what the moderators decided about oneself, and one appeal of a disqualification
+    path("moderation/notices/", api.NoticesView.as_view(), name="notices"),
+    path("moderation/appeals/", api.AppealsView.as_view(), name="appeals"),
 ]

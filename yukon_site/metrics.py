@@ -155,6 +155,7 @@ class ScrapeCollector:
             ("database", self._database),
             ("broker", self._broker),
             ("worker_events", self._worker_events),
+            ("funnel", self._funnel),
         ):
             try:
                 families = list(read())
@@ -284,6 +285,12 @@ class ScrapeCollector:
             "Tasks a worker has taken and not yet finished (all queues).",
             value=unacked,
         )
+
+    def _funnel(self) -> Iterator[Metric]:
+        """The product funnel's counts (metrics/prometheus.py, docs/metrics.md)."""
+        from metrics.prometheus import funnel_families
+
+        yield from funnel_families()
 
     def _worker_events(self) -> Iterator[Metric]:
         failures, lag = worker_events.read()

@@ -8,7 +8,7 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from yukon_site import dev_secrets
+from yukon_site import dev_secrets, security_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -76,12 +76,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "csp",  # the content security policy (yukon_site/security_headers.py); its checks
     "accounts",
     "games",
     "social",
     "leaderboards",
     "moderation",
     "analysis",
+    "metrics",  # first-party product metrics: counts only (docs/metrics.md)
     "frontend",
     # Account flows (docs/accounts.md): after our apps, whose templates override allauth's.
     "allauth",
@@ -98,6 +100,8 @@ MIDDLEWARE = [
     "accounts.even_timing.EvenTimingMiddleware",  # early: its clock starts with the request
     "yukon_site.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # request.csp_nonce for the templates; the policy header
+    "yukon_site.security_headers.SecurityHeadersMiddleware",  # Permissions-Policy, CORP
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -281,15 +285,37 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.top_up_practice_pools",
         "schedule": env.float("PRACTICE_POOL_SWEEP_SECONDS", default=600.0),
     },
+    # The funnel's counts gathered in Redis go to PostgreSQL (docs/metrics.md): losing
+    # Redis loses at most this many seconds of counts; the staff page is this far behind.
+    "flush-metrics": {
+        "task": "metrics.flush_counts",
+        "schedule": env.float("METRICS_FLUSH_SECONDS", default=60.0),
+    },
     # Provisional results of closed days with no open flag are confirmed.
     "confirm-provisional": {
         "task": "moderation.confirm_provisional",
         "schedule": env.float("PROVISIONAL_SWEEP_SECONDS", default=900.0),
     },
-    # Where games were started from is kept MODERATION_ORIGIN_DAYS, then forgotten.
+    # The moderation queue's priorities: open days' boards again, closed days' flags into
+    # their closed bands (moderation/triage.py).
+    "triage-flags": {
+        "task": "moderation.triage_flags",
+        "schedule": env.float("MODERATION_TRIAGE_SWEEP_SECONDS", default=300.0),
+    },
+    # Data retention (docs/operations.md, "Data retention"): where games were started
+    # from is kept MODERATION_ORIGIN_DAYS, guests' games no account took GUEST_GAME_DAYS
+    # after their day closed, sessions until they expire; evidence of an open case stays.
     "purge-origins": {
         "task": "moderation.purge_origins",
         "schedule": crontab(hour=3, minute=30),
+    },
+    "purge-guest-games": {
+        "task": "games.purge_guest_games",
+        "schedule": crontab(hour=3, minute=40),
+    },
+    "clear-expired-sessions": {
+        "task": "games.clear_expired_sessions",
+        "schedule": crontab(hour=3, minute=50),
     },
 }
 
@@ -366,14 +392,24 @@ MODERATION_LINKED_SEEN_CARDS = env.int("MODERATION_LINKED_SEEN_CARDS", default=1
 MODERATION_CLAIRVOYANCE_LOG10 = env.float("MODERATION_CLAIRVOYANCE_LOG10", default=-1.5)
 MODERATION_CLAIRVOYANCE_RECORD_GAMES = env.int("MODERATION_CLAIRVOYANCE_RECORD_GAMES", default=10)
 MODERATION_CLAIRVOYANCE_NODES = env.int("MODERATION_CLAIRVOYANCE_NODES", default=2_000_000)
-# How long a game's origin (address, network, device id, user agent) is kept.
-MODERATION_ORIGIN_DAYS = env.int("MODERATION_ORIGIN_DAYS", default=90)
+# Data retention (docs/operations.md, "Data retention"; the privacy page shows these):
+# days a game's origin (address, network, device id, user agent) is kept, and days after
+# its day closed that a guest's game no account took is kept (a guest's practice game:
+# after it started, once its session has ended). A case still open keeps its evidence.
+MODERATION_ORIGIN_DAYS = env.int("MODERATION_ORIGIN_DAYS", default=30)
+GUEST_GAME_DAYS = env.int("GUEST_GAME_DAYS", default=7)
+# A session (a guest's games, a log-in) lasts this long after its last change (Django's
+# default, written out because the privacy page states it).
+SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=14 * 24 * 3600)
 # Provisional results (games/services/provisional.py): a ranked result of an account younger
 # than this many days, or with fewer verified dailies before it, is marked provisional on
 # its board until the close check (moderation.confirm_provisional) or a moderator confirms it.
 PROVISIONAL_ACCOUNT_DAYS = env.int("PROVISIONAL_ACCOUNT_DAYS", default=7)
 PROVISIONAL_DAILIES = env.int("PROVISIONAL_DAILIES", default=3)
 MODERATION_REPORTS_PER_HOUR = env.int("MODERATION_REPORTS_PER_HOUR", default=10)
+# The queue's ranks (moderation/triage.py) follow a board's new results at most this often
+# (seconds; 0: on every result); a moderator's decision re-triages at once.
+MODERATION_TRIAGE_REFRESH_SECONDS = env.int("MODERATION_TRIAGE_REFRESH_SECONDS", default=60)
 # A header set by your own reverse proxy (e.g. "HTTP_X_REAL_IP"); empty: REMOTE_ADDR.
 MODERATION_CLIENT_ADDRESS_HEADER = env.str("MODERATION_CLIENT_ADDRESS_HEADER", default="")
 
@@ -435,6 +471,9 @@ REST_FRAMEWORK = {
         # per player: display-name changes (tries), exports and deletions (docs/accounts.md)
         "display_name": env.str("THROTTLE_DISPLAY_NAME", default="5/day"),
         "account_data": env.str("THROTTLE_ACCOUNT_DATA", default="10/hour"),
+        # the metrics beacon, per address: one visit a day per browser and a few shares;
+        # more from one address counts nothing (docs/metrics.md)
+        "metrics_events": env.str("THROTTLE_METRICS_EVENTS", default="60/hour"),
     },
     # Proxies in front of gunicorn (1 in docker-compose.yml): the client address for the
     # sign-up and log-in limits is that many hops back in X-Forwarded-For; 0: REMOTE_ADDR.
@@ -521,9 +560,9 @@ MFA_ALLOW_UNVERIFIED_EMAIL = True
 # Plain-HTTP origins (development on localhost, the browser tests) may register passkeys.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env.bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", default=DEBUG)
 
-# Mail (verification links, password resets): EMAIL_URL (smtp://user:pass@host:587 with
-# ?tls=True, smtp+ssl://..., consolemail://), else the usual EMAIL_HOST & co., else the
-# console (development: messages are printed, nothing is sent).
+# Mail (verification links, password resets): EMAIL_URL (smtp+tls://user:pass@host:587 for
+# STARTTLS, smtp+ssl://...:465, consolemail://; django-environ ignores "?tls=True"), else
+# the usual EMAIL_HOST & co., else the console (development: messages are printed).
 if env.str("EMAIL_URL", default=""):
     globals().update(env.email_url("EMAIL_URL"))
 elif env.str("EMAIL_HOST", default=""):
@@ -538,6 +577,18 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Yukon Daily <noreply@localhost>")
+# Mail that arrives (docs/operations.md, "Mail"): the backend chosen above is the one the
+# Celery task sends with, retrying while the server is away; the site's own backend only
+# queues that task, so no request talks SMTP. Suppressed addresses (bounces, complaints)
+# are fed back with `manage.py mail_feedback` or POST /api/mail/feedback/ with the header
+# X-Mail-Feedback-Secret: MAIL_FEEDBACK_SECRET (unset: the endpoint refuses everything).
+EMAIL_DELIVERY_BACKEND = env.str("EMAIL_DELIVERY_BACKEND", default=EMAIL_BACKEND)
+EMAIL_BACKEND = "accounts.mail.QueuedEmailBackend"
+if EMAIL_DELIVERY_BACKEND == EMAIL_BACKEND:
+    raise ImproperlyConfigured("EMAIL_DELIVERY_BACKEND must be a backend that sends mail.")
+MAIL_FEEDBACK_SECRET = env.str("MAIL_FEEDBACK_SECRET", default="")
+if MAIL_FEEDBACK_SECRET and len(MAIL_FEEDBACK_SECRET) < 24:
+    raise ImproperlyConfigured("MAIL_FEEDBACK_SECRET must be at least 24 characters.")
 
 # Sign-in with an external OpenID Connect provider: off unless OIDC_SERVER_URL is set
 # (its issuer URL; discovery at <url>/.well-known/openid-configuration), with the client
@@ -561,6 +612,18 @@ SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # never join an account by a provide
 SOCIALACCOUNT_AUTO_SIGNUP = False  # a first sign-in picks a username and a display name
 SOCIALACCOUNT_LOGIN_ON_GET = False
 
+# Security headers (docs/operations.md, "Security headers"). A strict content security
+# policy: scripts and styles from the site's files and the nonce of each page
+# (`nonce="{{ request.csp_nonce }}"`), never inline code, style attributes or eval
+# (yukon_site/security_headers.py). Django's own defaults send the rest and are named here so
+# that a change is seen: Referrer-Policy, X-Content-Type-Options, Cross-Origin-Opener-Policy,
+# X-Frame-Options (HSTS and secure cookies: above, on with DEBUG off).
+CONTENT_SECURITY_POLICY = security_headers.content_security_policy(OIDC_SERVER_URL)
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Yukon Daily API",
     "DESCRIPTION": "Daily Yukon Solitaire: challenges, games, moves and leaderboards.",
@@ -574,6 +637,13 @@ SPECTACULAR_SETTINGS = {
         "VerificationEnum": "games.models.Verification",
         "ModeEnum": "games.models.Mode",
         "ReportStatusEnum": "moderation.models.ReportStatus",  # game and league reports
+        "SuppressionReasonEnum": "accounts.models.SuppressionReason",  # mail feedback
+        "NoticeKindEnum": "moderation.models.NoticeKind",
+        "AppealStatusEnum": "moderation.models.AppealStatus",
+        # the metrics beacon's two shapes, each its own `event` (docs/metrics.md)
+        "MetricsVisitEnum": ["visit"],
+        "MetricsShareEnum": ["share"],
+        "MetricsTierEnum": "metrics.services.TIERS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,9 +1,10 @@
 """Top-level URL routes: admin, account pages, the JSON API, its schema and docs, the client."""
 
 from allauth.mfa.webauthn import views as webauthn_views
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from accounts.urls import urlpatterns as account_api
 from apikit import converters  # noqa: F401 registers <id:...>
@@ -12,12 +13,16 @@ from apikit.schema_view import SchemaView
 from frontend import entrance
 from games.api.urls import urlpatterns as game_api
 from leaderboards.close_records import SigningKeysView
+from metrics.views import funnel_page
+from yukon_site import security_headers
 from yukon_site.health import healthz, no_such_page
 from yukon_site.metrics import metrics_view
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),  # bearer token only (METRICS_TOKEN)
+    # the funnel's staff page, behind the admin's guard (staff, second factor; docs/metrics.md)
+    path("admin/metrics/", admin.site.admin_view(funnel_page), name="staff-metrics"),
     path("admin/", admin.site.urls),
     # allauth's pages (docs/accounts.md); its two <int:pk> routes first with a bounded id,
     # and any other key a 404 (a 25-digit one would reach the database and fail there)
@@ -44,6 +49,7 @@ urlpatterns = [
     path("api/", include("moderation.urls")),
     path("api/", include("social.urls")),
     path("api/", include("analysis.urls")),
+    path("api/", include("metrics.urls")),
     # fair play's signing keys, current and retired (docs/fair-play.md, section 5)
     path(
         ".well-known/yukon-daily-keys.json",
@@ -51,7 +57,15 @@ urlpatterns = [
         name="signing-keys",
     ),
     path("api/schema/", SchemaView.as_view(), name="schema"),  # one generation at a time
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Swagger UI: its start-up script as a file of its own (the split view), its bundle from
+    # its CDN on this page alone (yukon_site/security_headers.py)
+    path(
+        "api/docs/",
+        csp_update(security_headers.SWAGGER_UI_POLICY)(
+            SpectacularSwaggerSplitView.as_view(url_name="schema")
+        ),
+        name="api-docs",
+    ),
     api_catch_all(),  # last under /api/: what no route takes is a JSON 404, never HTML
     path("", include("frontend.urls")),
 ]

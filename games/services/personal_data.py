@@ -23,6 +23,8 @@ def game_record(game: Game) -> dict[str, Any]:
     return {
         "id": game.pk,
         "mode": game.mode,
+        # started by a guest and taken by the account (at sign-up or a log-in)
+        "played_as_guest": game.played_as_guest,
         "variant": game.deal.variant,
         "deal": str(game.deal.number) if public else None,
         "date": game.challenge.date.isoformat() if game.challenge else None,

@@ -106,7 +106,7 @@ def mailbox(mail_service: tuple[Mailbox, int], settings: Any) -> Mailbox:
     settings point at it too, for Celery's in-process runs (no REDIS_URL)."""
     box, port = mail_service
     box.messages.clear()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_DELIVERY_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""

@@ -159,7 +159,7 @@ def start(client: Client) -> str:
 def follow_provider(authorize_url: str) -> str:
     """The browser at the provider: its answer sends it back to us (path and query)."""
     url = urlsplit(authorize_url)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=5)
+    connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=5)
     connection.request("GET", f"{url.path}?{url.query}")
     answer = connection.getresponse()
     assert answer.status == 302

@@ -8,9 +8,11 @@ app; then the production settings are loaded from exactly the web service's envi
 from __future__ import annotations
 
 import ast
+import configparser
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -115,8 +117,11 @@ def test_services_and_named_volumes() -> None:
             source = volume.split(":")[0]
             assert not source.startswith((".", "/")), f"{name}: a named volume, not a bind mount"
             used.add(source)
-    assert used == declared == {"postgres-data", "redis-data"}
-    assert services["postgres"]["volumes"] == ["postgres-data:/var/lib/postgresql/data"]
+    assert used == declared == {"postgres-data", "pgbackrest-repo", "redis-data"}
+    assert services["postgres"]["volumes"] == [
+        "postgres-data:/var/lib/postgresql/data",
+        "pgbackrest-repo:/var/lib/pgbackrest",
+    ]
 
 
 def test_every_long_running_service_has_a_healthcheck_and_waits_for_healthy_deps() -> None:
@@ -221,6 +226,82 @@ def test_dockerfile() -> None:
     assert cmd and yaml.safe_load(cmd.group(1)) == compose()["services"]["web"]["command"]
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "db.sqlite3"} <= set(ignored)
+
+
+# ---------------------------------------------------------------- WAL archiving (pgBackRest)
+# docs/operations.md, "Backups and point-in-time recovery"; scripts/pitr-drill restores
+# with these settings (tests/deploy/test_pitr.py).
+
+POSTGRES_IMAGE = ROOT / "deploy" / "postgres"
+OFFSITE_SAMPLE = {
+    "PGBACKREST_REPO2_S3_BUCKET": "yukon-backups",
+    "PGBACKREST_REPO2_S3_ENDPOINT": "s3.eu-central-1.amazonaws.com",
+    "PGBACKREST_REPO2_S3_REGION": "eu-central-1",
+    "PGBACKREST_REPO2_S3_KEY": "sample-key",
+    "PGBACKREST_REPO2_S3_KEY_SECRET": "sample-key-secret",
+    "PGBACKREST_REPO2_CIPHER_PASS": "sample passphrase",
+}
+
+
+def pgbackrest_conf() -> configparser.ConfigParser:
+    conf = configparser.ConfigParser(interpolation=None)
+    conf.read_string((POSTGRES_IMAGE / "pgbackrest.conf").read_text())
+    return conf
+
+
+def test_the_database_archives_every_wal_segment_with_pgbackrest() -> None:
+    postgres = compose()["services"]["postgres"]
+    assert postgres["build"] == "deploy/postgres"
+    command = postgres["command"]
+    assert command[0] == "postgres" and command[1::2] == ["-c"] * (len(command) // 2)
+    settings = dict(setting.split("=", 1) for setting in command[2::2])
+    assert settings["archive_mode"] == "on" and settings["wal_level"] == "replica"
+    archive = shlex.split(settings["archive_command"])
+    assert archive[0] == "pgbackrest" and archive[-2:] == ["archive-push", "%p"]
+    (stanza,) = [word.removeprefix("--stanza=") for word in archive if "--stanza=" in word]
+    # The stanza's database is the data volume, reached as the image's superuser; the
+    # repository is a volume of its own.
+    mounts = {path: volume for volume, path in (v.split(":") for v in postgres["volumes"])}
+    conf = pgbackrest_conf()
+    assert mounts[conf[stanza]["pg1-path"]] == "postgres-data"
+    assert conf[stanza]["pg1-user"] == postgres["environment"]["POSTGRES_USER"]
+    assert mounts[conf["global"]["repo1-path"]] == "pgbackrest-repo"
+    assert int(conf["global"]["repo1-retention-full"]) >= 2
+    # The image: the compose file's PostgreSQL with pgBackRest, this file, the stanza made
+    # on the first start.
+    dockerfile = (POSTGRES_IMAGE / "Dockerfile").read_text()
+    (base,) = re.findall(r"^FROM (\S+)$", dockerfile, re.M)
+    assert base == "postgres:" + postgres["image"].split(":")[1]
+    assert re.search(r"apt-get install .*\bpgbackrest\b", dockerfile)
+    assert "COPY pgbackrest.conf /etc/pgbackrest/pgbackrest.conf\n" in dockerfile
+    assert "COPY create-stanza.sh /docker-entrypoint-initdb.d/\n" in dockerfile
+    init = POSTGRES_IMAGE / "create-stanza.sh"
+    assert os.access(init, os.X_OK)
+    assert f"pgbackrest --stanza={stanza} stanza-create\n" in init.read_text()
+
+
+def test_the_copy_off_the_machine_is_an_encrypted_pgbackrest_repo2_set_by_environment() -> None:
+    offsite = yaml.safe_load((POSTGRES_IMAGE / "offsite.yml").read_text())
+    assert set(offsite["services"]) == {"postgres"}
+    env = offsite["services"]["postgres"]["environment"]
+    values = {name: interpolate(str(value), OFFSITE_SAMPLE) for name, value in env.items()}
+    assert values["PGBACKREST_REPO2_TYPE"] == "s3"
+    assert values["PGBACKREST_REPO2_CIPHER_TYPE"] == "aes-256-cbc"
+    for required in OFFSITE_SAMPLE:  # no default stands in for a bucket or a secret
+        with pytest.raises(KeyError, match=required):
+            interpolate(
+                str(env[required]), {k: v for k, v in OFFSITE_SAMPLE.items() if k != required}
+            )
+    if shutil.which("pgbackrest") is None:
+        pytest.skip("needs pgBackRest (Debian package pgbackrest; .ci/run installs it)")
+    # pgBackRest only warns about a variable it does not know: each must name an option.
+    for name in env:
+        assert name.startswith("PGBACKREST_REPO2_"), name
+        option = "repo-" + name.removeprefix("PGBACKREST_REPO2_").lower().replace("_", "-")
+        known = subprocess.run(
+            ["pgbackrest", "help", "backup", option], capture_output=True, check=False
+        )
+        assert known.returncode == 0, f"{name}: pgBackRest has no option {option}"
 
 
 @pytest.mark.slow

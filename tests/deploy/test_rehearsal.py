@@ -1,8 +1,9 @@
 """The deployment rehearsal (scripts/rehearse-deploy): the image and the compose stack, run.
 
-The whole rehearsal runs once against the throwaway PostgreSQL and Redis of
-scripts/test-services: the Dockerfile's files built into a wheel and installed in a fresh
-virtualenv, every compose service started with its own command and environment, a player
+The whole rehearsal runs once, with a Redis of its own and a PostgreSQL cluster of its own
+that archives WAL with pgBackRest as the postgres service does: the Dockerfile's files
+built into a wheel and installed in a fresh virtualenv, every compose service started with
+its own command and environment, a player
 who wins today's daily through gunicorn, then two webs and two workers. Around it: the
 rehearsal refuses an image whose build stage leaves out an app, stops what it started when
 it is stopped, and reads .dockerignore and compose files as Docker does.
@@ -82,20 +83,16 @@ def workdir(tmp_path: Path) -> Iterator[Path]:
 
 
 def assert_servers_released(output: str, redis_url: str) -> None:
-    """The rehearsal's database and role are dropped, its Redis database emptied."""
-    import psycopg
+    """The rehearsal's PostgreSQL is stopped and its directory removed, its Redis database
+    emptied."""
     import redis
 
-    database = re.search(r"postgres is database (\w+) of role (\w+)", output)
+    cluster = re.search(r"postgres is a cluster of its own in (\S+) on", output)
     index = re.search(r"redis is database (\d+)", output)
-    assert database and index, output[-3000:]
-    with psycopg.connect(os.environ["DATABASE_URL"]) as connection:
-        left = connection.execute(
-            "SELECT datname FROM pg_database WHERE datname = %s UNION ALL "
-            "SELECT rolname FROM pg_roles WHERE rolname = %s",
-            list(database.groups()),
-        ).fetchall()
-    assert not left
+    assert cluster and index, output[-3000:]
+    directory = Path(cluster.group(1))
+    assert not processes_using(directory), processes_using(directory)
+    assert not directory.exists()
     assert redis.Redis.from_url(redis_url, db=int(index.group(1))).dbsize() == 0
 
 
@@ -131,6 +128,7 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
         assert status == 0, output[-8000:]
         assert_servers_released(output, own_redis.url)
     for step in (
+        "stack: postgres archives its WAL with pgBackRest (pgbackrest check passed",
         "stack: rehearsal-migrate-1 completed successfully",
         "stack: rehearsal-web-1 healthy",
         "stack: rehearsal-worker-1 healthy",

@@ -226,7 +226,7 @@ def test_keyboard_cursor_foundations_and_announcements(browse: Any) -> None:
     assert deep.get_attribute("aria-pressed") == "true"
     announced = p.locator("[data-announce]")
     p.wait_for_function(
-        "document.querySelector('[data-announce]').textContent.startsWith('picked up')"
+        "() => document.querySelector('[data-announce]').textContent.startsWith('picked up')"
     )
     p.keyboard.press("ArrowRight")
     target = p.locator('.column[data-col="5"]')
@@ -234,7 +234,7 @@ def test_keyboard_cursor_foundations_and_announcements(browse: Any) -> None:
     assert p.locator(".board .kbd-focus").count() == 1
     assert p.evaluate("document.activeElement.closest('.column').dataset.col") == "5"
     p.wait_for_function(
-        "document.querySelector('[data-announce]').textContent.includes('drop here')"
+        "() => document.querySelector('[data-announce]').textContent.includes('drop here')"
     )
     p.screenshot(path=str(SHOTS / "keyboard-cursor-drop-target.png"))
     # An illegal drop (the 8 of spades on column 2's 6 of spades): the reason is spoken once,

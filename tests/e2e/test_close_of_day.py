@@ -50,7 +50,7 @@ def test_a_daily_started_five_minutes_before_the_close_counts_down(
     assert "urgent" in (line.get_attribute("class") or "")
     page.page.clock.fast_forward("02:00")
     page.page.wait_for_function(
-        "document.querySelector('[data-closing]').textContent.match(/in 2:[0-5]\\d$/)"
+        "() => document.querySelector('[data-closing]').textContent.match(/in 2:[0-5]\\d$/)"
     )
     page.shot("play-desktop-closing")
     page.assert_clean()

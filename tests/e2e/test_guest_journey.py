@@ -81,7 +81,9 @@ def test_a_guest_plays_todays_easy_deal_signs_up_and_finds_the_result_on_the_boa
     play.wait_for()
     assert p.get_by_text("Sign up to play").count() == 0
     assert re.search(r"\b7 played \(1 as a guest\)", easy.locator(".counts").inner_text())
-    p.wait_for_function("!document.querySelector('[data-countdown]').textContent.includes('-')")
+    p.wait_for_function(
+        "() => !document.querySelector('[data-countdown]').textContent.includes('-')"
+    )
     page.shot(f"journey-{width}-1-home")
 
     # 2. Play: the game is the guest's at once; won by dragging every card.

@@ -27,7 +27,8 @@ def token(position: Position, card: int) -> str:
 def test_a_double_yukon_practice_deal_is_won_by_dragging(browse: Any, eager_celery: None) -> None:
     line = solve(0, variant="double-yukon", seconds=10).moves
     assert line
-    page = browse(DESKTOP)
+    # Without the glide each of the 467 drags waits for (test_play drags with it on).
+    page = browse(DESKTOP, reduced_motion="reduce")
     page.goto("/practice/0/?variant=double-yukon")
     p = page.page
     p.locator(".tableau .column").nth(9).wait_for()
@@ -46,11 +47,12 @@ def test_a_double_yukon_practice_deal_is_won_by_dragging(browse: Any, eager_cele
         if number % 25 == 0 or number == len(line):
             # the server's answers have caught up: the score is the engine's
             p.wait_for_function(
-                f"document.querySelector('[data-score]').textContent.trim() === '{position.score}'",
+                "() => document.querySelector('[data-score]').textContent.trim()"
+                f" === '{position.score}'",
                 timeout=15_000,
             )
     assert position.is_won()
-    p.wait_for_function("document.querySelector('[data-end]').open", timeout=15_000)
+    p.wait_for_function("() => document.querySelector('[data-end]').open", timeout=15_000)
     page.shot("double-yukon-won-desktop")
     page.assert_clean()
 
@@ -133,7 +135,7 @@ def test_keyboard_play_names_the_copy_and_wraps_over_ten_columns(browse: Any) ->
     assert focused_label() == "ace of hearts, copy 1, column 2, face up"
     p.keyboard.press("f")
     p.locator('.tableau [data-card="Ah#1"]').wait_for(state="detached")
-    p.wait_for_function("document.querySelector('[data-moves]').textContent === '1'")
+    p.wait_for_function("() => document.querySelector('[data-moves]').textContent === '1'")
     p.reload()
     p.locator(".tableau .card.up").first.wait_for()
     assert p.locator('.tableau [data-card="Ah#1"]').count() == 0
@@ -142,7 +144,7 @@ def test_keyboard_play_names_the_copy_and_wraps_over_ten_columns(browse: Any) ->
     # Resign, then step through the replay: the logged "2:Ah#1>F" and the start it left.
     p.once("dialog", lambda dialog: dialog.accept())
     p.locator("[data-resign]").click()
-    p.wait_for_function("document.querySelector('[data-end]').open", timeout=15_000)
+    p.wait_for_function("() => document.querySelector('[data-end]').open", timeout=15_000)
     replay = p.locator("[data-end-replay]")
     replay.wait_for()
     href = replay.get_attribute("href") or ""
@@ -164,7 +166,8 @@ def test_a_hint_names_the_column_and_marks_the_copy(browse: Any) -> None:
     p.locator(".tableau .card.up").first.wait_for()
     p.locator("[data-hint]").click()
     p.wait_for_function(
-        "document.querySelector('[data-coach]').textContent.startsWith('Move')", timeout=20_000
+        "() => document.querySelector('[data-coach]').textContent.startsWith('Move')",
+        timeout=20_000,
     )
     # both aces of hearts are face up: the words name the column, the board lights the copy
     assert p.locator("[data-coach]").inner_text() == "Move the A♥ in column 2 home."
@@ -234,7 +237,7 @@ def test_a_phone_plays_the_16_column_board_by_touch(browse: Any) -> None:
     p.locator(f'.column[data-col="{column}"] [data-card="{near_card}"]').wait_for()
     position.play(near)
     p.wait_for_function(
-        f"document.querySelector('[data-score]').textContent.trim() === '{position.score}'",
+        f"() => document.querySelector('[data-score]').textContent.trim() === '{position.score}'",
         timeout=10_000,
     )
     page.shot("quadruple-yukon-phone-touch")

@@ -186,7 +186,7 @@ def test_practice_asks_before_leaving_and_hints_in_words(
     p.locator("[data-hint]").click()
     line = p.locator("[data-coach]")
     p.wait_for_function(
-        "document.querySelector('[data-coach]').textContent.startsWith('Move the')",
+        "() => document.querySelector('[data-coach]').textContent.startsWith('Move the')",
         timeout=15_000,
     )
     words = line.inner_text()
@@ -203,7 +203,7 @@ def test_practice_asks_before_leaving_and_hints_in_words(
         column = int(re.search(r"column (\d+)\.$", words).group(1))  # type: ignore[union-attr]
         assert target.get_attribute("data-col") == str(column - 1)
     p.wait_for_function(
-        "document.querySelector('[data-announce]').textContent === "
+        "() => document.querySelector('[data-announce]').textContent === "
         "document.querySelector('[data-coach]').textContent"
     )
     page.shot(f"plain-practice-hint-{size}")

@@ -51,7 +51,7 @@ def wait_landed(page: Any, card: str, dest: int | str) -> None:
         toast = page.page.locator(".toast").inner_text()
         raise AssertionError(f"{card} did not reach {dest}; the page said: {toast!r}") from exc
     page.page.wait_for_function(
-        "document.getAnimations().every(a => a.effect.getTiming().iterations === Infinity)"
+        "() => document.getAnimations().every(a => a.effect.getTiming().iterations === Infinity)"
     )
 
 
@@ -170,7 +170,7 @@ def test_keyboard_only_moves(browse: Any) -> None:
     # 9c>7: column 2 is four to the left of column 6, then its first face-up card.
     keys(*["ArrowLeft"] * 4, *["ArrowUp"] * 4, "Space", *["ArrowRight"] * 5, "Enter")
     p.locator('.column[data-col="6"] [data-card="9c"]').wait_for()
-    p.wait_for_function("document.querySelector('[data-moves]').textContent === '2'")
+    p.wait_for_function("() => document.querySelector('[data-moves]').textContent === '2'")
     # 7s>5: two columns left is column 5 (now topped by the eight of hearts it uncovered),
     # one right is column 6, six up is the seven of spades; pick up, one left, drop.
     keys("ArrowLeft", "ArrowLeft")
@@ -184,7 +184,7 @@ def test_keyboard_only_moves(browse: Any) -> None:
     assert focused_label() == "ace of spades, column 6, face up"
     keys("f")
     wait_landed(page, "As", "F")
-    p.wait_for_function("document.querySelector('[data-moves]').textContent === '4'")
+    p.wait_for_function("() => document.querySelector('[data-moves]').textContent === '4'")
     # The server agrees: a reload shows the same four moves.
     p.reload()
     p.locator('.foundations [data-top="As"]').wait_for()

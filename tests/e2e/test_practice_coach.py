@@ -18,7 +18,7 @@ def test_hint_button_shows_a_move_and_still_winnable_answers(browse: Any) -> Non
     p.locator("[data-hint]").click()
     line = p.locator("[data-coach]")
     p.wait_for_function(
-        "document.querySelector('[data-coach]').textContent.startsWith('Move the')",
+        "() => document.querySelector('[data-coach]').textContent.startsWith('Move the')",
         timeout=10_000,
     )
     assert re.search(r"^Move the .+ (onto (the empty )?column [1-7]|home)\.$", line.inner_text())
@@ -26,7 +26,7 @@ def test_hint_button_shows_a_move_and_still_winnable_answers(browse: Any) -> Non
     assert p.locator(".tableau .card.hinted").count() == 1
     p.locator("[data-winnable]").click()
     p.wait_for_function(
-        "document.querySelector('[data-coach]').textContent.startsWith('Yes')", timeout=10_000
+        "() => document.querySelector('[data-coach]').textContent.startsWith('Yes')", timeout=10_000
     )
     assert p.locator("[data-hints]").inner_text() == "2"
     page.assert_clean()

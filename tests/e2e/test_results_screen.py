@@ -106,7 +106,7 @@ def test_the_results_screen_after_a_win(browse: Any, daily_deal0: Any, eager_cel
     # The share text: plain lines, every one in view from the first.
     share = dialog.locator("[data-share]")
     page.page.wait_for_function(
-        "document.querySelector('[data-share]').value.includes('Cards home by eighths')"
+        "() => document.querySelector('[data-share]').value.includes('Cards home by eighths')"
     )
     text = share.input_value()
     assert "Faster than 75 % of today's winners · beat the computer" in text, text

@@ -35,7 +35,9 @@ def test_a_card_is_dragged_back_from_its_foundation(browse: Any) -> None:
     drag(page, "2d", 2)  # from the diamonds foundation onto the black 3 of column 3
     wait_landed(page, "2d", 2)
     p.locator('.foundations [data-suit="d"][data-top="Ad"]').wait_for()
-    p.wait_for_function(f"document.querySelector('[data-score]').textContent == '{score - 10}'")
+    p.wait_for_function(
+        f"() => document.querySelector('[data-score]').textContent == '{score - 10}'"
+    )
     assert p.locator("[data-moves]").inner_text() == str(len(OPENING) + 1)
     # The server agrees: the game's position has the card back in the tableau.
     p.reload()

@@ -87,7 +87,7 @@ def test_league_invite_both_play_board_updates_archive_and_home(
     for page in (friend, owner):
         page.page.evaluate(PLAY_DAILY, ["easy", WIN["moves"]])
     owner.page.wait_for_function(
-        "document.querySelectorAll('[data-tier-board=\"easy\"] tbody tr').length === 2",
+        "() => document.querySelectorAll('[data-tier-board=\"easy\"] tbody tr').length === 2",
         timeout=20_000,
     )
     assert sorted(league_rows(owner)) == ["Owlet", "Robin"]
@@ -122,11 +122,12 @@ def test_league_invite_both_play_board_updates_archive_and_home(
         page.goto("/")
         countdown = page.page.locator("[data-countdown]")
         page.page.wait_for_function(
-            "/^\\d\\d:\\d\\d:\\d\\d$/.test(document.querySelector('[data-countdown]').textContent)"
+            "() => /^\\d\\d:\\d\\d:\\d\\d$/"
+            ".test(document.querySelector('[data-countdown]').textContent)"
         )
         first = countdown.inner_text()
         page.page.wait_for_function(
-            f"document.querySelector('[data-countdown]').textContent !== '{first}'"
+            f"() => document.querySelector('[data-countdown]').textContent !== '{first}'"
         )
         page.page.locator("[data-streak]", has_text="Your streak: 1 day").wait_for()
         page.page.locator("[data-home-leagues]", has_text="Night Owls").wait_for()

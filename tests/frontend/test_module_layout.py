@@ -14,7 +14,10 @@ from frontend.templatetags.frontend_modules import IMPORT
 JS = Path(settings.BASE_DIR) / "frontend" / "static" / "frontend" / "js"
 TEMPLATES = Path(settings.BASE_DIR) / "frontend" / "templates"
 SNAKE_CASE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*\.js")
-MODULE_SCRIPT = re.compile(r"""<script type="module" src="\{% static '(frontend/js/[^']+)' %\}">""")
+MODULE_SCRIPT = re.compile(
+    r"""<script type="module" (?:nonce="\{\{ request.csp_nonce \}\}" )?"""
+    r"""src="\{% static '(frontend/js/[^']+)' %\}">"""
+)
 
 
 def modules(folder: str) -> set[str]:

@@ -149,6 +149,8 @@ NOT_POWERS = [
     (re.compile(rb'"is_staff":(?:true|false)'), b'"is_staff":<its own flag>'),
     # the export's own time
     (re.compile(rb'"exported_at":"[^"]*"'), b'"exported_at":<now>'),
+    # the content security policy's nonce, fresh on every page (docs/operations.md)
+    (re.compile(rb'nonce="[A-Za-z0-9+/=]*"'), b'nonce="<nonce>"'),
 ]
 
 

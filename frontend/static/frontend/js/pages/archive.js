@@ -6,7 +6,7 @@
 import { api } from "../shared/api.js";
 import { postAndOpen } from "../shared/dom.js";
 import { tierTitle } from "../shared/format.js";
-import { badgeList, escapeHtml } from "../shared/html.js";
+import { badgeList, el, fill } from "../shared/html.js";
 
 const LABELS = { won: "won", lost: "lost", playing: "in progress", not_played: "not played", open: "today" };
 // Colour is never the only cue: won and lost carry a mark too.
@@ -18,31 +18,33 @@ function spokenDate(iso) {
 }
 
 function cell(day, tier, state) {
-  const name = escapeHtml(tierTitle(tier));
-  const when = escapeHtml(spokenDate(day.date));
-  const mark = MARKS[state] ? `<span class="mark" aria-hidden="true">${MARKS[state]}</span>` : "";
+  const name = tierTitle(tier);
+  const when = spokenDate(day.date);
+  const mark = MARKS[state] && el("span", { class: "mark", "aria-hidden": "true" }, MARKS[state]);
   // The name starts with what the button shows, so a voice-control user can say it.
   if (state === "open") {
-    return `<a class="state open" href="/" aria-label="${name} on ${when}: today, play it as the daily">${name}</a>`;
+    return el("a", { class: "state open", href: "/", "aria-label": `${name} on ${when}: today, play it as the daily` }, name);
   }
-  return `<button type="button" class="state ${escapeHtml(state)}" data-play="${escapeHtml(day.date)}"
-    data-tier="${escapeHtml(tier)}" aria-label="${name} on ${when}: ${escapeHtml(LABELS[state] || state)}">${name}${mark}</button>`;
+  return el("button", {
+    type: "button", class: `state ${state}`, "data-play": day.date, "data-tier": tier,
+    "aria-label": `${name} on ${when}: ${LABELS[state] || state}`,
+  }, name, mark);
 }
 
 function dayItem(day) {
   const offered = Object.entries(day.tiers).filter(([, state]) => state != null);
   const weekday = WEEKDAYS[(new Date(`${day.date}T00:00:00Z`).getUTCDay() + 6) % 7];
-  return `<li class="day${offered.length ? "" : " empty"}" data-day="${escapeHtml(day.date)}">
-      <span class="date"><span class="dow">${weekday} </span>${Number(day.date.slice(8))}</span>
-      <span class="cells">${offered.map(([tier, state]) => cell(day, tier, state)).join("")}</span></li>`;
+  return el("li", { class: `day${offered.length ? "" : " empty"}`, "data-day": day.date },
+    el("span", "date", el("span", "dow", `${weekday} `), Number(day.date.slice(8))), " ",
+    el("span", "cells", offered.map(([tier, state]) => cell(day, tier, state))));
 }
 
 function grid(data) {
   const first = new Date(`${data.days[0].date}T00:00:00Z`);
   const lead = (first.getUTCDay() + 6) % 7; // Monday first
-  const blanks = Array.from({ length: lead }, () => `<li class="day blank" aria-hidden="true"></li>`).join("");
-  return `<ol class="weekdays" aria-hidden="true">${WEEKDAYS.map((d) => `<li>${d}</li>`).join("")}</ol>
-    <ol class="calendar">${blanks}${data.days.map(dayItem).join("")}</ol>`;
+  const blanks = Array.from({ length: lead }, () => el("li", { class: "day blank", "aria-hidden": "true" }));
+  return [el("ol", { class: "weekdays", "aria-hidden": "true" }, WEEKDAYS.map((d) => el("li", null, d))),
+    el("ol", "calendar", blanks, data.days.map(dayItem))];
 }
 
 async function load(root) {
@@ -52,20 +54,19 @@ async function load(root) {
   try {
     data = await api.get(`/api/calendar/${month}/`);
   } catch (err) {
-    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+    fill(box, el("p", "notice", err.message));
     return;
   }
   const title = new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en", { month: "long", year: "numeric", timeZone: "UTC" });
   root.querySelector("[data-month-title]").textContent = title;
-  box.innerHTML = grid(data);
+  fill(box, grid(data));
   const prev = root.querySelector("[data-month-prev]");
   prev.href = `/archive/?month=${data.previous}`;
   const next = root.querySelector("[data-month-next]");
   next.hidden = !data.next;
   if (data.next) next.href = `/archive/?month=${data.next}`;
-  root.querySelector("[data-badges]").innerHTML = data.badges.length
-    ? `<h2>Badges this month</h2>${badgeList(data.badges)}`
-    : "";
+  fill(root.querySelector("[data-badges]"), data.badges.length > 0
+    && [el("h2", null, "Badges this month"), badgeList(data.badges)]);
 }
 
 const root = document.querySelector("[data-archive]");

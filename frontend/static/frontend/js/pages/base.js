@@ -4,6 +4,9 @@
 import { api } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
 import { fillLocalTimes } from "../shared/local_time.js";
+import { countVisit } from "../shared/metrics.js";
+
+countVisit(); // once a day per browser, a count and no id (docs/metrics.md)
 
 if (document.querySelector("time[data-local]")) {
   fillLocalTimes(document);

@@ -7,7 +7,7 @@ import { api, serverNow } from "../shared/api.js";
 import { copyText, siteConstants } from "../shared/dom.js";
 import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/format.js";
 import { dailyCounts } from "../shared/game_names.js";
-import { escapeHtml, playerLink } from "../shared/html.js";
+import { el, fill, playerLink } from "../shared/html.js";
 import { poll } from "../shared/poll.js";
 import { shortCommitment } from "../shared/proof.js";
 
@@ -46,49 +46,49 @@ function tierCard(challenge) {
     const detail = done
       ? `Your game: ${game.status}, ${game.score} points${game.elapsed_ms != null ? `, ${formatTime(game.elapsed_ms / 1000)}` : ""}`
       : `In progress: ${game.score} points`;
-    action = `<p class="mine">${escapeHtml(detail)}</p><a class="button" href="/play/${game.id}/">${label}</a>`;
+    action = [el("p", "mine", detail), el("a", { class: "button", href: `/play/${game.id}/` }, label)];
   } else {
     // Guests and players alike: the game starts at once (sign-up is offered after it).
-    action = `<p class="start-note" data-start-note></p>
-      <button type="button" class="button" data-start="${escapeHtml(tier)}">Play<span class="sr-only"> ${escapeHtml(tier)}</span></button>`;
+    action = [el("p", { class: "start-note", "data-start-note": true }),
+      el("button", { type: "button", class: "button", "data-start": tier }, "Play", el("span", "sr-only", ` ${tier}`))];
   }
   const note = variantNote(variant);
-  return `<article class="tier" aria-label="${escapeHtml(tierName(tier, variant))} challenge">
-    <h2>${escapeHtml(tierTitle(tier))}${note ? ` <span class="muted">· ${escapeHtml(note)}</span>` : ""}</h2>
-    <p>${BLURB[tier] || ""}</p>
-    <p class="counts">${escapeHtml(dailyCounts(challenge))} · <span data-playing="${escapeHtml(tier)}">${playingNow[tier] ?? 0}</span> playing now</p>
-    ${action}
-  </article>`;
+  return el("article", { class: "tier", "aria-label": `${tierName(tier, variant)} challenge` },
+    el("h2", null, tierTitle(tier), note && [" ", el("span", "muted", `· ${note}`)]),
+    el("p", null, BLURB[tier] || ""),
+    el("p", "counts", `${dailyCounts(challenge)} · `, el("span", { "data-playing": tier }, playingNow[tier] ?? 0), " playing now"),
+    action);
 }
 
 // ----- how we keep it fair (closed until asked) --------------------------------------
 
 // Today's deals are fixed in advance: each one's SHA-256 commitment, whole in the title and the copy.
 function commitmentRow(challenge) {
-  const full = escapeHtml(challenge.commitment);
-  return `<li><strong>${escapeHtml(tierName(challenge.tier, challenge.variant))}</strong>:
-    <code title="${full}">${escapeHtml(shortCommitment(challenge.commitment))}</code>
-    <button type="button" class="linkish" data-copy-commitment="${full}" aria-label="Copy the whole ${escapeHtml(challenge.tier)} commitment">copy</button></li>`;
+  const full = challenge.commitment;
+  return el("li", null, el("strong", null, tierName(challenge.tier, challenge.variant)), ": ",
+    el("code", { title: full }, shortCommitment(challenge.commitment)), " ",
+    el("button", { type: "button", class: "linkish", "data-copy-commitment": full, "aria-label": `Copy the whole ${challenge.tier} commitment` }, "copy"));
 }
 
 function showCommitments(challenges) {
   const box = fairBox?.querySelector("[data-fair-today]");
   const committed = challenges.filter((c) => c.commitment);
   if (!box || !committed.length) return;
-  box.innerHTML = `<h3>Today's commitments</h3><ul>${committed.map(commitmentRow).join("")}</ul>`;
+  fill(box, el("h3", null, "Today's commitments"), el("ul", null, committed.map(commitmentRow)));
 }
 
 function openedRow(entry) {
-  return `<li><strong>${escapeHtml(tierName(entry.tier, entry.variant))}</strong>: deal <a href="${escapeHtml(practiceUrl(entry.deal, entry.variant))}">${escapeHtml(entry.deal)}</a>,
-    salt <code>${escapeHtml(entry.salt)}</code>, commitment <code title="${escapeHtml(entry.commitment)}">${escapeHtml(shortCommitment(entry.commitment))}</code>
-    · <a href="${escapeHtml(entry.games_url)}">every ranked game</a></li>`;
+  return el("li", null, el("strong", null, tierName(entry.tier, entry.variant)), ": deal ",
+    el("a", { href: practiceUrl(entry.deal, entry.variant) }, entry.deal), ", salt ", el("code", null, entry.salt),
+    ", commitment ", el("code", { title: entry.commitment }, shortCommitment(entry.commitment)),
+    " · ", el("a", { href: entry.games_url }, "every ranked game"));
 }
 
 function showOpened(opened) {
   if (!openedBox || !opened?.length) return;
-  openedBox.innerHTML = `<h3>Yesterday's deals, opened (${escapeHtml(opened[0].date)})</h3>
-    <ul>${opened.map(openedRow).join("")}</ul>
-    <p class="muted">Each deal and salt hash to the commitment shown all day yesterday.</p>`;
+  fill(openedBox, el("h3", null, `Yesterday's deals, opened (${opened[0].date})`),
+    el("ul", null, opened.map(openedRow)),
+    el("p", "muted", "Each deal and salt hash to the commitment shown all day yesterday."));
 }
 
 async function startDaily(button) {
@@ -110,15 +110,15 @@ async function load() {
   try {
     daily = await api.get("/api/daily/");
   } catch (err) {
-    box.innerHTML = `<p class="notice">Today's challenges could not be loaded: ${escapeHtml(err.message)}.</p>`;
+    fill(box, el("p", "notice", `Today's challenges could not be loaded: ${err.message}.`));
     return;
   }
   const challenges = daily.challenges || [];
   if (!challenges.length) {
-    box.innerHTML = `<p class="notice">Today's deals are still being prepared. Try <a href="/practice/">a practice deal</a> meanwhile.</p>`;
+    fill(box, el("p", "notice", "Today's deals are still being prepared. Try ", el("a", { href: "/practice/" }, "a practice deal"), " meanwhile."));
     return;
   }
-  box.innerHTML = challenges.map(tierCard).join("");
+  fill(box, challenges.map(tierCard));
   showCommitments(challenges);
   showOpened(daily.opened);
 }
@@ -139,13 +139,13 @@ const rowLink = (row) => playerLink(row.display_name);
 function showYesterday(entries) {
   const boxY = document.querySelector("[data-yesterday]");
   if (!entries.length) return;
-  boxY.innerHTML = `<h2>Yesterday's winners</h2><div class="tiers">${entries.map((t) => `<article class="tier small">
-    <h3>${escapeHtml(tierTitle(t.tier))}</h3>
-    <p class="muted">Par ${t.par == null ? "–" : escapeHtml(t.par)} moves · ${escapeHtml(t.count)} results</p>
-    ${t.winners.length ? `<ol class="winners">${t.winners.map((w) => `<li>${rowLink(w)} ${escapeHtml(w.moves)} moves,
-      ${formatElapsed(w.elapsed_ms)} <a href="${escapeHtml(w.replay_url)}" aria-label="replay of ${escapeHtml(w.display_name)}'s game">replay</a></li>`).join("")}</ol>`
-      : `<p class="muted">Nobody finished it.</p>`}
-    <a href="${escapeHtml(t.board_url)}">the whole board</a></article>`).join("")}</div>`;
+  const winner = (w) => el("li", null, rowLink(w), ` ${w.moves} moves, ${formatElapsed(w.elapsed_ms)} `,
+    el("a", { href: w.replay_url, "aria-label": `replay of ${w.display_name}'s game` }, "replay"));
+  fill(boxY, el("h2", null, "Yesterday's winners"), el("div", "tiers", entries.map((t) => el("article", "tier small",
+    el("h3", null, tierTitle(t.tier)),
+    el("p", "muted", `Par ${t.par == null ? "–" : t.par} moves · ${t.count} results`),
+    t.winners.length ? el("ol", "winners", t.winners.map(winner)) : el("p", "muted", "Nobody finished it."),
+    el("a", { href: t.board_url }, "the whole board")))));
   boxY.hidden = false;
 }
 
@@ -155,8 +155,10 @@ function showLeagues(leagues) {
     boxL.hidden = true;
     return;
   }
-  boxL.innerHTML = `<h2>Your leagues today</h2><ul class="plain">${leagues.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.name)}</a>:
-    ${Object.entries(l.leaders).map(([tier, row]) => `${escapeHtml(tier)} ${row ? rowLink(row) : "<span class=muted>nobody yet</span>"}`).join(" · ")}</li>`).join("")}</ul>`;
+  const leader = ([tier, row]) => [`${tier} `, row ? rowLink(row) : el("span", "muted", "nobody yet")];
+  const leaders = (l) => Object.entries(l.leaders).map((entry, i) => [i ? " · " : "", leader(entry)]);
+  fill(boxL, el("h2", null, "Your leagues today"), el("ul", "plain", leagues.map((l) => el("li", null,
+    el("a", { href: l.url }, l.name), ": ", leaders(l)))));
   boxL.hidden = false;
 }
 

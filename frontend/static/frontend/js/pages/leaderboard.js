@@ -3,21 +3,20 @@
 
 import { api, errorText, serverNow } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
-import { escapeHtml, numberCell as num, playerLink } from "../shared/html.js";
+import { el, fill, numberCell as num, playerLink } from "../shared/html.js";
 import { clockFrom, DAY_MS } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 const HEADS = {
-  daily: "<th class=num>Score</th><th class=num>Moves</th><th class=num>Time</th>",
-  streaks: "<th class=num>Streak</th><th class=num>Best</th>",
-  alltime: "<th class=num>Wins</th><th class=num>Played</th><th class=num>Avg score</th>",
+  daily: ["Score", "Moves", "Time"],
+  streaks: ["Streak", "Best"],
+  alltime: ["Wins", "Played", "Avg score"],
 };
 
 const CELLS = {
-  daily: (row) => num(row.score) + num(row.moves)
-    + `<td class=num>${formatElapsed(row.elapsed_ms)}</td>`,
-  streaks: (row) => num(row.current_streak) + num(row.best_streak),
-  alltime: (row) => num(row.wins) + num(row.played) + num(Math.round(row.average_score)),
+  daily: (row) => [num(row.score), num(row.moves), num(formatElapsed(row.elapsed_ms))],
+  streaks: (row) => [num(row.current_streak), num(row.best_streak)],
+  alltime: (row) => [num(row.wins), num(row.played), num(Math.round(row.average_score))],
 };
 
 // What the provisional tag means (docs/fair-play.md): said under the board in words, since
@@ -25,19 +24,18 @@ const CELLS = {
 const PROVISIONAL_MEANS = "a new account's result: it counts like any other, and is checked again after the day closes";
 
 function table(rows, board) {
-  if (!rows.length) return `<p class="muted">No verified results here yet.</p>`;
+  if (!rows.length) return el("p", "muted", "No verified results here yet.");
   const body = rows.map((row) => {
-    const replay = board === "daily"
-      ? ` <a href="${escapeHtml(row.replay_url)}" aria-label="replay">▶</a>` : "";
+    const replay = board === "daily" && [" ", el("a", { href: row.replay_url, "aria-label": "replay" }, "▶")];
     const provisional = row.provisional
-      ? ` <span class="provisional" title="${escapeHtml(PROVISIONAL_MEANS)}">provisional</span>`
-      : "";
-    return `<tr${row.me ? " class=me" : ""}><td class=num>${escapeHtml(row.rank)}</td>
-      <td class=player>${playerLink(row.display_name)}${provisional}${replay}</td>${CELLS[board](row)}</tr>`;
-  }).join("");
+      && [" ", el("span", { class: "provisional", title: PROVISIONAL_MEANS }, "provisional")];
+    return el("tr", row.me ? "me" : null, num(row.rank),
+      el("td", "player", playerLink(row.display_name), provisional, replay), CELLS[board](row));
+  });
   const note = rows.some((row) => row.provisional)
-    ? `<p class="muted" data-provisional-note><strong>Provisional</strong>: ${escapeHtml(PROVISIONAL_MEANS)}.</p>` : "";
-  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th>${HEADS[board]}</tr></thead><tbody>${body}</tbody></table>${note}`;
+    && el("p", { class: "muted", "data-provisional-note": true }, el("strong", null, "Provisional"), `: ${PROVISIONAL_MEANS}.`);
+  const heads = ["#", "Player", ...HEADS[board]].map((label, i) => el("th", i === 1 ? null : "num", label));
+  return [el("table", "ranks", el("thead", null, el("tr", null, heads)), el("tbody", null, body)), note];
 }
 
 let stopPolling = () => {};
@@ -61,23 +59,18 @@ function drawBoard(section, data, page) {
   const { board } = section.dataset;
   const body = section.querySelector("[data-board-body]");
   const pager = section.querySelector("[data-pager]");
-  pager.innerHTML = "";
-  body.innerHTML = table(data.results, board);
-  if (data.board === "archive") {
-    body.insertAdjacentHTML("afterbegin", `<p class="muted" data-archive-note>The archive board: games of this closed day played again, unranked.</p>`);
-  }
-  if (data.board === "daily" && !data.closed) {
+  const notes = [
+    Boolean(data.par) && el("p", { class: "muted", "data-par": true },
+      `Par: ${data.par} moves, the length of the solver's winning line (not necessarily the fewest).`),
     // The board's day is the UTC day; when it ends is said on the reader's clock.
-    const close = Date.parse(`${data.date}T00:00:00Z`) + DAY_MS;
-    body.insertAdjacentHTML("afterbegin", `<p class="muted" data-closes>Results come in until
-      ${escapeHtml(clockFrom(close, serverNow()))} your time, when the day closes.</p>`);
-  }
-  if (data.par) {
-    body.insertAdjacentHTML("afterbegin", `<p class="muted" data-par>Par: ${escapeHtml(data.par)} moves,
-      the length of the solver's winning line (not necessarily the fewest).</p>`);
-  }
-  if (data.previous) pager.insertAdjacentHTML("beforeend", `<button class="button small ghost" data-page="${page - 1}">Previous</button>`);
-  if (data.next) pager.insertAdjacentHTML("beforeend", `<button class="button small ghost" data-page="${page + 1}">Next</button>`);
+    data.board === "daily" && !data.closed && el("p", { class: "muted", "data-closes": true },
+      `Results come in until ${clockFrom(Date.parse(`${data.date}T00:00:00Z`) + DAY_MS, serverNow())} your time, when the day closes.`),
+    data.board === "archive" && el("p", { class: "muted", "data-archive-note": true },
+      "The archive board: games of this closed day played again, unranked."),
+  ];
+  fill(body, notes, table(data.results, board));
+  const pageButton = (to, label) => el("button", { class: "button small ghost", "data-page": to }, label);
+  fill(pager, Boolean(data.previous) && pageButton(page - 1, "Previous"), Boolean(data.next) && pageButton(page + 1, "Next"));
 }
 
 /** Show a page of the board and keep it fresh while it is open (a 304 when unchanged). */
@@ -87,7 +80,7 @@ function loadBoard(section, page) {
   stopPolling = poll(boardPath(section, page), (data) => drawBoard(section, data, page), {
     every: pollEvery(section),
     onError: (status, error) => {
-      body.innerHTML = `<p class="notice">${escapeHtml(errorText(error, `the server answered ${status}`))}</p>`;
+      fill(body, el("p", "notice", errorText(error, `the server answered ${status}`)));
     },
   });
 }
@@ -99,7 +92,7 @@ async function fillCircles(section) {
   try {
     const leagues = await api.get("/api/leagues/");
     for (const league of leagues) {
-      select.insertAdjacentHTML("beforeend", `<option value="${escapeHtml(league.id)}">League: ${escapeHtml(league.name)}</option>`);
+      select.append(el("option", { value: league.id }, `League: ${league.name}`));
     }
   } catch {
     // a guest: everyone only

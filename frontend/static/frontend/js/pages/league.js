@@ -6,53 +6,54 @@
 import { api, request } from "../shared/api.js";
 import { $, copyText, toast } from "../shared/dom.js";
 import { formatElapsed } from "../shared/format.js";
-import { escapeHtml, numberCell as num, playerLink } from "../shared/html.js";
+import { el, fill, numberCell as num, playerLink } from "../shared/html.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
+const heads = (...cells) => el("thead", null, el("tr", null, cells.map(([label, numeric]) => el("th", numeric ? "num" : null, label))));
+const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, playerLink(r.display_name)), cells);
+
 function dayTable(rows) {
-  if (!rows.length) return `<p class="muted">No verified result yet.</p>`;
-  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th><th class=num>Score</th>
-    <th class=num>Moves</th><th class=num>Time</th></tr></thead><tbody>${rows.map((r) => `<tr${r.me ? " class=me" : ""}>
-    ${num(r.rank)}<td>${playerLink(r.display_name)}</td>${num(r.score)}${num(r.moves)}
-    <td class=num>${formatElapsed(r.elapsed_ms)}</td></tr>`).join("")}</tbody></table>`;
+  if (!rows.length) return el("p", "muted", "No verified result yet.");
+  return el("table", "ranks", heads(["#", 1], ["Player"], ["Score", 1], ["Moves", 1], ["Time", 1]),
+    el("tbody", null, rows.map((r) => row(r, num(r.score), num(r.moves), num(formatElapsed(r.elapsed_ms))))));
 }
 
 function pointsTable(table) {
   if (!table.results.length) {
     // A later page of a short table (the streaks, one row per member, run longer).
-    if (table.count) return `<p class="muted">All ${escapeHtml(table.count)} members who played from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} are on earlier pages.</p>`;
-    return `<p class="muted">No results from ${escapeHtml(table.start)} to ${escapeHtml(table.end)} yet.</p>`;
+    if (table.count) return el("p", "muted", `All ${table.count} members who played from ${table.start} to ${table.end} are on earlier pages.`);
+    return el("p", "muted", `No results from ${table.start} to ${table.end} yet.`);
   }
-  return `<table class="ranks"><caption class="muted">${escapeHtml(table.start)} to ${escapeHtml(table.end)} · ${escapeHtml(table.count)} member${table.count === 1 ? "" : "s"} played</caption>
-    <thead><tr><th class=num>#</th><th>Player</th><th class=num>Points</th><th class=num>Wins</th><th class=num>Played</th></tr></thead>
-    <tbody>${table.results.map((r) => `<tr${r.me ? " class=me" : ""}>${num(r.rank)}<td>${playerLink(r.display_name)}</td>
-    ${num(r.points)}${num(r.wins)}${num(r.played)}</tr>`).join("")}</tbody></table>`;
+  return el("table", "ranks",
+    el("caption", "muted", `${table.start} to ${table.end} · ${table.count} member${table.count === 1 ? "" : "s"} played`),
+    heads(["#", 1], ["Player"], ["Points", 1], ["Wins", 1], ["Played", 1]),
+    el("tbody", null, table.results.map((r) => row(r, num(r.points), num(r.wins), num(r.played)))));
 }
 
 function streakTable(rows) {
-  return `<table class="ranks"><thead><tr><th class=num>#</th><th>Player</th><th class=num>Streak</th><th class=num>Best</th></tr></thead>
-    <tbody>${rows.map((r) => `<tr${r.me ? " class=me" : ""}>${num(r.rank)}<td>${playerLink(r.display_name)}</td>
-    ${num(r.current_streak)}${num(r.best_streak)}</tr>`).join("")}</tbody></table>`;
+  return el("table", "ranks", heads(["#", 1], ["Player"], ["Streak", 1], ["Best", 1]),
+    el("tbody", null, rows.map((r) => row(r, num(r.current_streak), num(r.best_streak)))));
 }
 
 function drawPager(root, data) {
   const pager = $("[data-league-pager]", root);
-  pager.innerHTML = "";
-  if (data.pages <= 1) return;
-  if (data.page > 1) pager.insertAdjacentHTML("beforeend", `<button type="button" class="button small ghost" data-page="${data.page - 1}">Previous</button>`);
-  pager.insertAdjacentHTML("beforeend", `<span class="muted">Page ${escapeHtml(data.page)} of ${escapeHtml(data.pages)}</span>`);
-  if (data.page < data.pages) pager.insertAdjacentHTML("beforeend", `<button type="button" class="button small ghost" data-page="${data.page + 1}">Next</button>`);
+  const pageButton = (page, label) => el("button", { type: "button", class: "button small ghost", "data-page": page }, label);
+  fill(pager, data.pages > 1 && [
+    data.page > 1 && pageButton(data.page - 1, "Previous"),
+    el("span", "muted", `Page ${data.page} of ${data.pages}`),
+    data.page < data.pages && pageButton(data.page + 1, "Next"),
+  ]);
 }
 
 function drawBoard(root, data) {
-  $("[data-today]", root).innerHTML = data.today.length
-    ? data.today.map((t) => `<section class="tier-board" data-tier-board="${escapeHtml(t.tier)}">
-        <h3>${escapeHtml(t.tier)}</h3>${dayTable(t.results)}</section>`).join("")
-    : `<p class="muted">Today's deals are not ready yet.</p>`;
-  $("[data-week]", root).innerHTML = pointsTable(data.week);
-  $("[data-month]", root).innerHTML = pointsTable(data.month);
+  fill($("[data-today]", root), data.today.length
+    ? data.today.map((t) => el("section", { class: "tier-board", "data-tier-board": t.tier },
+      el("h3", null, t.tier), dayTable(t.results)))
+    : el("p", "muted", "Today's deals are not ready yet."));
+  fill($("[data-week]", root), pointsTable(data.week));
+  fill($("[data-month]", root), pointsTable(data.month));
   $("[data-points-rule]", root).textContent = `Points per day and tier, by rank among the members: ${data.points.join(", ")}, then ${data.played_points} for any other result.`;
-  $("[data-streaks]", root).innerHTML = streakTable(data.streaks);
+  fill($("[data-streaks]", root), streakTable(data.streaks));
   drawPager(root, data);
 }
 
@@ -65,9 +66,9 @@ function drawMembers(root, league) {
   const invitePlace = $(league.is_owner ? "[data-invite-top]" : "[data-invite-bottom]", root);
   const inviteBox = $("[data-invite-box]", root);
   if (inviteBox.parentElement !== invitePlace) invitePlace.append(inviteBox);
-  $("[data-members]", root).innerHTML = `<ul class="plain">${league.members.map((m) => `<li>${playerLink(m.display_name)}
-    ${m.owner ? `<span class="muted">· owner</span>` : ""}
-    ${league.is_owner && !m.owner ? `<button type="button" class="linkish" data-remove="${escapeHtml(m.display_name)}">remove</button>` : ""}</li>`).join("")}</ul>`;
+  fill($("[data-members]", root), el("ul", "plain", league.members.map((m) => el("li", null, playerLink(m.display_name),
+    m.owner && [" ", el("span", "muted", "· owner")],
+    league.is_owner && !m.owner && [" ", el("button", { type: "button", class: "linkish", "data-remove": m.display_name }, "remove")]))));
 }
 
 function leaguePage(root) {

@@ -5,7 +5,7 @@
 
 import { api } from "../shared/api.js";
 import { $, isLoggedIn, postAndOpen } from "../shared/dom.js";
-import { escapeHtml } from "../shared/html.js";
+import { el, fill } from "../shared/html.js";
 
 // The invite a guest chose to sign up or log in for, in this tab only: opening an invite
 // link never joins by itself, only coming back from the click on one of those two does.
@@ -28,21 +28,20 @@ async function joinPage(root) {
   try {
     invite = await api.get(`/api/leagues/join/${encodeURIComponent(token)}/`);
   } catch (err) {
-    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+    fill(box, el("p", "notice", err.message));
     return;
   }
   const chosen = chosenBefore(token);
   const here = encodeURIComponent(window.location.pathname);
   let action;
-  if (invite.is_member) action = `<a class="button" href="/leagues/${invite.id}/">Open the league</a>`;
-  else if (isLoggedIn()) action = `<button type="button" class="button" data-join-now>Join ${escapeHtml(invite.name)}</button>`;
+  if (invite.is_member) action = el("a", { class: "button", href: `/leagues/${invite.id}/` }, "Open the league");
+  else if (isLoggedIn()) action = el("button", { type: "button", class: "button", "data-join-now": true }, `Join ${invite.name}`);
   else {
-    action = `<p>Sign up or log in to join; you come back here to play in it.</p>
-      <div class="button-row"><a class="button" href="/signup/?next=${here}" data-choose>Sign up to join</a>
-      <a class="button ghost" href="/login/?next=${here}" data-choose>Log in to join</a></div>`;
+    action = [el("p", null, "Sign up or log in to join; you come back here to play in it."),
+      el("div", "button-row", el("a", { class: "button", href: `/signup/?next=${here}`, "data-choose": true }, "Sign up to join"),
+        " ", el("a", { class: "button ghost", href: `/login/?next=${here}`, "data-choose": true }, "Log in to join"))];
   }
-  box.innerHTML = `<p><strong>${escapeHtml(invite.name)}</strong>, run by ${escapeHtml(invite.owner)},
-    has ${escapeHtml(invite.member_count)} member${invite.member_count === 1 ? "" : "s"}.</p>${action}`;
+  fill(box, el("p", null, el("strong", null, invite.name), `, run by ${invite.owner}, has ${invite.member_count} member${invite.member_count === 1 ? "" : "s"}.`), action);
   for (const link of box.querySelectorAll("[data-choose]")) {
     link.addEventListener("click", () => {
       try {

@@ -3,29 +3,29 @@
 
 import { api, request } from "../shared/api.js";
 import { $, toast } from "../shared/dom.js";
-import { escapeHtml, playerLink } from "../shared/html.js";
+import { el, fill, playerLink } from "../shared/html.js";
 
 async function showLeagues(box) {
   try {
     const leagues = await api.get("/api/leagues/");
-    box.innerHTML = leagues.length
-      ? `<ul class="plain">${leagues.map((l) => `<li><a href="${escapeHtml(l.url)}">${escapeHtml(l.name)}</a>
-          <span class="muted">· ${escapeHtml(l.member_count)} member${l.member_count === 1 ? "" : "s"}${l.is_owner ? " · yours" : ""}</span></li>`).join("")}</ul>`
-      : `<p class="muted">You are in no league yet: make one and send its link to your friends.</p>`;
+    fill(box, leagues.length
+      ? el("ul", "plain", leagues.map((l) => el("li", null, el("a", { href: l.url }, l.name), " ",
+        el("span", "muted", `· ${l.member_count} member${l.member_count === 1 ? "" : "s"}${l.is_owner ? " · yours" : ""}`))))
+      : el("p", "muted", "You are in no league yet: make one and send its link to your friends."));
   } catch (err) {
-    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+    fill(box, el("p", "notice", err.message));
   }
 }
 
 async function showFollows(box) {
   try {
     const { following } = await api.get("/api/follows/");
-    box.innerHTML = following.length
-      ? `<ul class="plain">${following.map((name) => `<li>${playerLink(name)}
-          <button type="button" class="linkish" data-unfollow="${escapeHtml(name)}">unfollow</button></li>`).join("")}</ul>`
-      : `<p class="muted">You follow nobody yet.</p>`;
+    fill(box, following.length
+      ? el("ul", "plain", following.map((name) => el("li", null, playerLink(name), " ",
+        el("button", { type: "button", class: "linkish", "data-unfollow": name }, "unfollow"))))
+      : el("p", "muted", "You follow nobody yet."));
   } catch (err) {
-    box.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+    fill(box, el("p", "notice", err.message));
   }
 }
 

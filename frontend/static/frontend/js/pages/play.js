@@ -12,6 +12,8 @@ import { confirmChoice } from "../shared/confirm.js";
 import { isLoggedIn, siteConstants, speak, toast } from "../shared/dom.js";
 import { formatTime, variantTitle } from "../shared/format.js";
 import { clearHint, hintWords, markHint } from "../shared/hint_words.js";
+import { el, fill } from "../shared/html.js";
+import { countShare } from "../shared/metrics.js";
 import { shortCommitment } from "../shared/proof.js";
 import { applyMove, fromMasked, isMultiDeck, legalMoves, revealCard } from "../shared/rules.js";
 import { cascade, reducedMotion, shareSummary, showResults, signUpHref } from "../shared/results.js";
@@ -54,7 +56,7 @@ async function start() {
     if (root.dataset.mode === "practice") await startPractice();
     else adopt(await api.get(`/api/games/${root.dataset.gameId}/`));
   } catch (err) {
-    $("[data-board]").innerHTML = `<p class="loading">Could not load the game: ${err.message}.</p>`;
+    fill($("[data-board]"), el("p", "loading", `Could not load the game: ${err.message}.`));
   }
 }
 
@@ -439,6 +441,7 @@ async function showRank(game, attempt) {
 }
 
 $("[data-copy]").addEventListener("click", async () => {
+  countShare(state.game); // a count for the funnel, no id (shared/metrics.js)
   const text = $("[data-share]").value;
   try {
     await navigator.clipboard.writeText(text);
@@ -452,7 +455,7 @@ const shareSheet = $("[data-share-sheet]");
 if (typeof navigator.share === "function") {
   shareSheet.hidden = false;
   shareSheet.addEventListener("click", () => {
-    navigator.share({ title: "Yukon Daily", text: $("[data-share]").value }).catch(() => {
+    navigator.share({ title: "Yukon Daily", text: $("[data-share]").value }).then(() => countShare(state.game), () => {
       // dismissed, or refused: the text stays in the box to copy
     });
   });

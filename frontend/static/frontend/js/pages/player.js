@@ -9,8 +9,12 @@ import { api, serverNow } from "../shared/api.js";
 import { siteConstants } from "../shared/dom.js";
 import { formatElapsed, tierTitle } from "../shared/format.js";
 import { endingWords, historyResult, practiceName } from "../shared/game_names.js";
-import { escapeHtml, numberCell as num } from "../shared/html.js";
+import { el, fill, numberCell as num } from "../shared/html.js";
 import { clockFrom, dayName, nextUtcMidnight, utcDay } from "../shared/local_time.js";
+import { showModerationNotices } from "../shared/appeal.js";
+
+// One's own page: the moderators' notices and the appeal form (player.html; none elsewhere).
+showModerationNotices(document.querySelector("[data-moderation-notices]"));
 
 const TIERS = ["easy", "medium", "hard"];
 const CALENDAR_WEEKS = 26;
@@ -33,8 +37,8 @@ function totals(data) {
     ["Last win", data.last_win ? dayName(data.last_win) : "none yet"],
   ];
   if (weekly.best) items.push(["Weekly streak", `${plural(weekly.current, "Sunday")} (best ${weekly.best})`]);
-  const list = items.map(([label, value]) => `<dt>${label}</dt><dd>${escapeHtml(value)}</dd>`).join("");
-  return `<h2>Daily totals</h2><dl class="stats-list">${list}</dl>${streakNote(data)}`;
+  const list = items.map(([label, value]) => [el("dt", null, label), el("dd", null, value)]);
+  return [el("h2", null, "Daily totals"), el("dl", "stats-list", list), streakNote(data)];
 }
 
 /** How streaks count, and on one's own page what today's close means for theirs. */
@@ -45,11 +49,11 @@ function streakNote(data) {
   if (own && data.current_streak && data.last_win === today) {
     risk = " Today is won: your streak is safe until tomorrow's deals close.";
   } else if (own && data.current_streak) {
-    risk = ` Win one of today's deals before ${escapeHtml(closesToday())} to keep yours going.`;
+    risk = ` Win one of today's deals before ${closesToday()} to keep yours going.`;
   }
-  return `<p class="muted streak-note">A streak counts days in a row with a daily won; a day is
-    the UTC day, one for the whole world, and this one closes at ${escapeHtml(closesToday())}.${risk}
-    <a href="/how-to-play/#streaks">How streaks work</a></p>`;
+  return el("p", "muted streak-note", "A streak counts days in a row with a daily won; a day is the UTC day, "
+    + `one for the whole world, and this one closes at ${closesToday()}.${risk} `,
+  el("a", { href: "/how-to-play/#streaks" }, "How streaks work"));
 }
 
 // ----- the record by tier --------------------------------------------------------------
@@ -58,24 +62,24 @@ function tierRows(record) {
   return TIERS.map((tier) => {
     const r = record.tiers[tier];
     const cells = r.played
-      ? `${num(r.wins)}${num(percent(r.win_rate))}<td class=num>${formatElapsed(r.best_time_ms, "–")}</td>`
-      : `<td class="unplayed" colspan="3">not played</td>`;
-    return `<tr><th scope="row">${escapeHtml(tierTitle(tier))}</th>${num(r.played)}${cells}</tr>`;
-  }).join("");
+      ? [num(r.wins), num(percent(r.win_rate)), num(formatElapsed(r.best_time_ms, "–"))]
+      : el("td", { class: "unplayed", colspan: 3 }, "not played");
+    return el("tr", null, el("th", { scope: "row" }, tierTitle(tier)), num(r.played), cells);
+  });
 }
 
 function recordTable(record, data) {
   const all = data.played
-    ? `${num(data.wins)}${num(percent(data.win_rate))}<td></td>`
-    : `<td class="unplayed" colspan="3">not played</td>`;
-  return `<h2 id="record-title">Record by tier</h2>
-    <table class="ranks record"><caption class="sr-only">Daily deals played and won, by tier</caption>
-    <thead><tr><th scope="col">Tier</th><th scope="col" class=num>Played</th><th scope="col" class=num>Won</th>
-    <th scope="col" class=num>Win rate</th><th scope="col" class=num>Best time</th></tr></thead>
-    <tbody>${tierRows(record)}</tbody>
-    <tfoot><tr><th scope="row">All tiers</th>${num(data.played)}${all}</tr></tfoot></table>
-    <p class="muted">The archive (past days played again, unranked):
-      ${escapeHtml(plural(record.archive.played, "game"))} played, ${escapeHtml(record.archive.wins)} won.</p>`;
+    ? [num(data.wins), num(percent(data.win_rate)), el("td")]
+    : el("td", { class: "unplayed", colspan: 3 }, "not played");
+  const col = (label, numeric) => el("th", { scope: "col", class: numeric ? "num" : null }, label);
+  return [el("h2", { id: "record-title" }, "Record by tier"),
+    el("table", "ranks record", el("caption", "sr-only", "Daily deals played and won, by tier"),
+      el("thead", null, el("tr", null, col("Tier"), col("Played", 1), col("Won", 1), col("Win rate", 1), col("Best time", 1))),
+      el("tbody", null, tierRows(record)),
+      el("tfoot", null, el("tr", null, el("th", { scope: "row" }, "All tiers"), num(data.played), all))),
+    el("p", "muted", `The archive (past days played again, unranked): ${plural(record.archive.played, "game")} played, `
+      + `${record.archive.wins} won.`)];
 }
 
 // ----- the calendar: a heat map of the last 26 weeks ----------------------------------
@@ -107,7 +111,7 @@ function dayCell(day, today) {
     : day.date === today ? "open, nothing played yet" : "no daily played";
   const label = `${dayName(day.date)}: ${what}`;
   const mark = day.date === today ? " today" : "";
-  return `<td><span class="heat heat-${level}${mark}" title="${escapeHtml(label)}"><span class="sr-only">${escapeHtml(label)}</span></span></td>`;
+  return el("td", null, el("span", { class: `heat heat-${level}${mark}`, title: label }, el("span", "sr-only", label)));
 }
 
 function heatMap(recent, today) {
@@ -125,33 +129,33 @@ function heatMap(recent, today) {
     const crowded = weeks.slice(1, 3).some((w) => w.some((d) => d && d.date.endsWith("-01")));
     const month = opens ? monthOf(opens.date, "short") : i === 0 && !crowded ? monthOf(firstDay(week), "short") : "";
     // A name near the right edge ends at its column instead of running past the table.
-    const end = i >= weeks.length - 2 ? ' class="end"' : "";
-    return `<th scope="col"${end}><span aria-hidden="true">${escapeHtml(month)}</span>`
-      + `<span class="sr-only">Week of ${escapeHtml(dayName(firstDay(week)))}</span></th>`;
-  }).join("");
+    const end = i >= weeks.length - 2 ? "end" : null;
+    return el("th", { scope: "col", class: end }, el("span", { "aria-hidden": "true" }, month),
+      el("span", "sr-only", `Week of ${dayName(firstDay(week))}`));
+  });
   const rows = WEEKDAYS.map((name, row) => {
-    const cells = weeks.map((week) => (week[row] ? dayCell(week[row], today) : "<td></td>")).join("");
+    const cells = weeks.map((week) => (week[row] ? dayCell(week[row], today) : el("td")));
     const shown = row % 2 === 0 && row < 6 ? name.slice(0, 3) : "";
-    return `<tr><th scope="row"><span aria-hidden="true">${shown}</span><span class="sr-only">${name}</span></th>${cells}</tr>`;
-  }).join("");
-  const legend = LEVELS.map(([level, words]) => `<li><span class="heat heat-${level}" aria-hidden="true"></span>${words}</li>`).join("");
+    return el("tr", null, el("th", { scope: "row" }, el("span", { "aria-hidden": "true" }, shown), el("span", "sr-only", name)), cells);
+  });
+  const legend = LEVELS.map(([level, words]) => el("li", null, el("span", { class: `heat heat-${level}`, "aria-hidden": "true" }), words));
   const won = recent.filter((d) => Object.values(d.tiers).includes("won")).length;
-  return `<h2 id="calendar-title">Calendar</h2>
-    <div class="heatmap-box" role="region" aria-labelledby="calendar-title" tabindex="0">
-    <table class="heatmap"><caption>The last ${CALENDAR_WEEKS} weeks: a daily won on
-      ${plural(won, "day")} of ${recent.length}. Each square is a day (UTC), its shade how many of
-      its dailies were won (the archive counts).</caption>
-    <thead><tr><td></td>${heads}</tr></thead><tbody>${rows}</tbody></table></div>
-    <ul class="heat-legend" aria-label="Key to the calendar's shades">${legend}</ul>`;
+  return [el("h2", { id: "calendar-title" }, "Calendar"),
+    el("div", { class: "heatmap-box", role: "region", "aria-labelledby": "calendar-title", tabindex: 0 },
+      el("table", "heatmap", el("caption", null, `The last ${CALENDAR_WEEKS} weeks: a daily won on `
+        + `${plural(won, "day")} of ${recent.length}. Each square is a day (UTC), its shade how many of `
+        + "its dailies were won (the archive counts)."),
+      el("thead", null, el("tr", null, el("td"), heads)), el("tbody", null, rows))),
+    el("ul", { class: "heat-legend", "aria-label": "Key to the calendar's shades" }, legend)];
 }
 
 function badges(record) {
   if (!record.badges.length) {
-    return `<h2>Badges</h2><p class="muted">No badge yet: win every day of a month in one tier (the archive counts).</p>`;
+    return [el("h2", null, "Badges"), el("p", "muted", "No badge yet: win every day of a month in one tier (the archive counts).")];
   }
-  const items = record.badges.map((b) => `<li><span class="badge ${escapeHtml(b.tier)}">${escapeHtml(b.name)}</span>
-    ${escapeHtml(monthOf(`${b.month}-01`, "long"))} ${escapeHtml(b.month.slice(0, 4))}: every ${escapeHtml(b.tier)} day won</li>`);
-  return `<h2>Badges</h2><ul class="badge-list">${items.join("")}</ul>`;
+  const items = record.badges.map((b) => el("li", null, el("span", `badge ${b.tier}`, b.name),
+    ` ${monthOf(`${b.month}-01`, "long")} ${b.month.slice(0, 4)}: every ${b.tier} day won`));
+  return [el("h2", null, "Badges"), el("ul", "badge-list", items)];
 }
 
 // ----- the daily games, page by page ----------------------------------------------------
@@ -167,40 +171,40 @@ function rankText(row, today) {
 
 function gamesTable(rows, today) {
   const body = rows.map((row) => {
-    const replay = row.replay_url ? ` <a href="${escapeHtml(row.replay_url)}" aria-label="replay">▶</a>` : "";
+    const replay = row.replay_url && [" ", el("a", { href: row.replay_url, "aria-label": "replay" }, "▶")];
     const lost = !row.won;
-    const mark = `<span class="result-mark" aria-hidden="true">${lost ? "✗" : "✓"}</span>`;
+    const mark = el("span", { class: "result-mark", "aria-hidden": "true" }, lost ? "✗" : "✓");
     const rank = rankText(row, today);
-    return `<tr class="${lost ? "lost" : "won"}${row.guest ? " guest" : ""}"><td class=nowrap>${escapeHtml(row.date)}${replay}</td>
-    <td>${escapeHtml(tierTitle(row.tier))}</td><td>${mark} ${escapeHtml(historyResult(row))}</td>
-    <td class=num>${escapeHtml(row.score)}</td><td class=num>${formatElapsed(row.elapsed_ms, "–")}</td>
-    <td class="num${typeof rank === "number" ? "" : " muted small"}">${escapeHtml(rank)}</td></tr>`;
-  }).join("");
-  return `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="daily-games-title">
-    <table class="ranks games"><thead><tr><th scope="col">Date</th><th scope="col">Tier</th><th scope="col">Result</th>
-    <th scope="col" class=num>Score</th><th scope="col" class=num>Time</th><th scope="col" class=num>Rank</th></tr></thead>
-    <tbody>${body}</tbody></table></div>`;
+    return el("tr", `${lost ? "lost" : "won"}${row.guest ? " guest" : ""}`, el("td", "nowrap", row.date, replay),
+      el("td", null, tierTitle(row.tier)), el("td", null, mark, ` ${historyResult(row)}`),
+      num(row.score), num(formatElapsed(row.elapsed_ms, "–")),
+      el("td", `num${typeof rank === "number" ? "" : " muted small"}`, rank));
+  });
+  const col = (label, numeric) => el("th", { scope: "col", class: numeric ? "num" : null }, label);
+  return el("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-labelledby": "daily-games-title" },
+    el("table", "ranks games",
+      el("thead", null, el("tr", null, col("Date"), col("Tier"), col("Result"), col("Score", 1), col("Time", 1), col("Rank", 1))),
+      el("tbody", null, body)));
 }
 
 function gamesPager(data) {
-  if (data.pages < 2) return "";
+  if (data.pages < 2) return null;
   const size = data.page === data.pages ? null : data.games.length;
   const from = size === null ? data.count - data.games.length + 1 : (data.page - 1) * size + 1;
   const to = from + data.games.length - 1;
-  const newer = data.page > 1
-    ? `<button type="button" class="button small ghost" data-games-page="${data.page - 1}">Newer games</button>` : "";
-  const older = data.page < data.pages
-    ? `<button type="button" class="button small ghost" data-games-page="${data.page + 1}">Older games</button>` : "";
-  return `<nav class="pager" aria-label="Daily games">${newer}${older}
-    <span class="muted">Games ${from}–${to} of ${data.count}, newest first</span></nav>`;
+  const pageButton = (page, label) => el("button", { type: "button", class: "button small ghost", "data-games-page": page }, label);
+  return el("nav", { class: "pager", "aria-label": "Daily games" },
+    data.page > 1 && pageButton(data.page - 1, "Newer games"),
+    data.page < data.pages && pageButton(data.page + 1, "Older games"), " ",
+    el("span", "muted", `Games ${from}–${to} of ${data.count}, newest first`));
 }
 
 function gamesSection(data) {
   const today = utcDay(serverNow());
-  if (!data.games.length) return `<p class="muted">No daily game yet.</p>`;
+  if (!data.games.length) return el("p", "muted", "No daily game yet.");
   const open = data.games.some((row) => row.date === today)
-    ? `<p class="muted">Today's ranks are final after the day closes, at ${escapeHtml(closesToday())}.</p>` : "";
-  return `${gamesTable(data.games, today)}${open}${gamesPager(data)}`;
+    && el("p", "muted", `Today's ranks are final after the day closes, at ${closesToday()}.`);
+  return [gamesTable(data.games, today), open, gamesPager(data)];
 }
 
 // ----- the page ------------------------------------------------------------------------
@@ -210,28 +214,27 @@ if (player) {
   const body = player.querySelector("[data-player-body]");
   const base = `/api/players/${encodeURIComponent(player.dataset.player)}/`;
   api.get(base).then((data) => {
-    body.innerHTML = `${totals(data)}<div data-record></div>
-      <h2 id="daily-games-title">Recent daily games</h2><div data-games>${gamesSection(data)}</div>`;
+    fill(body, totals(data), el("div", { "data-record": true }),
+      el("h2", { id: "daily-games-title" }, "Recent daily games"), el("div", { "data-games": true }, gamesSection(data)));
     const games = body.querySelector("[data-games]");
     games.addEventListener("click", async (e) => {
       const button = e.target.closest("[data-games-page]");
       if (!button) return;
       button.disabled = true;
       try {
-        games.innerHTML = gamesSection(await api.get(`${base}?page=${button.dataset.gamesPage}`));
+        fill(games, gamesSection(await api.get(`${base}?page=${button.dataset.gamesPage}`)));
         games.querySelector("[data-games-page]")?.focus();
       } catch (err) {
         button.disabled = false;
-        games.insertAdjacentHTML("beforeend", `<p class="notice">${escapeHtml(err.message)}</p>`);
+        games.append(el("p", "notice", err.message));
       }
     });
     const today = utcDay(serverNow());
     return api.get(`${base}record/?days=${calendarDays(today)}`).then((record) => {
-      body.querySelector("[data-record]").innerHTML = recordTable(record, data)
-        + heatMap(record.recent, today) + badges(record);
+      fill(body.querySelector("[data-record]"), recordTable(record, data), heatMap(record.recent, today), badges(record));
     });
   }).catch((err) => {
-    body.innerHTML = `<p class="notice">${escapeHtml(err.message)}</p>`;
+    fill(body, el("p", "notice", err.message));
   }).finally(() => body.setAttribute("aria-busy", "false"));
 }
 
@@ -242,22 +245,20 @@ const practiceBox = document.querySelector("[data-practice-games]");
 function practiceGameItem(game) {
   const deal = `/practice/${encodeURIComponent(game.deal)}/?variant=${encodeURIComponent(game.variant)}`;
   const link = game.status === "playing"
-    ? `<a class="button small" href="${deal}&game=${encodeURIComponent(game.id)}">Resume</a>`
-    : `<a class="button small ghost" href="/replay/${encodeURIComponent(game.id)}/">Replay</a>`;
-  const tier = game.tier ? ` · ${escapeHtml(game.tier)}` : "";
+    ? el("a", { class: "button small", href: `${deal}&game=${encodeURIComponent(game.id)}` }, "Resume")
+    : el("a", { class: "button small ghost", href: `/replay/${encodeURIComponent(game.id)}/` }, "Replay");
+  const tier = game.tier ? ` · ${game.tier}` : "";
   const name = practiceName(game, siteConstants()?.variant_titles);
-  return `<li data-practice-game="${escapeHtml(game.id)}">
-    <span>${escapeHtml(name)}${tier}</span>
-    <span class="muted">${escapeHtml(endingWords(game.status))} · score ${escapeHtml(game.score)} · ${escapeHtml(game.moves)} moves</span>
-    ${link}</li>`;
+  return el("li", { "data-practice-game": game.id }, el("span", null, `${name}${tier}`), " ",
+    el("span", "muted", `${endingWords(game.status)} · score ${game.score} · ${game.moves} moves`), " ", link);
 }
 
 if (practiceBox) {
   api.get("/api/games/").then((games) => {
-    practiceBox.innerHTML = games.length
-      ? `<ul class="practice-games">${games.map(practiceGameItem).join("")}</ul>`
-      : `<p class="muted">No practice games yet. <a href="/practice/">Practise</a>.</p>`;
+    fill(practiceBox, games.length
+      ? el("ul", "practice-games", games.map(practiceGameItem))
+      : el("p", "muted", "No practice games yet. ", el("a", { href: "/practice/" }, "Practise"), "."));
   }).catch((err) => {
-    practiceBox.innerHTML = `<p class="muted">Could not load your practice games: ${escapeHtml(err.message)}.</p>`;
+    fill(practiceBox, el("p", "muted", `Could not load your practice games: ${err.message}.`));
   });
 }

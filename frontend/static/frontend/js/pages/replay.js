@@ -5,6 +5,7 @@ import { Board } from "../shared/board.js";
 import { siteConstants } from "../shared/dom.js";
 import { formatTime } from "../shared/format.js";
 import { replayTitle } from "../shared/game_names.js";
+import { el, fill } from "../shared/html.js";
 import { turnoverAt } from "../shared/local_time.js";
 import { applyMove, fromMasked, revealCard } from "../shared/rules.js";
 
@@ -72,7 +73,7 @@ async function load() {
     const why = err.status === 409 ? "This game is still being played; its replay opens when it ends."
       : err.status === 404 ? "This replay is not public yet (daily games open when their day closes)."
         : err.message;
-    $("[data-board]").innerHTML = `<p class="loading">${why}</p>`;
+    fill($("[data-board]"), el("p", "loading", why));
     return;
   }
   frames = buildFrames(fromMasked(game.start), game.log || []);

@@ -4,7 +4,7 @@
 // legal, and hands legal moves to `onMove(text)`; the page then calls `render()` with the
 // new position. Without `onMove` the board is a read-only view (the replay page).
 
-import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvg, slotSvg, suitOf } from "./cards.js";
+import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvgElement, slotSvgElement, suitOf } from "./cards.js";
 import { faceOf, illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
 
 const DRAG_THRESHOLD = 6; // px before a press becomes a drag
@@ -129,7 +129,7 @@ export class Board {
         node.setAttribute("tabindex", "-1");
         node.setAttribute("aria-pressed", "false"); // "true" while picked up
       }
-      node.innerHTML = cardSvg(card);
+      node.append(cardSvgElement(card));
       this.cardEls.set(card, node);
     }
     return node;
@@ -202,10 +202,12 @@ export class Board {
       if (slot.dataset.top !== shown || slot.dataset.takeback !== String(takeback)) {
         slot.dataset.top = shown;
         slot.dataset.takeback = String(takeback);
-        slot.innerHTML = (!top ? slotSvg(suit)
-          : takeback ? `<div class="card up" data-card="${top}">${cardSvg(top)}</div>`
-          : `<div class="card">${cardSvg(top)}</div>`)
-          + (counts.length > 1 ? `<span class="piles">${counts.join(" · ")}</span>` : "");
+        const face = !top ? slotSvgElement(suit)
+          : takeback ? el("div", "card up", { "data-card": top })
+          : el("div", "card");
+        if (top) face.append(cardSvgElement(top));
+        slot.replaceChildren(face);
+        if (counts.length > 1) slot.append(Object.assign(el("span", "piles"), { textContent: counts.join(" · ") }));
       }
       const many = counts.length > 1
         ? `, ${counts.length} foundations holding ${counts.join(", ")}` : "";

@@ -1,5 +1,7 @@
 // Cards as text ("Kh", "Tc"), their names for screen readers, and their SVG drawings.
 
+import { svgEl } from "./html.js";
+
 export const RANKS = "A23456789TJQK";
 export const SUITS = "cdhs";
 export const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
@@ -35,39 +37,67 @@ export const SUIT_PATHS = {
 };
 
 const INK = { red: "#c0142b", black: "#15171a" };
-const cache = new Map();
+const SVG_ATTRS = { viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false" };
 
 function suitIcon(suit, x, y, size, fill) {
   const s = size / 100;
-  return `<path transform="translate(${x} ${y}) scale(${s})" d="${SUIT_PATHS[suit]}" fill="${fill}"/>`;
+  return ["path", { transform: `translate(${x} ${y}) scale(${s})`, d: SUIT_PATHS[suit], fill }];
 }
 
-// One card face as an SVG string (viewBox 100x140): rank top-left, suit top-right,
-// both inside the strip that stays visible when cards overlap; a big suit below.
-export function cardSvg(card) {
-  let svg = cache.get(card);
-  if (svg) return svg;
+// One card face (viewBox 100x140) as a list of shapes, [tag, attributes, text]: rank
+// top-left, suit top-right, both inside the strip that stays visible when cards overlap;
+// a big suit below. Drawn as elements on the board (`cardSvgElement`), as text where an
+// image needs it (`cardSvg`: the results screen's picture).
+function cardShapes(card) {
   const fill = isRed(card) ? INK.red : INK.black;
   const suit = suitOf(card);
   const label = rankLabel(card);
   const court = rankOf(card) > 10;
-  const size = label.length > 1 ? 40 : 44;
-  svg = `<svg viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">`
-    + `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fffdf7" stroke="#6b6b6b" stroke-width="2"/>`
-    + `<text x="7" y="39" font-family="DejaVu Sans, Arial, Helvetica, sans-serif" font-weight="700"`
-    + ` font-size="${size}" letter-spacing="${label.length > 1 ? -3 : 0}" fill="${fill}">${label}</text>`
-    + suitIcon(suit, 60, 8, 33, fill)
-    + (court ? `<rect x="18" y="56" width="64" height="72" rx="6" fill="none" stroke="${fill}" stroke-width="2.5" opacity=".55"/>` : "")
-    + suitIcon(suit, 27, 66, 46, fill)
-    + `</svg>`;
-  cache.set(card, svg);
-  return svg;
+  return [
+    ["rect", { x: 1.5, y: 1.5, width: 97, height: 137, rx: 9, fill: "#fffdf7", stroke: "#6b6b6b", "stroke-width": 2 }],
+    ["text", { x: 7, y: 39, "font-family": "DejaVu Sans, Arial, Helvetica, sans-serif", "font-weight": 700,
+      "font-size": label.length > 1 ? 40 : 44, "letter-spacing": label.length > 1 ? -3 : 0, fill }, label],
+    suitIcon(suit, 60, 8, 33, fill),
+    court && ["rect", { x: 18, y: 56, width: 64, height: 72, rx: 6, fill: "none", stroke: fill, "stroke-width": 2.5, opacity: ".55" }],
+    suitIcon(suit, 27, 66, 46, fill),
+  ].filter(Boolean);
 }
 
 // An empty foundation: the suit's outline, so the four places can be told apart.
-export function slotSvg(suit) {
-  return `<svg viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false">`
-    + `<rect x="2" y="2" width="96" height="136" rx="9" fill="rgba(0,0,0,.15)" stroke="rgba(255,255,255,.7)" stroke-width="2" stroke-dasharray="6 5"/>`
-    + suitIcon(suit, 25, 45, 50, "rgba(255,255,255,.55)")
-    + `</svg>`;
+function slotShapes(suit) {
+  return [
+    ["rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, fill: "rgba(0,0,0,.15)", stroke: "rgba(255,255,255,.7)", "stroke-width": 2, "stroke-dasharray": "6 5" }],
+    suitIcon(suit, 25, 45, 50, "rgba(255,255,255,.55)"),
+  ];
+}
+
+const attrText = (attrs) => Object.entries(attrs).map(([name, value]) => ` ${name}="${value}"`).join("");
+
+function svgText(shapes) {
+  const inner = shapes.map(([tag, attrs, text]) => (text === undefined
+    ? `<${tag}${attrText(attrs)}/>` : `<${tag}${attrText(attrs)}>${text}</${tag}>`));
+  // as a file of its own (an image), the text names its namespace
+  return `<svg${attrText({ xmlns: "http://www.w3.org/2000/svg", ...SVG_ATTRS })}>${inner.join("")}</svg>`;
+}
+
+function svgElement(shapes) {
+  return svgEl("svg", SVG_ATTRS, shapes.map(([tag, attrs, text]) => svgEl(tag, attrs, text)));
+}
+
+const cache = new Map();
+
+/** A card's face as SVG text (for an image's data: address; every value is the card's own). */
+export function cardSvg(card) {
+  if (!cache.has(card)) cache.set(card, svgText(cardShapes(card)));
+  return cache.get(card);
+}
+
+/** A card's face as an SVG element, new each time (a node lives in one place). */
+export function cardSvgElement(card) {
+  return svgElement(cardShapes(card));
+}
+
+/** An empty foundation's outline as an SVG element. */
+export function slotSvgElement(suit) {
+  return svgElement(slotShapes(suit));
 }

@@ -5,23 +5,20 @@
 // text as it opens (aria-labelledby, aria-describedby). Escape, or Enter on the first
 // button, which has the focus, keeps what the player has.
 
+import { el } from "./html.js";
+
 let dialog = null;
 
 function build() {
-  const el = document.createElement("dialog");
-  el.className = "confirm";
-  el.setAttribute("aria-labelledby", "confirm-title");
-  el.setAttribute("aria-describedby", "confirm-text");
-  el.innerHTML = `<form method="dialog">
-      <h2 id="confirm-title" data-confirm-title></h2>
-      <p id="confirm-text" data-confirm-text></p>
-      <div class="confirm-actions">
-        <button type="submit" class="button" value="keep" data-confirm-keep></button>
-        <button type="submit" class="button ghost" value="go" data-confirm-go></button>
-      </div>
-    </form>`;
-  document.body.append(el);
-  return el;
+  const question = el("dialog", { class: "confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
+    el("form", { method: "dialog" },
+      el("h2", { id: "confirm-title", "data-confirm-title": true }),
+      el("p", { id: "confirm-text", "data-confirm-text": true }),
+      el("div", "confirm-actions",
+        el("button", { type: "submit", class: "button", value: "keep", "data-confirm-keep": true }), " ",
+        el("button", { type: "submit", class: "button ghost", value: "go", "data-confirm-go": true }))));
+  document.body.append(question);
+  return question;
 }
 
 /**

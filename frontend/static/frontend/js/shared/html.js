@@ -1,23 +1,62 @@
-// HTML text for the pages' innerHTML: escaping, and the pieces several pages draw alike.
+// The pages' elements built from data, never parsed from HTML text: every value goes in as
+// text or as one attribute's value, so a name like `<img src=x onerror=...>` shows as
+// those characters and never runs (docs/frontend.md, "No markup from data"). Also the
+// pieces several pages draw alike.
 
-export function escapeHtml(text) {
-  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Children as `append` takes them: nested lists flattened; null, false and "" left out
+ * (so `cond && el(...)` reads as "only when"); numbers as their text. */
+function nodes(children) {
+  return children.flat(Infinity)
+    .filter((child) => child != null && child !== false && child !== "")
+    .map((child) => (typeof child === "object" ? child : String(child)));
+}
+
+function build(node, attrs, children) {
+  const named = typeof attrs === "string" ? { class: attrs } : attrs || {};
+  for (const [name, value] of Object.entries(named)) {
+    if (value == null || value === false) continue;
+    node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...nodes(children));
+  return node;
+}
+
+/**
+ * An element: `el("a", { href, "aria-label": label }, "text", child, ...)`. `attrs` is an
+ * object of attributes (true: present and empty; null or false: left out) or a string, the
+ * class. Children are nodes or text (lists are flattened, null and false skipped).
+ */
+export function el(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** The same for an SVG element (`svgEl("path", { d })`). */
+export function svgEl(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replace what `node` holds with `children` (as `el` takes them). */
+export function fill(node, ...children) {
+  node.replaceChildren(...nodes(children));
+  return node;
 }
 
 /** A player's name, linked to their page. */
 export function playerLink(name) {
-  return `<a href="/players/${encodeURIComponent(name)}/">${escapeHtml(name)}</a>`;
+  return el("a", { href: `/players/${encodeURIComponent(name)}/` }, name);
 }
 
 /** A table cell for a number (right-aligned by the stylesheet). */
 export function numberCell(value) {
-  return `<td class=num>${escapeHtml(value)}</td>`;
+  return el("td", "num", value);
 }
 
 /** Badges from the API (a player's record, a month of the archive); `withMonth` names the
  * month each was won in. */
 export function badgeList(badges, { withMonth = false } = {}) {
-  const item = (b) => `<li class="badge ${escapeHtml(b.tier)}" title="${escapeHtml(b.title)}">${escapeHtml(b.name)}`
-    + `${withMonth ? ` <span class="muted">${escapeHtml(b.month)}</span>` : ""}</li>`;
-  return `<ul class="badges">${badges.map(item).join("")}</ul>`;
+  const item = (b) => el("li", { class: `badge ${b.tier}`, title: b.title },
+    b.name, withMonth && [" ", el("span", "muted", b.month)]);
+  return el("ul", "badges", badges.map(item));
 }
