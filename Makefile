@@ -17,6 +17,10 @@ PYTEST_ARGS ?=
 # pytest-xdist workers for `make test`: most of the suite waits on servers and the browser,
 # so three workers keep two cores busy (docs/development.md has the figures).
 PYTEST_WORKERS ?= 3
+# The tests' temporary files (PostgreSQL's data, wheels and virtualenvs, the solver's level
+# files) in memory where /dev/shm is: the search by levels writes each level to TMPDIR and
+# takes half the CPU there that it takes on a disk's /tmp.
+TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp)
 # Tests go out one at a time, longest first (tests/schedule.py orders them by
 # tests/durations.json); the ten slowest are printed at the end of every run.
 PYTEST_FLAGS = -n $(PYTEST_WORKERS) --dist load --maxschedchunk 1 --durations=10
@@ -106,7 +110,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: lint node_modules/.package-lock.json
 	@mkdir -p test-artifacts
 	node --test tests/frontend/
-	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS); rc=$$?; \
+	@TMPDIR=$(TEST_TMPDIR) $(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
 	exit $$rc
 
@@ -114,19 +118,19 @@ test: lint node_modules/.package-lock.json
 # order tests/schedule.py gives the workers. Worth redoing when tests are added or slowed.
 durations: lint node_modules/.package-lock.json
 	@mkdir -p test-artifacts
-	@$(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) --durations=0 \
+	@TMPDIR=$(TEST_TMPDIR) $(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) --durations=0 \
 		--durations-min=0.3 $(PYTEST_ARGS) | tee test-artifacts/durations.log
 	$(PY) -m tests.schedule < test-artifacts/durations.log
 
 # The inner loop: no PostgreSQL, Redis, Celery worker or browser, and nothing marked slow
 # (SQLite and in-process tasks, as `make run`); no lint.
 test-fast: $(STAMP)
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(PYTEST_FLAGS) \
+	env -u DATABASE_URL -u REDIS_URL TMPDIR=$(TEST_TMPDIR) $(PY) -m pytest $(PYTEST_FLAGS) \
 		-m "not (postgres or redis or celery or e2e or slow or heavy)" $(PYTEST_ARGS)
 
 # The solver's C extension rebuilt with AddressSanitizer + UBSan, and yukon/tests/solver run on it.
 sanitize: $(STAMP)
-	scripts/solver-sanitize-test
+	TMPDIR=$(TEST_TMPDIR) scripts/solver-sanitize-test
 
 clean:
 	rm -rf $(VENV) node_modules build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
