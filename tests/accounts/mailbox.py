@@ -7,12 +7,14 @@ task in-process instead, as in development. Tests that read mail use
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import re
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,18 +69,15 @@ class Mailbox:
         return found.group(1)
 
 
-@pytest.fixture(scope="module")
-def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Mailbox, int]]:
-    """An SMTP server, and a Celery worker (on a queue of its own) that sends the site's
-    mail to it, for one test module: (what the server received, its port)."""
-    box = Mailbox()
-    port = free_port()
+@contextlib.contextmanager
+def delivering_to(box: Mailbox, port: int, log: Path) -> Iterator[None]:
+    """An SMTP server with ``box`` on ``port``, and a Celery worker (on a queue of its own)
+    that sends the site's mail to it; in-process without a broker."""
     controller = Controller(box, hostname="127.0.0.1", port=port)
     controller.start()
-    log = tmp_path_factory.mktemp("mail-worker") / "worker.log"
     try:
         if app.conf.task_always_eager:  # no broker: the web process sends it itself
-            yield box, port
+            yield
             return
         with own_queue() as queue:
             worker = start_worker(
@@ -93,11 +92,20 @@ def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Mai
                 EMAIL_USE_SSL="false",
             )
             try:
-                yield box, port
+                yield
             finally:
                 stop(worker)
     finally:
         controller.stop()
+
+
+@pytest.fixture(scope="module")
+def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Mailbox, int]]:
+    """An SMTP server, and a Celery worker (on a queue of its own) that sends the site's
+    mail to it, for one test module: (what the server received, its port)."""
+    box, port = Mailbox(), free_port()
+    with delivering_to(box, port, tmp_path_factory.mktemp("mail-worker") / "worker.log"):
+        yield box, port
 
 
 @pytest.fixture

@@ -13,15 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from allauth.account.models import EmailAddress
 from django.core.mail import send_mail
 from django.test import Client
 
 from accounts.models import SuppressedAddress, User
-from tests.accounts.mailbox import Mailbox
+from tests.accounts.mailbox import Mailbox, delivering_to
 from tests.factories import closed_port, logged_in, make_player
-from tests.workers import own_queue, start_worker, stop
 from yukon_site import settings as site_settings
 
 # The worker reads what the requests wrote: the test's writes must really commit.
@@ -63,27 +61,8 @@ def greylisting(
     """The SMTP server, and a Celery worker on a queue of its own that sends to it (on
     the test database: set up first, or the worker would get the one it replaces)."""
     box = GreylistingMailbox()
-    port = closed_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    log = tmp_path_factory.mktemp("mail-delivery") / "worker.log"
-    try:
-        with own_queue() as queue:
-            worker = start_worker(
-                queue,
-                log,
-                EMAIL_URL="",
-                EMAIL_HOST="127.0.0.1",
-                EMAIL_PORT=str(port),
-                EMAIL_USE_TLS="false",
-                EMAIL_USE_SSL="false",
-            )
-            try:
-                yield box
-            finally:
-                stop(worker)
-    finally:
-        controller.stop()
+    with delivering_to(box, closed_port(), tmp_path_factory.mktemp("mail-delivery") / "log"):
+        yield box
 
 
 @pytest.fixture
