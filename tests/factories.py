@@ -277,6 +277,10 @@ def closed_port() -> int:
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
+# How long a browser test waits for the page after a sign-up: the answer comes no sooner
+# than ACCOUNT_SIGNUP_ANSWER_SECONDS (1.5 s, accounts/even_timing.py), then the next page
+# loads; on a machine busy with the rest of the suite that took over the 5 s default.
+SIGN_UP_WAIT_MS = 15_000
 
 
 def e2e_fixture(name: str) -> Any:

@@ -30,7 +30,7 @@ from allauth.mfa.totp.internal.auth import TOTP, format_hotp_value, hotp_value
 from accounts.models import User
 from social.services import is_member
 from tests.e2e.axe import failures
-from tests.factories import Api, logged_in, make_player
+from tests.factories import SIGN_UP_WAIT_MS, Api, logged_in, make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -194,7 +194,7 @@ def test_a_guest_signs_up_from_an_invite_and_lands_in_the_league(browse: Any) ->
     form.locator("[name=username]").fill("newcomer")
     form.locator("[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
-    guest.page.wait_for_url(f"{guest.base_url}/leagues/{league['id']}/")
+    guest.page.wait_for_url(f"{guest.base_url}/leagues/{league['id']}/", timeout=SIGN_UP_WAIT_MS)
     guest.page.locator("[data-members] li", has_text="newcomer").wait_for()
     guest.shot("account-invite-joined-390")
     assert is_member(league["id"], User.objects.get(username="newcomer").pk)

@@ -21,6 +21,7 @@ from tests.e2e.axe import failures
 from tests.e2e.dragging import drag_home_or_onto
 from tests.e2e.test_play import WIN, parse
 from tests.e2e.test_results_screen import others_played
+from tests.factories import SIGN_UP_WAIT_MS
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture: fresh Redis keys)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -121,7 +122,7 @@ def test_a_guest_plays_todays_easy_deal_signs_up_and_finds_the_result_on_the_boa
     form.locator("[name=password]").fill("correct horse battery 42")
     page.shot(f"journey-{width}-4-sign-up")
     form.locator("button[type=submit]").click()
-    p.wait_for_url(page.base_url + game_path)
+    p.wait_for_url(page.base_url + game_path, timeout=SIGN_UP_WAIT_MS)
     dialog.wait_for(state="visible")
     rank = dialog.locator("[data-end-rank]")
     rank.filter(has_text="on today's easy board").wait_for()

@@ -12,6 +12,7 @@ from allauth.mfa.models import Authenticator
 
 from accounts.models import User
 from tests.e2e.axe import failures
+from tests.factories import SIGN_UP_WAIT_MS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +52,7 @@ def test_sign_up_add_a_passkey_log_out_and_log_in_with_it_alone(browse: Any, set
     form.locator("[name=display_name]").fill("Key Holder")
     form.locator("[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
-    p.wait_for_url(page.base_url + "/")
+    p.wait_for_url(page.base_url + "/", timeout=SIGN_UP_WAIT_MS)
     p.locator(".who", has_text="Key Holder").wait_for()
 
     page.goto("/accounts/2fa/webauthn/add/")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.dragging import drag
-from tests.factories import DESKTOP, PHONE, e2e_fixture
+from tests.factories import DESKTOP, PHONE, SIGN_UP_WAIT_MS, e2e_fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def sign_up(page: Any, name: str) -> None:
     form.locator("[name=display_name]").fill(name.title())
     form.locator("[name=password]").fill("correct horse battery 42")
     form.locator("button[type=submit]").click()
-    page.page.wait_for_url(page.base_url + "/")
+    page.page.wait_for_url(page.base_url + "/", timeout=SIGN_UP_WAIT_MS)
     page.page.locator(".who", has_text=name).wait_for()
 
 
