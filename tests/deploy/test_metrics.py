@@ -390,7 +390,7 @@ def test_task_failures_in_the_worker_process_reach_the_webs_scrape(
 def served(tmp_path: Path, **env: str) -> Iterator[str]:
     with gunicorn(
         tmp_path / "gunicorn.log",
-        collected_static(tmp_path),
+        collected_static(),
         workers=3,
         METRICS_TOKEN=TOKEN,
         THROTTLE_MOVES="1000/s",

@@ -7,6 +7,7 @@ Used by tests/faults and tests/security. Tests that use it need committed data:
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
 import os
@@ -14,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -37,10 +39,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def collected_static(tmp_root: Path) -> Path:
-    """collectstatic once per test session: DEBUG off serves the hashed manifest files."""
+def collected_static() -> Path:
+    """collectstatic once per test process: DEBUG off serves the hashed manifest files.
+    In a directory of its own, removed at exit: a test's tmp_path goes when the test has
+    passed (tmp_path_retention_policy), while later tests' servers still read this one."""
     if "dir" not in _STATIC:
-        target = tmp_root / "static"
+        target = Path(tempfile.mkdtemp(prefix="yukon-static-"))
+        atexit.register(shutil.rmtree, target, ignore_errors=True)
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
             cwd=ROOT,

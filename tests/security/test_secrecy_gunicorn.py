@@ -40,7 +40,7 @@ def text_of(response: httpx.Response) -> str:
 
 def test_nothing_secret_leaves_through_gunicorn(tmp_path: Path) -> None:
     make_challenges()
-    static = collected_static(tmp_path)
+    static = collected_static()
     rng = random.Random(9)
     seen: list[httpx.Response] = []
     with gunicorn(tmp_path / "gunicorn.log", static, THROTTLE_MOVES="1000/s") as base:
