@@ -107,12 +107,19 @@ lint: $(STAMP)
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-test: lint node_modules/.package-lock.json
+# The lint and the node tests (about a minute of one core) run niced beside pytest, whose
+# workers leave CPU idle while they wait on servers and browsers; their output comes after
+# pytest's, and either failing fails the target.
+test: $(STAMP) node_modules/.package-lock.json
 	@mkdir -p test-artifacts
-	node --test tests/frontend/
-	@TMPDIR=$(TEST_TMPDIR) $(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS); rc=$$?; \
+	@( nice -n 10 $(MAKE) --no-print-directory lint && nice -n 10 node --test tests/frontend/ ) \
+		> test-artifacts/checks.log 2>&1 & checks=$$!; \
+	TMPDIR=$(TEST_TMPDIR) $(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests (exit status 5)"; fi; \
-	exit $$rc
+	wait $$checks; checks_rc=$$?; \
+	echo "----- lint and node tests (test-artifacts/checks.log) -----"; cat test-artifacts/checks.log; \
+	if [ $$checks_rc -ne 0 ]; then echo "ERROR: the lint or the node tests failed (above)"; fi; \
+	[ $$rc -eq 0 ] && [ $$checks_rc -eq 0 ]
 
 # tests/durations.json, the seconds each test took, from a whole run of the suite: the
 # order tests/schedule.py gives the workers. Worth redoing when tests are added or slowed.

@@ -27,6 +27,7 @@ worker's budget) and measured by bench/bench_redteam.py.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -165,13 +166,33 @@ def keeps_win(position: Position, move: Move, nodes: int) -> tuple[bool | None, 
     try:
         if position.is_won():
             return True, 0
-        answer = solve(position, nodes=nodes, seconds=5.0, memory_mb=64, restarts=False)
-    except (SolverError, EngineError):
+        return _judged(layout(position), nodes)
+    except EngineError:
         return None, 0
     finally:
         position.undo()
-    verdict = {"solved": True, "unwinnable": False}.get(answer.verdict)
-    return verdict, answer.nodes
+
+
+def layout(position: Position) -> str:
+    """The position's text with its score and move count set to 0: all the solver reads."""
+    fields = position.to_text().split(" ")
+    fields[3:5] = ["0", "0"]
+    return " ".join(fields)
+
+
+# Every player of a day's challenge starts from the same cards, so their games meet the
+# same positions (the early ones above all): a verification worker asks the solver about
+# each once. The answer kept carries the positions the solver spent on it, so a game's
+# judgement and its budget are the same whether or not another game met the position first.
+@functools.lru_cache(maxsize=20_000)
+def _judged(layout: str, nodes: int) -> tuple[bool | None, int]:
+    try:
+        answer = solve(
+            Position.from_text(layout), nodes=nodes, seconds=5.0, memory_mb=64, restarts=False
+        )
+    except (SolverError, EngineError):
+        return None, 0
+    return {"solved": True, "unwinnable": False}.get(answer.verdict), answer.nodes
 
 
 def clairvoyance(game: PlayedGame, t: Thresholds, agreement: SolverAgreement) -> Clairvoyance:
