@@ -26,6 +26,7 @@ COPY apikit apikit
 COPY social social
 COPY yukon yukon
 COPY metrics metrics
+COPY reminders reminders
 RUN pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
 
 # ---- run ---------------------------------------------------------------------------------

@@ -36,8 +36,10 @@ from rest_framework.views import APIView
 from accounts import services
 from accounts.login_backoff import remember_device
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, SuppressionReason, User
+from accounts.player_settings import PlayerSettingsSerializer
 from accounts.stages import SignupEmailVerificationStage
 from accounts.suppression import suppress_address
+from apikit.parsers import JSONParser
 from apikit.schema import ERROR
 from apikit.throttles import (
     AccountDataThrottle,
@@ -442,3 +444,58 @@ class MailFeedbackView(APIView):
                 "created_at": entry.created_at.isoformat(),
             }
         )
+
+
+# ----- the player's settings (docs/frontend.md, "Settings"): they follow the player
+
+
+def _settings_schema(summary: str, *, writes: bool) -> Any:
+    responses: dict[int, Any] = {
+        200: OpenApiResponse(
+            PlayerSettingsSerializer,
+            description="The settings the account holds: only the keys the player chose "
+            "(a key left out takes its default).",
+        ),
+        403: OpenApiResponse(ERROR, description="Not logged in."),
+    }
+    if writes:
+        responses[400] = OpenApiResponse(
+            ERROR, description="An unknown key, or a value of the wrong type or out of range."
+        )
+    return extend_schema(
+        request=PlayerSettingsSerializer if writes else None,
+        responses=responses,
+        summary=summary,
+        tags=["auth"],
+    )
+
+
+class PlayerSettingsView(BaseAPIView):
+    """The player's settings of the site, kept in the account so they follow the player to
+    another browser; every page a logged-in player loads carries them (base.html)."""
+
+    permission_classes = [IsAuthenticated]
+    # JSON only: a form's fields are all text, and the settings' types are strict (a
+    # boolean is true or false, never "false"); a form body is a 415.
+    parser_classes = [JSONParser]
+
+    @_settings_schema("Your settings", writes=False)
+    def get(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)  # IsAuthenticated
+        return Response(user.settings)
+
+    @_settings_schema("Replace your settings (a key left out takes its default)", writes=True)
+    def put(self, request: Request) -> Response:
+        return self._save(request, replace=True)
+
+    @_settings_schema("Change some of your settings (the others stay)", writes=True)
+    def patch(self, request: Request) -> Response:
+        return self._save(request, replace=False)
+
+    def _save(self, request: Request, *, replace: bool) -> Response:
+        serializer = PlayerSettingsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request.user
+        assert isinstance(user, User)  # IsAuthenticated
+        return Response(services.save_settings(user, serializer.validated_data, replace=replace))

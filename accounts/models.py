@@ -50,6 +50,11 @@ class User(AbstractUser):
     # confirmed (accounts/stages.py), so the sign-up's answer and every log-in after it are
     # the same either way and tell nobody whose the address is (docs/accounts.md).
     awaiting_email_confirmation = models.BooleanField(default=False, editable=False)
+    # The player's own settings of the site (theme, card faces, sounds...: docs/frontend.md,
+    # "Settings"), kept so they follow the player to another browser. Only the keys the
+    # player chose, each checked by accounts.player_settings before it is written; a key
+    # left out takes the browser's default.
+    settings = models.JSONField(default=dict, blank=True, editable=False)
 
     class Meta:
         constraints = [

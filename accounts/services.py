@@ -1,6 +1,6 @@
 """Every change to accounts that allauth does not make: the locks on name keys, the display
-name, a ban's mark on the player, the export of a player's data and the deletion of an
-account."""
+name, the player's settings, a ban's mark on the player, the export of a player's data and
+the deletion of an account."""
 
 from __future__ import annotations
 
@@ -72,6 +72,18 @@ def change_display_name(user: User, name: str) -> User:
     return player
 
 
+def save_settings(user: User, chosen: dict[str, Any], *, replace: bool) -> dict[str, Any]:
+    """Store the player's settings (already checked: accounts.player_settings), merged into
+    what the account holds or, with ``replace``, instead of it. Under the row's lock, so
+    two tabs saving different keys at one moment both keep theirs."""
+    with transaction.atomic():
+        player = User.objects.select_for_update().get(pk=user.pk)
+        player.settings = dict(chosen) if replace else {**player.settings, **chosen}
+        player.save(update_fields=["settings"])
+    user.settings = player.settings
+    return player.settings
+
+
 def ban_account(user_id: int, reason: str) -> User:
     """Mark the player banned, with the reason they are shown. The moderators keep the
     record of the ban (``moderation.Ban``) and decide; this mark is what games and
@@ -135,6 +147,8 @@ def export_data(user: User) -> dict[str, Any]:
             "ban_reason": user.ban_reason or None,
             "has_password": user.has_usable_password(),
         },
+        # the look and play options they saved in the account (docs/frontend.md, "Settings")
+        "settings": user.settings,
         "email_addresses": [
             {"email": a.email, "verified": a.verified, "primary": a.primary}
             for a in EmailAddress.objects.filter(user=user).order_by("pk")
@@ -187,6 +201,7 @@ def delete_account(user: User) -> User:
         player.username = f"deleted:{player.pk}"
         player.display_name = DELETED_NAME
         player.email = player.first_name = player.last_name = ""
+        player.settings = {}
         player.set_unusable_password()
         player.is_active = player.is_staff = player.is_superuser = False
         player.deleted_at = timezone.now()

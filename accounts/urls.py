@@ -1,5 +1,6 @@
-"""Routes of the accounts' JSON API (mounted at /api/auth/ in the site's ``api`` namespace,
-beside the games' routes: yukon_site/urls.py)."""
+"""Routes of the accounts' JSON API (mounted under /api/ in the site's ``api`` namespace,
+beside the games' routes: yukon_site/urls.py): /api/auth/..., the player's settings at
+/api/account/settings/ and the mail provider's feedback."""
 
 from django.urls import path
 
@@ -14,4 +15,5 @@ urlpatterns = [
     path("auth/export/", api.ExportView.as_view(), name="export"),
     path("auth/delete/", api.DeleteAccountView.as_view(), name="delete-account"),
     path("mail/feedback/", api.MailFeedbackView.as_view(), name="mail-feedback"),
+    path("account/settings/", api.PlayerSettingsView.as_view(), name="account-settings"),
 ]

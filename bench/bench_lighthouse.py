@@ -12,8 +12,9 @@ a header), who owns the daily game in play and the finished practice game whose 
 shown. Lighthouse is npm's (`npm ci`, package.json), run by bench/lighthouse_run.mjs through
 puppeteer-core on Debian's /usr/bin/chromium (a page with the session cookie set); the
 mobile run is Lighthouse's default (a mid-range phone, simulated slow 4G and 4x CPU), the
-desktop one its `--preset=desktop`. Targets (issue 21, docs/frontend.md): 100 accessibility,
-best practices and SEO; performance >= 98 on mobile; layout shift < 0.02.
+desktop one its `--preset=desktop`. Each page is also asked whether Chromium would install
+the app (Lighthouse 12 dropped its PWA category). Targets (issue 21, docs/frontend.md): 100
+accessibility, best practices and SEO; performance >= 98 on mobile; layout shift < 0.02.
 
 Not a test: the performance score follows the machine's load (two cores shared here).
 """
@@ -128,7 +129,9 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
         for ref in report["categories"][c]["auditRefs"]
         if ref["weight"] and (report["audits"][(audit_id := ref["id"])]["score"] or 0) < 1
     ]
-    return {**scores, "cls": cls, "failed": failed}
+    # bench/lighthouse_run.mjs asks Chromium (Lighthouse 12 has no installability audit)
+    installable = report.get("installabilityErrors") == []
+    return {**scores, "cls": cls, "failed": failed, "installable": installable}
 
 
 def wait_for(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -215,6 +218,11 @@ def main() -> int:
             f"| {where} | {form} | {r['performance']} | {r['accessibility']} "
             f"| {r['best-practices']} | {r['seo']} | {r['cls']:.3f} |"
         )
+    not_installable = [f"{name} {form}" for name, form, r in rows if not r["installable"]]
+    print(
+        "\nInstallable (Chromium's Page.getInstallabilityErrors): "
+        + (f"no, on {', '.join(not_installable)}" if not_installable else "yes, on every page")
+    )
     return 0
 
 

@@ -1,5 +1,6 @@
 // One Lighthouse run of bench_lighthouse.py, through Lighthouse's Node API so that the page
-// carries the player's session cookie in a fresh browser.
+// carries the player's session cookie in a fresh browser. The report gets one key of ours:
+// `installabilityErrors`, Chromium's reasons the page's app could not be installed ([]: none).
 //
 //   node bench/lighthouse_run.mjs URL mobile|desktop OUT.json SESSION_ID
 //
@@ -28,7 +29,13 @@ try {
     disableStorageReset: true,
   };
   const result = await lighthouse(url, flags, form === "desktop" ? desktopConfig : undefined, page);
-  writeFileSync(out, result.report);
+  // Lighthouse 12 has no installability audit: ask Chromium, as Chrome's install prompt does,
+  // on the page just measured (tests/e2e/test_installable.py makes the same call).
+  const cdp = await page.createCDPSession();
+  const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+  const report = JSON.parse(result.report);
+  report.installabilityErrors = installabilityErrors.map((error) => error.errorId);
+  writeFileSync(out, JSON.stringify(report));
 } finally {
   await browser.close();
 }

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from apikit import converters  # noqa: F401 registers <id:...>
-from frontend import views
+from frontend import installable, views
 
 app_name = "frontend"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/<id:game_id>/", views.play, name="play"),
     path("practice/", views.practice_index, name="practice-index"),
     re_path(r"^practice/(?P<deal>[0-9]{1,20})/$", views.practice, name="practice"),
+    path("practice/offline/", views.offline_practice, name="offline-practice"),
     path("replay/<id:game_id>/", views.replay, name="replay"),
     path("leaderboards/", views.leaderboard, name="leaderboards"),
     path("leaderboards/<str:board>/", views.leaderboard, name="leaderboard"),
@@ -30,4 +31,10 @@ urlpatterns = [
     path("stats/", views.stats, name="stats"),
     path("privacy/", views.privacy, name="privacy"),  # the cookies: /privacy/#cookies
     path("terms/", views.terms, name="terms"),
+    # The installable app: the offline page is a page of the site; the manifest and the
+    # service worker are not, and have no names (the page walks of the tests skip them).
+    # The worker sits at the root so that its scope is the whole site.
+    path("offline/", installable.offline, name="offline"),
+    path("manifest.webmanifest", installable.manifest),
+    path("sw.js", installable.service_worker),
 ]

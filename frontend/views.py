@@ -101,6 +101,16 @@ def practice_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+def offline_practice(request: HttpRequest) -> HttpResponse:
+    """Practice played in the browser alone (docs/frontend.md, "Offline practice"): the deal
+    and variant are read from the address by the page, which deals and plays them itself.
+
+    The page is a shell, the same for everyone: nothing in it comes from the query or the
+    player, and it calls no API (no CSRF cookie), so the service worker keeps one copy of it
+    and serves it for any numbered practice deal when the network is gone."""
+    return _page(request, "offline_practice.html", variants=VARIANT_NAMES)
+
+
 @ensure_csrf_cookie
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     try:

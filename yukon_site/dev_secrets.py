@@ -144,3 +144,49 @@ def check_signing_keys(signing_key: str, retired: list[str]) -> None:
                 f"{name} must be base64 of a raw {RECEIPT_KEY_BYTES}-byte Ed25519 key "
                 '(docs/operations.md, "The receipt signing key").'
             )
+
+
+# ----- the VAPID key pair of Web Push reminders (docs/reminders.md) ---------------------
+
+
+def _b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def vapid_private_key(secret_key: str) -> str:
+    """A development install's VAPID private key (base64url of the raw 32-byte P-256
+    scalar): derived from its own SECRET_KEY, like the receipt key, so it is kept with it
+    and differs between checkouts. Production sets VAPID_PRIVATE_KEY."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    digest = hashlib.sha256(b"yukon-daily vapid key\n" + secret_key.encode()).digest()
+    order = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551  # P-256's n
+    scalar = int.from_bytes(digest, "big") % (order - 1) + 1
+    key = ec.derive_private_key(scalar, ec.SECP256R1())
+    return _b64url(key.private_numbers().private_value.to_bytes(32, "big"))
+
+
+def vapid_public_key(private_key: str) -> str:
+    """The public half of a VAPID private key (base64url, raw 32 bytes or DER), as the
+    browser's ``applicationServerKey`` takes it: the uncompressed point, base64url. Stops
+    the start, naming the setting (never its value), when the key cannot be read."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    try:
+        raw = base64.urlsafe_b64decode(private_key.strip() + "=" * (-len(private_key) % 4))
+        if len(raw) == 32:
+            key: object = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+        else:
+            key = serialization.load_der_private_key(raw, password=None)
+    except ValueError:
+        key = None
+    if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":
+        raise ImproperlyConfigured(
+            "VAPID_PRIVATE_KEY must be base64url of a raw 32-byte P-256 key (or its DER): "
+            "`manage.py vapid_keys` makes a pair (docs/reminders.md)."
+        )
+    point = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return _b64url(point)

@@ -47,6 +47,9 @@ def content_security_policy(oidc_server_url: str = "") -> dict[str, object]:
             "img-src": [SELF, "data:"],
             "font-src": [SELF],
             "connect-src": [SELF],
+            # the installable app: its manifest and its service worker (/sw.js), this site's own
+            "manifest-src": [SELF],
+            "worker-src": [SELF],
             "object-src": [NONE],
             "base-uri": [NONE],
             "frame-ancestors": [NONE],

@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "moderation",
     "analysis",
     "metrics",  # first-party product metrics: counts only (docs/metrics.md)
+    "reminders",  # opt-in Web Push and email reminders (docs/reminders.md)
     "frontend",
     # Account flows (docs/accounts.md): after our apps, whose templates override allauth's.
     "allauth",
@@ -317,7 +318,43 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.clear_expired_sessions",
         "schedule": crontab(hour=3, minute=50),
     },
+    # Reminders (docs/reminders.md): on the quarter hour, the players whose chosen local
+    # time has just passed are sent theirs, in batches (reminders.tasks.REMINDER_WINDOW).
+    "queue-reminders": {
+        "task": "reminders.queue_reminders",
+        "schedule": crontab(minute="*/15"),
+    },
 }
+
+# ----- Reminders (docs/reminders.md) ----------------------------------------------------
+# Web Push needs a VAPID key pair: VAPID_PRIVATE_KEY (base64url, raw 32-byte P-256 or DER;
+# `manage.py vapid_keys` makes one) and VAPID_SUBJECT (mailto: or https:, for the push
+# services to reach the operator); VAPID_PUBLIC_KEY, if set, must be its public half.
+# Unset with DEBUG off: no push reminders (email ones still go). A development install
+# derives its own pair from its SECRET_KEY (yukon_site/dev_secrets.py).
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+if DEBUG and not VAPID_PRIVATE_KEY:
+    VAPID_PRIVATE_KEY = dev_secrets.vapid_private_key(SECRET_KEY)
+VAPID_PUBLIC_KEY = dev_secrets.vapid_public_key(VAPID_PRIVATE_KEY) if VAPID_PRIVATE_KEY else ""
+if env.str("VAPID_PUBLIC_KEY", default="") not in ("", VAPID_PUBLIC_KEY):
+    raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public half of VAPID_PRIVATE_KEY.")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:webmaster@localhost")
+# Players per task of a run (reminders.tasks.send_reminder_batch).
+REMINDERS_BATCH_SIZE = env.int("REMINDERS_BATCH_SIZE", default=500)
+# Push services a subscription may name (SSRF: the worker POSTs to the endpoint): host names,
+# ".example.com" for its subdomains; the browsers' services by default.
+REMINDERS_PUSH_HOSTS = env.list(
+    "REMINDERS_PUSH_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        ".notify.windows.com",
+        ".push.apple.com",
+    ],
+)
+# The site's address in reminder mail (its links and one-click unsubscribe), e.g.
+# https://yukon.example; empty: the first ALLOWED_HOSTS name (http://localhost:8000 in DEBUG).
+SITE_URL = env.str("SITE_URL", default="")
 
 # The daily challenge (games/daily.py, docs/daily.md): solver budget per candidate (a node
 # budget, so that every machine picks the same deals; seconds only as a safety cap), bot

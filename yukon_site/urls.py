@@ -14,6 +14,7 @@ from frontend import entrance
 from games.api.urls import urlpatterns as game_api
 from leaderboards.close_records import SigningKeysView
 from metrics.views import funnel_page
+from reminders.views import unsubscribe as reminders_unsubscribe
 from yukon_site import security_headers
 from yukon_site.health import healthz, no_such_page
 from yukon_site.metrics import metrics_view
@@ -50,6 +51,13 @@ urlpatterns = [
     path("api/", include("social.urls")),
     path("api/", include("analysis.urls")),
     path("api/", include("metrics.urls")),
+    path("api/", include("reminders.urls")),
+    # reminder mail's one-click unsubscribe (RFC 8058: no log-in, no CSRF, a signed token)
+    path(
+        "reminders/unsubscribe/<str:token>/",
+        reminders_unsubscribe,
+        name="reminders-unsubscribe",
+    ),
     # fair play's signing keys, current and retired (docs/fair-play.md, section 5)
     path(
         ".well-known/yukon-daily-keys.json",

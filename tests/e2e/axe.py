@@ -4,12 +4,15 @@
 too: ``label-content-name-mismatch``, a control's name holds what it shows, is one) and
 returns the findings that fail the site: any of serious or critical impact, and any
 moderate one not listed with its reason in docs/frontend.md ("axe: moderate findings
-kept"). Minor ones are reported by axe but never fail.
+kept"). Minor ones are reported by axe but never fail. ``rules=[...]`` runs only those rules
+(the themes' colour-contrast runs: a page already checked in full, looked at again in
+another palette), with the same findings and the same lines.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -41,26 +44,31 @@ def kept_moderate_rules() -> frozenset[str]:
     return frozenset(rules)
 
 
-def violations(page: Any) -> list[dict[str, Any]]:
-    """Every axe violation on the page as it stands (id, impact, help, nodes' targets)."""
+def violations(page: Any, rules: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Every axe violation on the page as it stands (id, impact, help, nodes' targets): of
+    every rule, or of only ``rules`` when given."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.evaluate(axe_source())
     found: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-             const rules = Object.fromEntries(
+        """async (only) => {
+             const options = {resultTypes: ["violations"]};
+             if (only.length) options.runOnly = {type: "rule", values: only};
+             else options.rules = Object.fromEntries(
                axe.getRules(["experimental"]).map((r) => [r.ruleId, {enabled: true}]));
-             const result = await axe.run(document, {resultTypes: ["violations"], rules});
+             const result = await axe.run(document, options);
              return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
                nodes: v.nodes.map((n) => n.target.join(" ") + ": " + (n.failureSummary || ""))}));
-           }"""
+           }""",
+        list(rules),
     )
     return found
 
 
-def failures(page: Any) -> list[str]:
-    """The findings that fail the check, one readable line each (empty: the page passes)."""
+def failures(page: Any, rules: Sequence[str] = ()) -> list[str]:
+    """The findings that fail the check, one readable line each (empty: the page passes):
+    of every rule, or of only ``rules`` when given."""
     out = []
-    for v in violations(page):
+    for v in violations(page, rules):
         if v["impact"] in ("serious", "critical") or (
             v["impact"] == "moderate" and v["id"] not in kept_moderate_rules()
         ):

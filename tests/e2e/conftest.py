@@ -81,6 +81,10 @@ def browse(chromium: Any, live_server: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def new_page(viewport: dict[str, int] | None = None, **options: Any) -> Page:
+        # The service worker fetches every static file in the background on each first
+        # visit, and answers requests that Playwright's routes then never see: only the
+        # tests of the installable app and offline practice allow it.
+        options.setdefault("service_workers", "block")
         context = chromium.new_context(viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(5_000)
         contexts.append(context)

@@ -9,6 +9,7 @@ parameters needs a sample address in ``SAMPLES`` (docs/frontend.md, "Accessibili
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,8 @@ SAMPLES: dict[str, Callable[[SiteData], dict[str, Any]]] = {
     # allauth's pages (docs/accounts.md): the emailed links, with a key that is not one
     "account_confirm_email": lambda d: {"key": "no-such-key"},
     "account_reset_password_from_key": lambda d: {"uidb36": "1", "key": "no-such-key"},
+    # reminder mail's unsubscribe link (reminders/views.py), with a token that is not one
+    "reminders-unsubscribe": lambda d: {"token": "no-such-token"},
 }
 
 
@@ -134,29 +137,217 @@ def log_in(context: Any, live_server: Any, name: str) -> None:
     context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
 
 
+# The themes (docs/frontend.md, "Themes"): every `:root[data-theme="..."]` block of the
+# stylesheet, so a theme added there is checked here without a line of this file.
+SITE_CSS = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "site.css"
+THEME_BLOCK = re.compile(r':root\[data-theme="([a-z-]+)"\]\s*\{([^}]*)\}')
+
+
+def themes() -> dict[str, list[str]]:
+    """Each theme's name and the custom properties its block sets, in the stylesheet's order."""
+    found: dict[str, list[str]] = {}
+    for name, body in THEME_BLOCK.findall(SITE_CSS.read_text()):
+        found.setdefault(name, []).extend(re.findall(r"(--[a-z0-9-]+)\s*:", body))
+    return found
+
+
+# A page is drawn once its own requests have answered: the fetches it made are counted from
+# its first script (their bodies read, and the code that ran on them done), and axe waits for
+# a few frames with none in flight. Cheaper than "networkidle" (half a second of quiet on
+# every page), and a page that keeps asking still fails the wait instead of passing unseen.
+COUNT_FETCHES = """(() => {
+  let inFlight = 0;
+  const realFetch = window.fetch;
+  window.fetch = function (...args) {
+    inFlight += 1;
+    let settled = false;
+    const done = () => setTimeout(() => { if (!settled) { settled = true; inFlight -= 1; } }, 0);
+    return realFetch.apply(this, args).then((response) => {
+      for (const read of ["json", "text", "blob", "arrayBuffer", "formData"]) {
+        const real = response[read];
+        response[read] = function () {
+          const body = real.call(this);
+          body.then(done, done);
+          return body;
+        };
+      }
+      setTimeout(() => { if (!response.bodyUsed) done(); }, 0);
+      return response;
+    }, (error) => { done(); throw error; });
+  };
+  Object.defineProperty(window, "__fetchesInFlight", { get: () => inFlight });
+})();"""
+DRAWN = """() => {
+  window.__quietFrames = window.__fetchesInFlight === 0 ? (window.__quietFrames || 0) + 1 : 0;
+  return window.__quietFrames >= 3;
+}"""
+# A game page's board and controls fit the window above the footer (the footer sized in or
+# below the fold): a control under the footer is a target Lighthouse finds too small.
+GAME_FITS = """() => {
+  const parts = [...document.querySelectorAll(".game .hud, .game [data-board], .replay-controls")];
+  if (!parts.length) return [];
+  const footer = document.querySelector(".site-footer").getBoundingClientRect().top;
+  const limit = Math.min(footer, window.innerHeight);
+  return parts.filter((part) => part.getBoundingClientRect().bottom > limit + 0.5).map((part) =>
+    `${part.className} ends at ${part.getBoundingClientRect().bottom}px, ` +
+    `under the footer or the window (${limit}px)`);
+}"""
+# Set <html>'s attributes (null: remove one) as the settings do, and finish any transition
+# that starts, so that axe and the screenshots see the new palette, not a blend.
+SET_ATTRIBUTES = """(attributes) => {
+  const html = document.documentElement;
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null) html.removeAttribute(name); else html.setAttribute(name, value);
+  }
+  for (const animation of document.getAnimations()) {
+    try { animation.finish(); } catch { /* an endless one (a card turning) runs on */ }
+  }
+}"""
+# The lowest contrast of a suit's ink on its card face, over every face on the page.
+FACE_CONTRAST = """() => {
+  const luminance = (color) => {
+    const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const faces = [...document.querySelectorAll("svg.face")];
+  let lowest = Infinity;
+  const inks = new Set();
+  for (const face of faces) {
+    const paper = getComputedStyle(face.querySelector("rect")).fill;
+    const ink = getComputedStyle(face.querySelector("text")).fill;
+    inks.add(ink);
+    lowest = Math.min(lowest, ratio(paper, ink));
+  }
+  return { faces: faces.length, lowest, inks: inks.size };
+}"""
+
+
+def custom_properties(page: Any, names: list[str]) -> dict[str, str]:
+    return page.evaluate(
+        """(names) => { const style = getComputedStyle(document.documentElement);
+           return Object.fromEntries(names.map((n) => [n, style.getPropertyValue(n).trim()])); }""",
+        names,
+    )
+
+
+def system_follows_the_device(page: Any) -> list[str]:
+    """With no data-theme ("system"), each colour scheme of the device draws exactly its theme."""
+    palette = sorted({name for names in themes().values() for name in names} | {"color-scheme"})
+    wrong = []
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate(SET_ATTRIBUTES, {"data-theme": None})
+        system = custom_properties(page, palette)
+        page.evaluate(SET_ATTRIBUTES, {"data-theme": scheme})
+        chosen = custom_properties(page, palette)
+        wrong += [
+            f"system on a {scheme} device: {name} is {system[name]!r}, the {scheme} theme's "
+            f"{chosen[name]!r}"
+            for name in palette
+            if system[name] != chosen[name]
+        ]
+    page.emulate_media(color_scheme="light")
+    page.evaluate(SET_ATTRIBUTES, {"data-theme": None})
+    return wrong
+
+
+def screenshot(page: Any, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
 @pytest.mark.parametrize("who", ["guest", "player"])
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_every_page_passes_axe(
     chromium: Any, live_server: Any, site: SiteData, who: str, size: str
 ) -> None:
-    context = chromium.new_context(viewport=WIDTHS[size])
+    """Every rule on every page as the device's light scheme draws it ("system", the light
+    palette), then axe's colour-contrast rule again in each other theme on the same page;
+    on the dealt practice board every suit's ink on its face, in every theme, with two and
+    four colours; screenshots of each theme (the guest's home and dealt board). Also, as the
+    pages are there: a game page's board and controls fit above the footer, and the home
+    page's countdown counts as soon as its data is in."""
+    # The light device: "system" draws the light palette, which system_follows_the_device
+    # holds equal to data-theme="light"; so the full run covers light, and the others are
+    # switched to on the page already drawn.
+    context = chromium.new_context(
+        viewport=WIDTHS[size], color_scheme="light", service_workers="block"
+    )
     context.set_default_timeout(10_000)
+    context.add_init_script(COUNT_FETCHES)
     if who == "player":
         log_in(context, live_server, site.name)
     page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    all_themes = themes()
+    assert {"dark", "light", "contrast"} <= set(all_themes), all_themes
+    others = [theme for theme in all_themes if theme != "light"]
+    width = WIDTHS[size]["width"]
+    home = reverse("frontend:home")
+    practice = reverse("frontend:practice", kwargs={"deal": "7"})
     found = []
     pages = site_pages(site)
+    assert home in pages and practice in pages
     for path in pages:
-        page.goto(live_server.url + path)
-        page.wait_for_load_state("networkidle")
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status < 500, (path, response)
+        page.wait_for_function(DRAWN, polling="raf")
+        if path == home:  # counting from the moment its data is in, not at the next second
+            countdown = page.locator("[data-countdown]").inner_text()
+            assert re.fullmatch(r"\d\d:\d\d:\d\d", countdown), countdown
+        if path == practice:  # the board is dealt (a board that failed would pass vacuously)
+            page.locator(".tableau .card.up").first.wait_for()
         assert page.locator("[data-logout]").count() == (who == "player"), path
         found += [f"{path}: {line}" for line in failures(page)]
-    # The boards were drawn when axe ran (a page that failed to load would pass vacuously).
-    page.goto(live_server.url + reverse("frontend:practice", kwargs={"deal": "7"}))
-    page.locator(".tableau .card.up").first.wait_for()
-    found += [f"practice, dealt: {line}" for line in failures(page)]
+        found += [f"{path}: {line}" for line in page.evaluate(GAME_FITS)]
+        if path == pages[0]:
+            found += system_follows_the_device(page)
+        for theme in others:
+            page.evaluate(SET_ATTRIBUTES, {"data-theme": theme})
+            found += [
+                f"{path} ({theme}): {line}" for line in failures(page, rules=["color-contrast"])
+            ]
+        if path == practice:
+            found += card_faces_read_well(page, list(all_themes))
+        if who == "guest" and path in (home, practice):
+            for theme in all_themes:
+                page.evaluate(SET_ATTRIBUTES, {"data-theme": theme})
+                if path == home:
+                    screenshot(page, f"theme-{theme}-home-{width}", full_page=True)
+                    continue
+                screenshot(page, f"theme-{theme}-play-{width}")
+                if size == "phone":  # four colours and large indices: made for phones
+                    page.evaluate(SET_ATTRIBUTES, {"data-suits": "four", "data-indices": "large"})
+                    screenshot(page, f"theme-{theme}-play-{width}-four-large")
+                    page.evaluate(SET_ATTRIBUTES, {"data-suits": None, "data-indices": None})
     context.close()
+    found += errors
     assert not found, f"axe ({who}, {size}), {len(found)} finding(s):\n" + "\n".join(found)
+
+
+def card_faces_read_well(page: Any, theme_names: list[str]) -> list[str]:
+    """Each suit's ink on its face at 4.5:1 or more in every theme, two and four colours (axe
+    leaves the faces out: they are drawings, aria-hidden, named by their card's button)."""
+    wrong = []
+    for theme in theme_names:
+        for suits, inks in ((None, 2), ("four", 4)):
+            page.evaluate(SET_ATTRIBUTES, {"data-theme": theme, "data-suits": suits})
+            faces = page.evaluate(FACE_CONTRAST)
+            label = f"card faces ({theme}, {suits or 'two'} colours)"
+            if faces["faces"] < 10 or faces["inks"] != inks:
+                wrong.append(f"{label}: {faces['faces']} faces in {faces['inks']} inks, not {inks}")
+            elif faces["lowest"] < 4.5:
+                wrong.append(f"{label}: a suit's ink at {faces['lowest']:.2f}:1 on its face")
+    page.evaluate(SET_ATTRIBUTES, {"data-theme": None, "data-suits": None})
+    return wrong
 
 
 @pytest.mark.parametrize(

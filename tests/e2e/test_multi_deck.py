@@ -2,7 +2,8 @@
 
 A Double Yukon practice deal won by dragging every card of the solver's line at desktop
 size; the 13- and 16-column boards at 1280 px and on a phone (screenshots in
-test-artifacts/screenshots/); spoken labels naming the column and the copy.
+test-artifacts/screenshots/); spoken labels naming the column and the copy; axe on a
+ten-column board.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.axe import failures
 from tests.e2e.dragging import HOME, drag_home_or_onto
 from tests.factories import DESKTOP, PHONE
 from yukon.engine import Position, card_text
@@ -136,14 +138,17 @@ def test_keyboard_play_names_the_copy_and_wraps_over_ten_columns(browse: Any) ->
     p.keyboard.press("f")
     p.locator('.tableau [data-card="Ah#1"]').wait_for(state="detached")
     p.wait_for_function("() => document.querySelector('[data-moves]').textContent === '1'")
+    # axe on the ten-column board: each suit's slot shows its foundations' counts ("1 · 0",
+    # "0 · 0"), and its name must hold them as shown (label-content-name-mismatch)
+    assert failures(p) == []
     p.reload()
     p.locator(".tableau .card.up").first.wait_for()
     assert p.locator('.tableau [data-card="Ah#1"]').count() == 0
     assert p.locator('.tableau [data-card="Ah#2"]').count() == 1
     assert p.locator("[data-moves]").inner_text() == "1"
     # Resign, then step through the replay: the logged "2:Ah#1>F" and the start it left.
-    p.once("dialog", lambda dialog: dialog.accept())
     p.locator("[data-resign]").click()
+    p.get_by_role("dialog", name="Resign this game?").get_by_role("button", name="Resign").click()
     p.wait_for_function("() => document.querySelector('[data-end]').open", timeout=15_000)
     replay = p.locator("[data-end-replay]")
     replay.wait_for()

@@ -37,7 +37,7 @@ def text_of(html: str) -> str:
 
 
 def listed_cookies(html: str) -> set[str]:
-    table = html.split('<table class="cookies">', 1)[1].split("</table>", 1)[0]
+    table = html.split('<table class="table cookies">', 1)[1].split("</table>", 1)[0]
     return set(re.findall(r'<th scope="row"><code>([^<]+)</code>', table))
 
 

@@ -27,6 +27,7 @@ ENDPOINTS = {
     "/api/auth/display-name/": {"post"},
     "/api/auth/export/": {"get"},
     "/api/auth/delete/": {"post"},
+    "/api/account/settings/": {"get", "patch", "put"},
 }
 
 

@@ -1,7 +1,8 @@
 """The content security policy and the other security headers (docs/operations.md,
 "Security headers"), without a browser: the header of a page, its nonce on the page's
-scripts, the hashes of the two inline styles of installed pages, no inline script, style or
-markup-from-data left in our templates and modules, and names that refuse markup.
+scripts, the hashes of the two inline styles of installed pages, no inline script (but the
+settings' small pre-paint one, with the nonce), style or markup-from-data left in our
+templates and modules, and names that refuse markup.
 
 tests/e2e/test_no_script_from_players.py shows the same in Chromium, with markup in every
 field a player writes; tests/deploy/test_compose.py runs `check --deploy` on the
@@ -53,11 +54,15 @@ def test_a_page_carries_a_strict_policy_with_its_nonce_on_its_scripts() -> None:
     assert policy["frame-ancestors"] == ["'none'"]
     assert policy["form-action"] == ["'self'"]
     assert policy["connect-src"] == ["'self'"]
+    assert policy["manifest-src"] == policy["worker-src"] == ["'self'"]  # the installable app
     assert policy["default-src"] == ["'self'"]
-    # Every script of the page bears the nonce; no script is inline.
+    # Every script of the page bears the nonce; none is inline but the settings' pre-paint
+    # script (base.html: the theme before the first paint, see below).
     scripts = re.findall(r"<script\b[^>]*>", response.content.decode())
     code = [tag for tag in scripts if "application/json" not in tag]
-    assert code and all(f'nonce="{nonce[1]}"' in tag and "src=" in tag for tag in code), scripts
+    assert code and all(f'nonce="{nonce[1]}"' in tag for tag in code), scripts
+    inline = [tag for tag in code if "src=" not in tag]
+    assert inline == [f'<script nonce="{nonce[1]}" data-pre-paint>'], scripts
     # A nonce is used once.
     again = directives(Client().get("/how-to-play/")["Content-Security-Policy"])
     assert again["script-src"] != policy["script-src"]
@@ -121,8 +126,14 @@ def test_the_api_docs_alone_may_load_swagger_ui_and_run_no_inline_script() -> No
 
 TEMPLATE_DIRS = [ROOT / app / "templates" for app in ("frontend", "moderation", "metrics")]
 JS_DIRS = [ROOT / "frontend" / "static" / "frontend" / "js", ROOT / "moderation" / "static"]
+# The one inline script allowed: base.html's pre-paint settings (with the nonce), checked
+# on its own below.
+PRE_PAINT = '<script nonce="{{ request.csp_nonce }}" data-pre-paint>'
 INLINE = [
-    (re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>"), "inline script"),
+    (
+        re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)(?![^>]*data-pre-paint)[^>]*>"),
+        "inline script",
+    ),
     (re.compile(r"\son[a-z]+\s*=", re.I), "event handler attribute"),
     (re.compile(r"\sstyle\s*=", re.I), "style attribute"),
     (re.compile(r"<style\b"), "style element"),
@@ -143,6 +154,24 @@ def test_templates_have_no_inline_script_or_style() -> None:
                 if pattern.search(text)
             ]
     assert found == []
+
+
+def test_the_one_inline_script_is_base_htmls_small_pre_paint_with_the_nonce() -> None:
+    """The settings' attributes on <html> must be set before the first paint (a dark theme
+    never flashes light), which a module cannot do: one small inline script in base.html,
+    with the page's nonce, that reads and sets nothing else (docs/frontend.md, "Settings")."""
+    found = [
+        template.relative_to(ROOT)
+        for folder in TEMPLATE_DIRS
+        for template in folder.rglob("*.html")
+        if "data-pre-paint" in template.read_text()
+    ]
+    assert found == [Path("frontend/templates/frontend/base.html")]
+    text = (ROOT / found[0]).read_text()
+    assert text.count("data-pre-paint") == 1 and PRE_PAINT in text
+    code = text.split(PRE_PAINT, 1)[1].split("</script>", 1)[0]
+    assert len(code) < 1000, len(code)
+    assert not re.search(r"fetch|XMLHttpRequest|import|eval|Function|innerHTML|write", code)
 
 
 def test_modules_build_elements_never_markup_from_text() -> None:

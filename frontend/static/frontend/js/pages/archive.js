@@ -6,7 +6,7 @@
 import { api } from "../shared/api.js";
 import { postAndOpen } from "../shared/dom.js";
 import { tierTitle } from "../shared/format.js";
-import { badgeList, el, fill } from "../shared/html.js";
+import { badgeList, el, emptyState, fill } from "../shared/html.js";
 
 const LABELS = { won: "won", lost: "lost", playing: "in progress", not_played: "not played", open: "today" };
 // Colour is never the only cue: won and lost carry a mark too.
@@ -59,7 +59,9 @@ async function load(root) {
   }
   const title = new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en", { month: "long", year: "numeric", timeZone: "UTC" });
   root.querySelector("[data-month-title]").textContent = title;
-  fill(box, grid(data));
+  // A month before the first daily (or all still to come): say so above the empty calendar.
+  const dealt = data.days.some((day) => Object.values(day.tiers).some((state) => state != null));
+  fill(box, !dealt && emptyState(`No daily was dealt in ${title}.`, "/", "Play today's deals"), grid(data));
   const prev = root.querySelector("[data-month-prev]");
   prev.href = `/archive/?month=${data.previous}`;
   const next = root.querySelector("[data-month-next]");

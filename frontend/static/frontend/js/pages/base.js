@@ -1,16 +1,30 @@
-// Every page (base.html): the header's log-out button, and the times the server wrote
-// in UTC (`<time data-local>`) put on the reader's clock.
+// Every page (base.html): the header's log-out button and settings panel, and the times
+// the server wrote in UTC (`<time data-local>`) put on the reader's clock, and the keyboard
+// help (`?`).
 
 import { api } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
+import { installKeyboardHelp } from "../shared/keyboard_keys.js";
 import { fillLocalTimes } from "../shared/local_time.js";
 import { countVisit } from "../shared/metrics.js";
+import { currentSettings, followOtherTabs } from "../shared/settings.js";
 
 countVisit(); // once a day per browser, a count and no id (docs/metrics.md)
+installKeyboardHelp(document); // `?` and the footer's "Keyboard shortcuts" (docs/frontend.md)
 
 if (document.querySelector("time[data-local]")) {
   fillLocalTimes(document);
   setInterval(() => fillLocalTimes(document), 30_000); // "in 3 h 12 min" keeps counting
+}
+
+// The service worker (/sw.js; docs/frontend.md, "Installable app"): browsers allow one only in
+// a secure context (HTTPS, or localhost). Registered after the page has loaded, so that its
+// precaching never competes with the page's own files.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  const register = () =>
+    navigator.serviceWorker.register("/sw.js").catch((err) => console.warn("service worker:", err));
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 
 const logout = document.querySelector("[data-logout]");
@@ -25,3 +39,18 @@ if (logout) {
     window.location.href = "/";
   });
 }
+
+// The header's gear: the settings panel (docs/frontend.md, "Settings").
+const settingsOpen = document.querySelector("[data-settings-open]");
+if (settingsOpen) {
+  // The panel's module loads on the first click: most visits never open it.
+  settingsOpen.addEventListener("click", async () => {
+    const { openSettingsPanel } = await import("../shared/settings_panel.js");
+    openSettingsPanel({
+      loggedIn: Boolean(document.getElementById("account-settings")),
+      onAccountError: (err) => toast(`Your account did not keep that setting: ${err.message}`, { warn: true }),
+    });
+  });
+}
+currentSettings(); // logged in: this browser keeps the account's settings from now on
+followOtherTabs();

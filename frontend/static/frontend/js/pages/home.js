@@ -7,7 +7,7 @@ import { api, serverNow } from "../shared/api.js";
 import { copyText, siteConstants } from "../shared/dom.js";
 import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/format.js";
 import { dailyCounts } from "../shared/game_names.js";
-import { el, fill, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, playerLink } from "../shared/html.js";
 import { poll } from "../shared/poll.js";
 import { shortCommitment } from "../shared/proof.js";
 
@@ -144,7 +144,7 @@ function showYesterday(entries) {
   fill(boxY, el("h2", null, "Yesterday's winners"), el("div", "tiers", entries.map((t) => el("article", "tier small",
     el("h3", null, tierTitle(t.tier)),
     el("p", "muted", `Par ${t.par == null ? "–" : t.par} moves · ${t.count} results`),
-    t.winners.length ? el("ol", "winners", t.winners.map(winner)) : el("p", "muted", "Nobody finished it."),
+    t.winners.length ? el("ol", "winners", t.winners.map(winner)) : emptyState("Nobody finished it.", "/archive/", "Try it in the archive"),
     el("a", { href: t.board_url }, "the whole board")))));
   boxY.hidden = false;
 }
@@ -164,6 +164,7 @@ function showLeagues(leagues) {
 
 function showHome(data) {
   nextDealAt = Date.parse(data.next_deal_at);
+  tick(); // now, not at the interval's next second: the countdown never reads --:--:-- once it can count
   Object.assign(playingNow, data.playing);
   for (const [tier, count] of Object.entries(data.playing)) {
     const el = document.querySelector(`[data-playing="${tier}"]`);

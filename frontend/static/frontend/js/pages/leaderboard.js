@@ -3,7 +3,7 @@
 
 import { api, errorText, serverNow } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
-import { el, fill, numberCell as num, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
 import { clockFrom, DAY_MS } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
@@ -23,8 +23,16 @@ const CELLS = {
 // a title shows only to a mouse, never on a phone or to a screen reader.
 const PROVISIONAL_MEANS = "a new account's result: it counts like any other, and is checked again after the day closes";
 
+/** What an empty board says, and the step that could put a row on it. */
+function emptyBoard(data, circle) {
+  if (circle) return emptyState("No one in this circle has a verified result here yet.", "/leagues/", "Your leagues and follows");
+  if (data.closed || data.board === "archive") {
+    return emptyState("No verified result on this day.", `/archive/?month=${data.date.slice(0, 7)}`, "Play it in the archive");
+  }
+  return emptyState("No verified results yet: yours could be the first.", "/", "Play today's deals");
+}
+
 function table(rows, board) {
-  if (!rows.length) return el("p", "muted", "No verified results here yet.");
   const body = rows.map((row) => {
     const replay = board === "daily" && [" ", el("a", { href: row.replay_url, "aria-label": "replay" }, "▶")];
     const provisional = row.provisional
@@ -35,7 +43,7 @@ function table(rows, board) {
   const note = rows.some((row) => row.provisional)
     && el("p", { class: "muted", "data-provisional-note": true }, el("strong", null, "Provisional"), `: ${PROVISIONAL_MEANS}.`);
   const heads = ["#", "Player", ...HEADS[board]].map((label, i) => el("th", i === 1 ? null : "num", label));
-  return [el("table", "ranks", el("thead", null, el("tr", null, heads)), el("tbody", null, body)), note];
+  return [el("table", "table ranks", el("thead", null, el("tr", null, heads)), el("tbody", null, body)), note];
 }
 
 let stopPolling = () => {};
@@ -68,7 +76,8 @@ function drawBoard(section, data, page) {
     data.board === "archive" && el("p", { class: "muted", "data-archive-note": true },
       "The archive board: games of this closed day played again, unranked."),
   ];
-  fill(body, notes, table(data.results, board));
+  const circle = section.querySelector("[data-circle]")?.value || "";
+  fill(body, notes, data.results.length ? table(data.results, board) : emptyBoard(data, circle));
   const pageButton = (to, label) => el("button", { class: "button small ghost", "data-page": to }, label);
   fill(pager, Boolean(data.previous) && pageButton(page - 1, "Previous"), Boolean(data.next) && pageButton(page + 1, "Next"));
 }

@@ -6,15 +6,15 @@
 import { api, request } from "../shared/api.js";
 import { $, copyText, toast } from "../shared/dom.js";
 import { formatElapsed } from "../shared/format.js";
-import { el, fill, numberCell as num, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 const heads = (...cells) => el("thead", null, el("tr", null, cells.map(([label, numeric]) => el("th", numeric ? "num" : null, label))));
 const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, playerLink(r.display_name)), cells);
 
 function dayTable(rows) {
-  if (!rows.length) return el("p", "muted", "No verified result yet.");
-  return el("table", "ranks", heads(["#", 1], ["Player"], ["Score", 1], ["Moves", 1], ["Time", 1]),
+  if (!rows.length) return emptyState("No member has a verified result on this deal yet.", "/", "Play today's deals");
+  return el("table", "table ranks", heads(["#", 1], ["Player"], ["Score", 1], ["Moves", 1], ["Time", 1]),
     el("tbody", null, rows.map((r) => row(r, num(r.score), num(r.moves), num(formatElapsed(r.elapsed_ms))))));
 }
 
@@ -22,16 +22,16 @@ function pointsTable(table) {
   if (!table.results.length) {
     // A later page of a short table (the streaks, one row per member, run longer).
     if (table.count) return el("p", "muted", `All ${table.count} members who played from ${table.start} to ${table.end} are on earlier pages.`);
-    return el("p", "muted", `No results from ${table.start} to ${table.end} yet.`);
+    return emptyState(`No results from ${table.start} to ${table.end} yet.`, "/", "Play today's deals");
   }
-  return el("table", "ranks",
+  return el("table", "table ranks",
     el("caption", "muted", `${table.start} to ${table.end} · ${table.count} member${table.count === 1 ? "" : "s"} played`),
     heads(["#", 1], ["Player"], ["Points", 1], ["Wins", 1], ["Played", 1]),
     el("tbody", null, table.results.map((r) => row(r, num(r.points), num(r.wins), num(r.played)))));
 }
 
 function streakTable(rows) {
-  return el("table", "ranks", heads(["#", 1], ["Player"], ["Streak", 1], ["Best", 1]),
+  return el("table", "table ranks", heads(["#", 1], ["Player"], ["Streak", 1], ["Best", 1]),
     el("tbody", null, rows.map((r) => row(r, num(r.current_streak), num(r.best_streak)))));
 }
 

@@ -3,7 +3,7 @@
 
 import { api, request } from "../shared/api.js";
 import { $, toast } from "../shared/dom.js";
-import { el, fill, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, playerLink } from "../shared/html.js";
 
 async function showLeagues(box) {
   try {
@@ -11,7 +11,7 @@ async function showLeagues(box) {
     fill(box, leagues.length
       ? el("ul", "plain", leagues.map((l) => el("li", null, el("a", { href: l.url }, l.name), " ",
         el("span", "muted", `· ${l.member_count} member${l.member_count === 1 ? "" : "s"}${l.is_owner ? " · yours" : ""}`))))
-      : el("p", "muted", "You are in no league yet: make one and send its link to your friends."));
+      : emptyState("You are in no league yet: make one and send its link to your friends.", "#league-name", "Name a league"));
   } catch (err) {
     fill(box, el("p", "notice", err.message));
   }
@@ -23,7 +23,7 @@ async function showFollows(box) {
     fill(box, following.length
       ? el("ul", "plain", following.map((name) => el("li", null, playerLink(name), " ",
         el("button", { type: "button", class: "linkish", "data-unfollow": name }, "unfollow"))))
-      : el("p", "muted", "You follow nobody yet."));
+      : emptyState("You follow nobody yet: find players on today's board, or type a name below.", "/leaderboards/daily/", "Today's board"));
   } catch (err) {
     fill(box, el("p", "notice", err.message));
   }

@@ -17,7 +17,9 @@ import { countShare } from "../shared/metrics.js";
 import { shortCommitment } from "../shared/proof.js";
 import { applyMove, fromMasked, isMultiDeck, legalMoves, revealCard } from "../shared/rules.js";
 import { cascade, reducedMotion, shareSummary, showResults, signUpHref } from "../shared/results.js";
+import { currentSettings, SETTINGS_EVENT } from "../shared/settings.js";
 import { fillShareBox, shareText } from "../shared/share.js";
+import { moveSound, playSound } from "../shared/sounds.js";
 
 const root = document.querySelector("[data-game]");
 const $ = (sel) => root.querySelector(sel);
@@ -46,6 +48,7 @@ function announce(text) {
 const board = new Board($("[data-board]"), {
   onMove: (text) => playMove(text),
   notify: (text) => toast(text, { warn: true, silent: true }), // the board announces it
+  sound: playSound, // pick-up and refusals; play.js itself plays the moves and the win
   announce,
 });
 
@@ -180,9 +183,11 @@ function playMove(text) {
   try {
     step = applyMove(state.pos, text);
   } catch (err) {
+    playSound("illegal");
     toast(err.message, { warn: true });
     return;
   }
+  playSound(moveSound(text)); // a tap, or a chime for a card going home
   const coachLine = $("[data-coach]");
   if (coachLine) {
     coachLine.textContent = "";
@@ -403,7 +408,10 @@ function showEnd({ justWon = false } = {}) {
   }
   if (g.mode === "daily" || g.mode === "guest") loadResults(g);
   if (!dialog.open) dialog.showModal();
-  if (justWon && g.status === "won") celebrate();
+  if (justWon && g.status === "won") {
+    playSound("win"); // with reduced motion too: the cascade is what motion leaves out
+    celebrate();
+  }
 }
 
 async function showRank(game, attempt) {
@@ -479,8 +487,14 @@ endDialog.addEventListener("close", stopCelebrating);
 
 // ----- buttons -------------------------------------------------------------------
 
-$("[data-resign]").addEventListener("click", () => {
-  if (state.finished || !window.confirm("Resign this game? It ends here and counts as played.")) return;
+/** Resign only when the player says so, unless they turned the question off (settings). */
+function mayResign() {
+  if (!currentSettings().confirmResign) return Promise.resolve(true);
+  return confirmChoice({ title: "Resign this game?", text: "It ends here and counts as played.", go: "Resign" });
+}
+
+$("[data-resign]").addEventListener("click", async () => {
+  if (state.finished || !(await mayResign()) || state.finished) return;
   const generation = state.generation;
   state.queue = state.queue.then(async () => {
     if (generation !== state.generation) return;
@@ -613,6 +627,10 @@ async function askCoach(kind) {
 
 const hintButton = $("[data-hint]");
 if (hintButton) hintButton.addEventListener("click", () => askCoach("hint"));
+// The settings' "Show the Hint button in practice" (docs/frontend.md, "Settings").
+const showHintButton = (settings) => { if (hintButton) hintButton.hidden = !settings.hints; };
+showHintButton(currentSettings());
+document.addEventListener(SETTINGS_EVENT, (event) => showHintButton(event.detail));
 const winnableButton = $("[data-winnable]");
 if (winnableButton) winnableButton.addEventListener("click", () => askCoach("winnable"));
 

@@ -9,7 +9,7 @@ import { api, serverNow } from "../shared/api.js";
 import { siteConstants } from "../shared/dom.js";
 import { formatElapsed, tierTitle } from "../shared/format.js";
 import { endingWords, historyResult, practiceName } from "../shared/game_names.js";
-import { el, fill, numberCell as num } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num } from "../shared/html.js";
 import { clockFrom, dayName, nextUtcMidnight, utcDay } from "../shared/local_time.js";
 import { showModerationNotices } from "../shared/appeal.js";
 
@@ -74,7 +74,7 @@ function recordTable(record, data) {
     : el("td", { class: "unplayed", colspan: 3 }, "not played");
   const col = (label, numeric) => el("th", { scope: "col", class: numeric ? "num" : null }, label);
   return [el("h2", { id: "record-title" }, "Record by tier"),
-    el("table", "ranks record", el("caption", "sr-only", "Daily deals played and won, by tier"),
+    el("table", "table ranks record", el("caption", "sr-only", "Daily deals played and won, by tier"),
       el("thead", null, el("tr", null, col("Tier"), col("Played", 1), col("Won", 1), col("Win rate", 1), col("Best time", 1))),
       el("tbody", null, tierRows(record)),
       el("tfoot", null, el("tr", null, el("th", { scope: "row" }, "All tiers"), num(data.played), all))),
@@ -151,7 +151,8 @@ function heatMap(recent, today) {
 
 function badges(record) {
   if (!record.badges.length) {
-    return [el("h2", null, "Badges"), el("p", "muted", "No badge yet: win every day of a month in one tier (the archive counts).")];
+    return [el("h2", null, "Badges"),
+      emptyState("No badge yet: win every day of a month in one tier (the archive counts).", "/archive/", "The archive")];
   }
   const items = record.badges.map((b) => el("li", null, el("span", `badge ${b.tier}`, b.name),
     ` ${monthOf(`${b.month}-01`, "long")} ${b.month.slice(0, 4)}: every ${b.tier} day won`));
@@ -182,7 +183,7 @@ function gamesTable(rows, today) {
   });
   const col = (label, numeric) => el("th", { scope: "col", class: numeric ? "num" : null }, label);
   return el("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-labelledby": "daily-games-title" },
-    el("table", "ranks games",
+    el("table", "table ranks games",
       el("thead", null, el("tr", null, col("Date"), col("Tier"), col("Result"), col("Score", 1), col("Time", 1), col("Rank", 1))),
       el("tbody", null, body)));
 }
@@ -201,7 +202,11 @@ function gamesPager(data) {
 
 function gamesSection(data) {
   const today = utcDay(serverNow());
-  if (!data.games.length) return el("p", "muted", "No daily game yet.");
+  if (!data.games.length) {
+    return document.querySelector("[data-own-practice]")
+      ? emptyState("No daily game yet: today's three deals are waiting.", "/", "Play today's deals")
+      : emptyState("No daily game yet.", "/leaderboards/daily/", "Today's board");
+  }
   const open = data.games.some((row) => row.date === today)
     && el("p", "muted", `Today's ranks are final after the day closes, at ${closesToday()}.`);
   return [gamesTable(data.games, today), open, gamesPager(data)];
@@ -257,7 +262,7 @@ if (practiceBox) {
   api.get("/api/games/").then((games) => {
     fill(practiceBox, games.length
       ? el("ul", "practice-games", games.map(practiceGameItem))
-      : el("p", "muted", "No practice games yet. ", el("a", { href: "/practice/" }, "Practise"), "."));
+      : emptyState("No practice games yet: any numbered deal, with undo and hints.", "/practice/", "Practise a deal"));
   }).catch((err) => {
     fill(practiceBox, el("p", "muted", `Could not load your practice games: ${err.message}.`));
   });

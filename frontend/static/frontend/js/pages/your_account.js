@@ -1,7 +1,9 @@
-// Your account page: change the display name (POST /api/auth/display-name/).
+// Your account page: change the display name (POST /api/auth/display-name/), delete the
+// account, and the reminders (shared/reminders.js).
 
 import { api, errorText } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
+import { setUpReminders } from "../shared/reminders.js";
 
 const nameForm = document.querySelector("[data-display-name]");
 nameForm.addEventListener("submit", async (e) => {
@@ -36,3 +38,7 @@ deleteForm.addEventListener("submit", async (e) => {
     error.textContent = errorText(err.body, err.message);
   }
 });
+
+// Reminders: push and email, at a time the player picks (shared/reminders.js).
+const remindersForm = document.querySelector("[data-reminders]");
+if (remindersForm) setUpReminders(remindersForm);

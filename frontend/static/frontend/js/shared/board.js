@@ -6,6 +6,7 @@
 
 import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvgElement, slotSvgElement, suitOf } from "./cards.js";
 import { faceOf, illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
+import { reducedMotion } from "./settings.js"; // the player's Animations, else the device's
 
 const DRAG_THRESHOLD = 6; // px before a press becomes a drag
 const DOUBLE_CLICK_MS = 400;
@@ -14,7 +15,6 @@ const DOUBLE_CLICK_MS = 400;
 const MIN_UP = 0.29;
 const MIN_DOWN = 0.04;
 const SLACK = 4; // px kept free under the longest column
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Card width (px) for a board of ``width`` x ``height``: every column across (7, or 10,
  * 13, 16 with several decks), and the top row plus the longest column at its tightest
@@ -57,12 +57,16 @@ function el(tag, className, attrs = {}) {
   return node;
 }
 
+// A suit's foundations' counts as drawn under its slot on a several-deck board: "3 · 0".
+const piles = (counts) => counts.join(" · ");
+
 export class Board {
-  constructor(root, { onMove = null, notify = () => {}, announce = () => {} } = {}) {
+  constructor(root, { onMove = null, notify = () => {}, announce = () => {}, sound = () => {} } = {}) {
     this.root = root;
     this.onMove = onMove;
     this.notify = notify;
     this.announce = announce;
+    this.sound = sound; // sound("pickup" | "illegal"): the page plays it if the settings say so
     this.pos = null;
     this.frozen = !onMove;
     this.cardEls = new Map();
@@ -207,10 +211,11 @@ export class Board {
           : el("div", "card");
         if (top) face.append(cardSvgElement(top));
         slot.replaceChildren(face);
-        if (counts.length > 1) slot.append(Object.assign(el("span", "piles"), { textContent: counts.join(" · ") }));
+        if (counts.length > 1) slot.append(Object.assign(el("span", "piles"), { textContent: piles(counts) }));
       }
+      // The name holds the counts as shown, so a voice-control user can say what they see.
       const many = counts.length > 1
-        ? `, ${counts.length} foundations holding ${counts.join(", ")}` : "";
+        ? `, ${counts.length} foundations holding ${piles(counts)}` : "";
       slot.setAttribute("aria-label", top
         ? `${cardLabel(top)}, ${SUIT_NAMES[suit]} foundation${many || `, ${n} home`}`
         : `${SUIT_NAMES[suit]} foundation${many || ", empty"}`);
@@ -360,6 +365,7 @@ export class Board {
     if (reason) {
       this.notify(reason); // seen: a toast that is not spoken; heard: the announcement
       this.announce(reason);
+      this.sound("illegal");
       for (const node of this.pileOf(card)) {
         node.classList.remove("flash");
         void node.offsetWidth; // restart the animation
@@ -467,6 +473,7 @@ export class Board {
     if (!press.dragging) {
       if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       press.dragging = true;
+      this.sound("pickup");
       press.pile = this.pileOf(press.card);
       for (const node of press.pile) node.classList.add("dragging");
       this.selected = null;
@@ -556,6 +563,7 @@ export class Board {
   }
 
   select(card) {
+    this.sound("pickup");
     this.selected = card;
     this.markSelection();
     this.showTargets(card);

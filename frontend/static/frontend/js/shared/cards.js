@@ -80,8 +80,8 @@ function svgText(shapes) {
   return `<svg${attrText({ xmlns: "http://www.w3.org/2000/svg", ...SVG_ATTRS })}>${inner.join("")}</svg>`;
 }
 
-function svgElement(shapes) {
-  return svgEl("svg", SVG_ATTRS, shapes.map(([tag, attrs, text]) => svgEl(tag, attrs, text)));
+function svgElement(shapes, attrs = {}) {
+  return svgEl("svg", { ...SVG_ATTRS, ...attrs }, shapes.map(([tag, shapeAttrs, text]) => svgEl(tag, shapeAttrs, text)));
 }
 
 const cache = new Map();
@@ -92,9 +92,11 @@ export function cardSvg(card) {
   return cache.get(card);
 }
 
-/** A card's face as an SVG element, new each time (a node lives in one place). */
+/** A card's face as an SVG element, new each time (a node lives in one place). Its class
+ * names the suit, so the stylesheet can recolour the face for a theme or four-colour suits
+ * (site.css, "Themes"); the colours written here are what an image of the card shows. */
 export function cardSvgElement(card) {
-  return svgElement(cardShapes(card));
+  return svgElement(cardShapes(card), { class: `face suit-${suitOf(card)}` });
 }
 
 /** An empty foundation's outline as an SVG element. */

@@ -60,3 +60,9 @@ export function badgeList(badges, { withMonth = false } = {}) {
     b.name, withMonth && [" ", el("span", "muted", b.month)]);
   return el("ul", "badges", badges.map(item));
 }
+
+/** An empty state: a sentence on what is missing, then the next step as a link
+ * (`emptyState("You follow nobody yet.", "/leaderboards/daily/", "Today's board")`). */
+export function emptyState(sentence, href, action) {
+  return el("p", "empty-state", el("span", null, sentence), el("a", { class: "button small ghost", href }, action));
+}

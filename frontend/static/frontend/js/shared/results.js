@@ -315,7 +315,6 @@ export function cascade(canvas, slots, onEnd = () => {}) {
   return end;
 }
 
-/** Whether the player asked for less motion (then no cascade). */
-export function reducedMotion() {
-  return typeof window !== "undefined" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
+// Whether the player asked for less motion (then no cascade): the settings' Animations,
+// else the device's reduced motion.
+export { reducedMotion } from "./settings.js";

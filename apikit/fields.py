@@ -1,0 +1,19 @@
+"""Serializer fields that take JSON as the schema declares it, and nothing looser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false only: DRF's BooleanField would also take "yes", "1" and 0, which the
+    schema's boolean does not."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data

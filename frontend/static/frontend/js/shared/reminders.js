@@ -1,0 +1,139 @@
+// The account page's reminders (docs/reminders.md): the player's choices
+// (GET/PUT /api/reminders/preferences/) and this browser's push subscription
+// (POST /api/reminders/push-subscriptions/, DELETE ...?endpoint=). The browser asks for
+// permission to show notifications only when the player turns push on, never on page load.
+
+import { errorText, request } from "./api.js";
+import { toast } from "./dom.js";
+
+const PREFERENCES = "/api/reminders/preferences/";
+const SUBSCRIPTIONS = "/api/reminders/push-subscriptions/";
+
+/** Whether this browser can take Web Push at all. */
+export function pushSupported(scope = globalThis) {
+  return Boolean(scope.navigator && "serviceWorker" in scope.navigator && "PushManager" in scope && "Notification" in scope);
+}
+
+/** The VAPID key as PushManager.subscribe takes it (base64url text to bytes). */
+export function keyBytes(base64url) {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4);
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+/** The scope of the push worker: its own folder, so it controls no page. */
+function scopeOf(workerUrl) {
+  return new URL(".", new URL(workerUrl, location.href)).pathname;
+}
+
+async function currentSubscription(workerUrl) {
+  if (!pushSupported()) return null;
+  const registration = await navigator.serviceWorker.getRegistration(scopeOf(workerUrl));
+  return registration ? registration.pushManager.getSubscription() : null;
+}
+
+async function subscribe(workerUrl) {
+  const { public_key: key } = await request("GET", "/api/reminders/vapid-key/");
+  const registration = await navigator.serviceWorker.register(workerUrl, { scope: scopeOf(workerUrl), type: "classic" });
+  const worker = registration.installing || registration.waiting || registration.active;
+  if (worker && worker.state !== "activated") {
+    await new Promise((resolve) => {
+      worker.addEventListener("statechange", () => { if (worker.state === "activated") resolve(); });
+    });
+  }
+  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  await request("POST", SUBSCRIPTIONS, subscription.toJSON());
+}
+
+async function unsubscribe(workerUrl) {
+  const subscription = await currentSubscription(workerUrl);
+  if (!subscription) return;
+  await request("DELETE", `${SUBSCRIPTIONS}?endpoint=${encodeURIComponent(subscription.endpoint)}`);
+  await subscription.unsubscribe();
+}
+
+function fill(form, prefs, subscribed) {
+  form.elements.streak.checked = prefs.streak;
+  form.elements.rival.checked = prefs.rival;
+  form.elements.time.value = prefs.time;
+  // A first visit (nothing on yet): the browser's own zone rather than UTC.
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  form.elements.time_zone.value = !prefs.push && !prefs.email && browserZone ? browserZone : prefs.time_zone;
+  form.elements.push.checked = prefs.push && subscribed;
+  form.elements.email.checked = prefs.email;
+  const emailNote = form.querySelector("[data-email-note]");
+  form.elements.email.disabled = !prefs.email_verified && !prefs.email;
+  emailNote.textContent = prefs.email_verified
+    ? `Sent to ${prefs.email_address}.`
+    : "Email reminders go only to a verified address: add or confirm yours under Email address above.";
+  const pushNote = form.querySelector("[data-push-note]");
+  if (!prefs.push_available || !pushSupported()) {
+    form.elements.push.disabled = true;
+    pushNote.textContent = prefs.push_available
+      ? "This browser cannot show notifications from a site."
+      : "This site sends no notifications yet; email reminders work.";
+  }
+}
+
+/** Fill the reminders form and wire it up: push on asks for permission and subscribes this
+ * browser; push off unsubscribes it; Save sends the rest. */
+export async function setUpReminders(form) {
+  const workerUrl = form.dataset.pushWorker;
+  const error = form.querySelector("[data-error]");
+  const pushNote = form.querySelector("[data-push-note]");
+  const save = (changes) => request("PUT", PREFERENCES, changes);
+  try {
+    const [prefs, subscription] = await Promise.all([request("GET", PREFERENCES), currentSubscription(workerUrl).catch(() => null)]);
+    fill(form, prefs, Boolean(subscription));
+  } catch (err) {
+    error.textContent = errorText(err.body, err.message);
+    return;
+  }
+
+  form.elements.push.addEventListener("change", async () => {
+    const box = form.elements.push;
+    error.textContent = pushNote.textContent = "";
+    box.disabled = true;
+    try {
+      if (box.checked) {
+        // Asked here, in the click's handler: the one moment the player chose notifications.
+        const permission = await Notification.requestPermission();
+        if (permission !== "granted") {
+          box.checked = false;
+          pushNote.textContent = "Notifications are blocked for this site: allow them in your browser's site settings, then try again.";
+          return;
+        }
+        await subscribe(workerUrl);
+        await save({ push: true });
+        toast("Notifications are on for this device.");
+      } else {
+        await unsubscribe(workerUrl);
+        await save({ push: false });
+        toast("Notifications are off.");
+      }
+    } catch (err) {
+      box.checked = !box.checked;
+      error.textContent = errorText(err.body, err.message);
+    } finally {
+      box.disabled = false;
+    }
+  });
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const el = form.elements;
+    try {
+      const prefs = await save({
+        streak: el.streak.checked,
+        rival: el.rival.checked,
+        time: el.time.value,
+        time_zone: el.time_zone.value.trim(),
+        email: el.email.checked,
+      });
+      fill(form, prefs, el.push.checked);
+      toast("Reminders saved.");
+    } catch (err) {
+      error.textContent = errorText(err.body, err.message);
+    }
+  });
+}
