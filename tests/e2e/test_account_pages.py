@@ -217,3 +217,15 @@ def test_a_guest_signs_up_from_an_invite_and_lands_in_the_league(browse: Any) ->
     assert first, "the owner's invite link is not above the boards"
     host.shot("account-invite-owner-1280")
     host.assert_clean()
+
+
+def test_before_its_script_runs_the_form_cannot_send_the_password(browse: Any) -> None:
+    """A click before the page's module has run (a slow phone, a busy machine) must not let
+    the browser send the form itself: as a GET, the password went into the address (and the
+    server's logs), and the player landed on the same form."""
+    page = browse(NARROW, java_script_enabled=False)
+    for path in ("/signup/", "/login/"):
+        page.goto(path)
+        form = page.page.locator("[data-account-form]")
+        assert form.locator("button[type=submit]").is_disabled(), path
+        assert form.get_attribute("method") == "post", path

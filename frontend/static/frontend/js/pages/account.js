@@ -108,6 +108,9 @@ if (form) {
       button.disabled = false;
     });
   });
+  // The button comes disabled: a click before this module has loaded (a slow phone) would
+  // send the form by the browser itself, the password with it.
+  form.querySelector("button[type=submit]").disabled = false;
 }
 
 // Where this address cannot use passkeys, the passkey buttons say why (and stay off)
