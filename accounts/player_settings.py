@@ -29,7 +29,6 @@ DEFAULTS: dict[str, Any] = {
     "sound": False,
     "volume": 0.6,
     "confirmResign": True,
-    "autoHome": False,
     "hints": True,
 }
 
@@ -65,9 +64,6 @@ class PlayerSettingsSerializer(serializers.Serializer):
     sound = StrictBooleanField(required=False, help_text="Sounds of the cards.")
     volume = VolumeField(required=False, min_value=0, max_value=1, help_text="0 to 1.")
     confirmResign = StrictBooleanField(required=False, help_text="Ask before resigning.")
-    autoHome = StrictBooleanField(
-        required=False, help_text="Kept for the browser; no control sets it yet."
-    )
     hints = StrictBooleanField(required=False, help_text="Show the Hint button in practice.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -61,7 +61,7 @@ const BROKEN_STORES = [
   '"dark"',
   "[1, 2]",
   '{"theme": "pink", "suits": "five", "largeIndices": "yes", "animations": 1, "sound": "on",'
-    + ' "volume": 7, "confirmResign": null, "autoHome": 0, "hints": [], "extra": true}',
+    + ' "volume": 7, "confirmResign": null, "hints": [], "extra": true}',
   '{"volume": -0.1}',
   '{"volume": "0.5"}',
   '{"__proto__": {"theme": "dark"}, "constructor": "x"}',

@@ -22,7 +22,6 @@ export const DEFAULTS = Object.freeze({
   sound: false,
   volume: 0.6,
   confirmResign: true,
-  autoHome: false,
   hints: true,
 });
 
