@@ -25,6 +25,11 @@ def utc_today() -> dt.date:
     return timezone.now().astimezone(dt.UTC).date()
 
 
+def closes_at(date: dt.date) -> dt.datetime:
+    """When ``date``'s challenges close: the next 00:00 UTC."""
+    return dt.datetime.combine(date + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+
+
 def refuse_sealed_change(row: models.Model, fields: tuple[str, ...], update_fields: Any) -> None:
     """Raise ValueError if saving ``row`` would change a stored value of ``fields``.
 
@@ -273,7 +278,7 @@ class DailyChallenge(models.Model):
 
     @property
     def closes_at(self) -> dt.datetime:
-        return dt.datetime.combine(self.date + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+        return closes_at(self.date)
 
 
 class Game(models.Model):

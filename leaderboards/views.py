@@ -21,7 +21,7 @@ from apikit.dates import parse_day
 from apikit.errors import Forbidden, NotFound
 from apikit.etags import conditional_response
 from apikit.schema import ERROR
-from games.models import ChallengeTier, DailyChallenge, utc_today
+from games.models import ChallengeTier, DailyChallenge, closes_at, utc_today
 from games.services import CLOSED_DAY_MAX_AGE
 from leaderboards import archive, circles, day_board, records
 from leaderboards.serializers import (
@@ -411,9 +411,7 @@ class HomeView(LeaderboardView):
         yesterday = today - dt.timedelta(days=1)
         answer = {
             "date": today,
-            "next_deal_at": dt.datetime.combine(
-                today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC
-            ),
+            "next_deal_at": closes_at(today),
             "playing": records.playing_now(today),
             "streak": records.streak_summary(viewer_id, today) if viewer_id else None,
             "yesterday": [

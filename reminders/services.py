@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from apikit.errors import Conflict, ServiceError
-from games.models import Game, Mode, Status
+from games.models import Game, Mode, Status, closes_at
 from leaderboards.ranking import counts_q, daily_tiers_q
 from reminders import mail, push
 from reminders.models import Kind, PushSubscription, ReminderPreferences, SentReminder
@@ -209,7 +209,7 @@ def streak_text(now: dt.datetime) -> str:
     """How long until today's close (00:00 UTC), in words that never promise more than a
     few minutes beyond the truth: "in 2 hours" from 1:55 to 2:05, else "in under 3 hours"."""
     now = now.astimezone(dt.UTC)
-    closes = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+    closes = closes_at(now.date())
     minutes = int((closes - now).total_seconds() // 60)
     if minutes < 55:
         count = max(minutes, 1)
@@ -333,7 +333,7 @@ def send_reminders(ids: Sequence[int], now: dt.datetime) -> dict[str, int]:
             "player"
         )
     }
-    closes = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+    closes = closes_at(day)
     ttl = max(60, int((closes - now).total_seconds()))  # a reminder after the close is stale
     with requests.Session() as session:
         for player_id, kind in due.items():
