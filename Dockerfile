@@ -3,8 +3,9 @@
 
 # ---- build: compile the solver's C extension into a wheel ------------------------------
 FROM python:3.11-slim AS build
+# gettext: msgfmt compiles the translation catalogues into the wheel (setup.py).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && apt-get install -y --no-install-recommends gcc libc6-dev gettext \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # pip and the build backend at the locked versions, hash-checked (docs/operations.md,
@@ -27,6 +28,8 @@ COPY social social
 COPY yukon yukon
 COPY metrics metrics
 COPY reminders reminders
+# The translations' sources: the wheel carries them compiled (yukon_site/locale/).
+COPY locale locale
 RUN pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /wheels .
 
 # ---- run ---------------------------------------------------------------------------------

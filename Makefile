@@ -11,7 +11,7 @@ PURE_DIRS := yukon
 # The apps: the packages pyproject.toml ships (its one list; read once .venv exists).
 APPS = $(shell $(PY) -c 'import tomllib; print(*(p.rstrip("*") for p in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptools"]["packages"]["find"]["include"]))')
 # The Django code, the top-level tests and the recovery drill (it drives the apps): normal
-# mypy with the django-stubs plugin.
+# mypy with the django-stubs plugin (the catalogues' script, strict, runs on its own).
 TYPED_DJANGO = $(APPS) $(wildcard tests/*.py) scripts/pitr-drill
 PYTEST_ARGS ?=
 # pytest-xdist workers for `make test`: most of the suite waits on servers and the browser,
@@ -25,7 +25,7 @@ TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || ec
 # tests/durations.json); the ten slowest are printed at the end of every run.
 PYTEST_FLAGS = -n $(PYTEST_WORKERS) --dist load --maxschedchunk 1 --durations=10
 
-.PHONY: help run test test-fast durations lint sanitize install lock audit clean
+.PHONY: help run test test-fast durations lint sanitize install lock audit clean messages
 
 help:
 	@echo "make run    - install into .venv if needed, migrate, serve http://localhost:8000/"
@@ -34,6 +34,7 @@ help:
 	@echo "make durations - the whole suite, timed: tests/durations.json, the workers' order"
 	@echo "make lint   - ruff (with the core's import ban), mypy, import contracts"
 	@echo "make sanitize - the solver's tests on an ASan/UBSan build of its C extension"
+	@echo "make messages - the translation catalogues (locale/) updated from the code, then compiled"
 	@echo "make lock   - re-lock requirements/*.lock from pyproject.toml (LOCK_ARGS=--upgrade to upgrade)"
 	@echo "make audit  - pip-audit and npm audit: the locked packages against known advisories"
 	@echo "make clean  - remove .venv, caches, build output and the dev database"
@@ -58,7 +59,21 @@ $(STAMP): pyproject.toml $(LOCKS) $(wildcard setup.py yukon/solver/*.c) | $(PY)
 	   > $(VENV)/install.log 2>&1 || { tail -n 40 $(VENV)/install.log; echo "pip install failed (full log: $(VENV)/install.log)"; exit 1; }
 	@touch $@
 
-install: $(STAMP)
+# The compiled catalogues Django reads (.mo files: not committed; docs/development.md,
+# "Translations"), one per locale/<language>/LC_MESSAGES/<domain>.po; msgfmt (gettext)
+# checks each translation's %(name)s fields against its English, as compilemessages does.
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+
+locale/%.mo: locale/%.po
+	@command -v msgfmt >/dev/null || { echo "msgfmt not found: install gettext (apt-get install gettext)"; exit 1; }
+	msgfmt --check-format -o $@ $<
+
+install: $(STAMP) $(CATALOGUES)
+
+# New and changed strings of the code into every language's catalogues (scripts/messages),
+# then compiled.
+messages: $(STAMP)
+	$(PY) scripts/messages
 
 # Pins already in a lock are kept while pyproject.toml allows them, so a re-lock after adding
 # a dependency moves nothing else; LOCK_ARGS=--upgrade moves every pin, --upgrade-package NAME
@@ -87,7 +102,7 @@ audit: $(STAMP)
 
 # At localhost, not 127.0.0.1: passkeys (WebAuthn) name the site by its host, and a
 # browser refuses an IP address there ("This is an invalid domain").
-run: $(STAMP)
+run: $(STAMP) $(CATALOGUES)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py prepare_daily
 	$(PY) manage.py runserver localhost:8000
@@ -98,6 +113,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check --config tools/ruff-engine.toml $(PURE_DIRS)
 	$(VENV)/bin/mypy --strict $(PURE_DIRS)
 	$(VENV)/bin/mypy $(TYPED_DJANGO)
+	$(VENV)/bin/mypy --strict --follow-imports=silent scripts/messages  # the apps it reaches are checked above
 	$(VENV)/bin/mypy --strict scripts/test-services
 	$(VENV)/bin/mypy --strict scripts/audit-dependencies
 	$(VENV)/bin/mypy --strict scripts/rehearse-deploy
@@ -110,7 +126,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 # The lint and the node tests (about a minute of one core) run niced beside pytest, whose
 # workers leave CPU idle while they wait on servers and browsers; their output comes after
 # pytest's, and either failing fails the target.
-test: $(STAMP) node_modules/.package-lock.json
+test: $(STAMP) node_modules/.package-lock.json $(CATALOGUES)
 	@mkdir -p test-artifacts
 	@( nice -n 10 $(MAKE) --no-print-directory lint && nice -n 10 node --test tests/frontend/ ) \
 		> test-artifacts/checks.log 2>&1 & checks=$$!; \
@@ -123,7 +139,7 @@ test: $(STAMP) node_modules/.package-lock.json
 
 # tests/durations.json, the seconds each test took, from a whole run of the suite: the
 # order tests/schedule.py gives the workers. Worth redoing when tests are added or slowed.
-durations: lint node_modules/.package-lock.json
+durations: lint node_modules/.package-lock.json $(CATALOGUES)
 	@mkdir -p test-artifacts
 	@TMPDIR=$(TEST_TMPDIR) $(PY) scripts/test-services -- $(PY) -m pytest $(PYTEST_FLAGS) --durations=0 \
 		--durations-min=0.3 $(PYTEST_ARGS) | tee test-artifacts/durations.log
@@ -131,7 +147,7 @@ durations: lint node_modules/.package-lock.json
 
 # The inner loop: no PostgreSQL, Redis, Celery worker or browser, and nothing marked slow
 # (SQLite and in-process tasks, as `make run`); no lint.
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(CATALOGUES)
 	env -u DATABASE_URL -u REDIS_URL TMPDIR=$(TEST_TMPDIR) $(PY) -m pytest $(PYTEST_FLAGS) \
 		-m "not (postgres or redis or celery or e2e or slow or heavy)" $(PYTEST_ARGS)
 
@@ -141,5 +157,5 @@ sanitize: $(STAMP)
 
 clean:
 	rm -rf $(VENV) node_modules build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache \
-		staticfiles test-artifacts db.sqlite3
+		staticfiles test-artifacts db.sqlite3 $(CATALOGUES)
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

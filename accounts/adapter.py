@@ -30,9 +30,12 @@ from django.db import IntegrityError, transaction
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.even_timing import answer_no_sooner_than
 from accounts.forms import SignupDetailsForm
+from accounts.language import language_at_sign_up
 from accounts.login_backoff import fold, remember_device
 from accounts.models import USERNAME_TAKEN, User, public_name, username_taken
 from accounts.services import lock_names
@@ -40,7 +43,9 @@ from accounts.signals import guest_logged_in, guest_signed_up
 from accounts.tasks import queue_mail
 from accounts.validators import validate_display_name
 
-TOO_MANY_FAILURES = "Too many failed log-ins for this account. Try again in {seconds} s."
+TOO_MANY_FAILURES = gettext_lazy(
+    "Too many failed log-ins for this account. Try again in %(seconds)s s."
+)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -62,6 +67,7 @@ class AccountAdapter(DefaultAccountAdapter):
         )
         user = super().save_user(request, user, form, commit=False)
         assert isinstance(user, User)
+        user.language = language_at_sign_up()  # the sign-up page's: mail to come is in it
         user.awaiting_email_confirmation = (
             isinstance(form, SignupDetailsForm) and form.awaits_email_confirmation()
         )
@@ -79,7 +85,9 @@ class AccountAdapter(DefaultAccountAdapter):
                     with transaction.atomic():
                         user.save()
                 except IntegrityError as exc:  # a username taken a moment ago
-                    raise ValidationError("That username or display name is taken.") from exc
+                    raise ValidationError(
+                        gettext("That username or display name is taken.")
+                    ) from exc
         except ValidationError as exc:  # a look-alike signed up since the form's check
             self._refuse_sign_up(request, exc)
         return user
@@ -122,7 +130,9 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """allauth's mail, rendered here as allauth does, then sent by a Celery worker once
         the transaction commits: the answer never waits for the SMTP server, so a password
-        reset for an address we know is not slower than one for an address we do not."""
+        reset for an address we know is not slower than one for an address we do not.
+        Written in the player's language when the account has chosen one, else in the
+        request's (the worker only sends it)."""
         request = allauth_context.request
         message_context = {
             "request": request,
@@ -130,7 +140,11 @@ class AccountAdapter(DefaultAccountAdapter):
             "current_site": get_current_site(request),
             **context,
         }
-        queue_mail(self.render_mail(template_prefix, email, message_context))
+        chosen = getattr(context.get("user"), "language", "")
+        language = chosen if chosen in dict(settings.LANGUAGES) else translation.get_language()
+        with translation.override(language or settings.LANGUAGE_CODE):
+            message = self.render_mail(template_prefix, email, message_context)
+        queue_mail(message)
 
     def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation: Any) -> str:
         """The mailed link, once followed, leads to the log-in page and on to where the
@@ -148,7 +162,7 @@ class AccountAdapter(DefaultAccountAdapter):
         user = super().authenticate(request, **credentials)
         retry_after = getattr(request, "login_retry_after", None)
         if user is None and retry_after is not None:  # accounts/login_backoff.py
-            raise ValidationError(TOO_MANY_FAILURES.format(seconds=retry_after))
+            raise ValidationError(str(TOO_MANY_FAILURES) % {"seconds": retry_after})
         return user
 
     def pre_login(

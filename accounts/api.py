@@ -19,6 +19,7 @@ from allauth.headless.account.inputs import LoginInput
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -49,18 +50,30 @@ from apikit.throttles import (
 )
 from apikit.views import BaseAPIView
 
-SECOND_FACTOR_NEEDED = (
+SECOND_FACTOR_NEEDED = gettext_lazy(
     "This account has a second factor: finish the log-in with it "
     "(POST /_allauth/browser/v1/auth/2fa/authenticate, or the log-in page)."
 )
 # Said alike whether the sign-up's address was free or another account's (docs/accounts.md).
-CONFIRM_EMAIL_FIRST = (
+CONFIRM_EMAIL_FIRST = gettext_lazy(
     "Confirm your email address first: follow the link in the mail we sent to the "
     "address given at sign-up, then log in."
 )
 
 
+# The phrase to type, in English or as the page shows it in the player's language.
 DELETE_CONFIRMATION = "delete my account"
+TOO_MANY_FAILED_LOG_INS = gettext_lazy("Too many failed log-ins for this account.")
+
+
+def translated_confirmation() -> str:
+    """The phrase as the page shows it, in the active language."""
+    return gettext("delete my account")
+
+
+def delete_confirmations() -> set[str]:
+    """The phrases that confirm a deletion: English, and the active language's."""
+    return {DELETE_CONFIRMATION, translated_confirmation()}
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -215,9 +228,10 @@ class LoginView(BaseAPIView):
         if not form.is_valid():
             retry_after = getattr(django_request, "login_retry_after", None)
             if retry_after is not None:  # the account's wait (accounts/login_backoff.py)
-                raise Throttled(retry_after, "Too many failed log-ins for this account.")
+                raise Throttled(retry_after, str(TOO_MANY_FAILED_LOG_INS))
             return Response(
-                {"detail": "Wrong username or password."}, status=status.HTTP_400_BAD_REQUEST
+                {"detail": gettext("Wrong username or password.")},
+                status=status.HTTP_400_BAD_REQUEST,
             )
         flows.login.perform_password_login(django_request, form.cleaned_data, form.login)
         if not django_request.user.is_authenticated:
@@ -227,7 +241,7 @@ class LoginView(BaseAPIView):
                 if pending is not None and pending.key == SignupEmailVerificationStage.key
                 else SECOND_FACTOR_NEEDED
             )
-            return Response({"detail": waiting_for}, status=status.HTTP_401_UNAUTHORIZED)
+            return Response({"detail": str(waiting_for)}, status=status.HTTP_401_UNAUTHORIZED)
         response = Response(_me(request))
         remember_device(response, django_request.user)
         return response
@@ -315,10 +329,10 @@ class ExportView(BaseAPIView):
 
 
 class DeleteAccountSerializer(serializers.Serializer):
-    confirm = serializers.ChoiceField(
-        choices=[DELETE_CONFIRMATION],
-        error_messages={"invalid_choice": f'Type "{DELETE_CONFIRMATION}" to confirm.'},
-        help_text=f'Exactly "{DELETE_CONFIRMATION}".',
+    confirm = serializers.CharField(
+        max_length=64,
+        help_text=f'Exactly "{DELETE_CONFIRMATION}" (or the phrase as the page shows it in '
+        "the request's language).",
     )
     password = serializers.CharField(
         max_length=128,
@@ -328,6 +342,13 @@ class DeleteAccountSerializer(serializers.Serializer):
         help_text="Your password, unless you confirmed who you are in the last minutes "
         "(/accounts/reauthenticate/, with a password, a code or a passkey).",
     )
+
+    def validate_confirm(self, value: str) -> str:
+        if value not in delete_confirmations():
+            raise serializers.ValidationError(
+                gettext('Type "%(phrase)s" to confirm.') % {"phrase": translated_confirmation()}
+            )
+        return value
 
 
 class DeleteAccountView(BaseAPIView):
@@ -358,12 +379,12 @@ class DeleteAccountView(BaseAPIView):
             if not get_account_adapter().reauthenticate(user, password):
                 retry_after = getattr(django_request, "login_retry_after", None)
                 if retry_after is not None:
-                    raise Throttled(retry_after, "Too many failed log-ins for this account.")
-                raise serializers.ValidationError({"password": ["Wrong password."]})
+                    raise Throttled(retry_after, str(TOO_MANY_FAILED_LOG_INS))
+                raise serializers.ValidationError({"password": [gettext("Wrong password.")]})
         elif not did_recently_reauthenticate(django_request):
             return Response(
                 {
-                    "detail": "Confirm who you are first (your password, or on the page).",
+                    "detail": gettext("Confirm who you are first (your password, or on the page)."),
                     "reauthenticate": "/accounts/reauthenticate/?next=/account/",
                 },
                 status=status.HTTP_401_UNAUTHORIZED,

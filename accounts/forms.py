@@ -14,6 +14,7 @@ from allauth.account.internal.flows.email_verification import (
 )
 from allauth.account.models import EmailAddress
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX_LENGTH
 from accounts.validators import validate_display_name
@@ -26,6 +27,9 @@ class SignupDetailsForm(forms.Form):
     display_name = forms.CharField(
         max_length=DISPLAY_NAME_MAX_LENGTH,
         required=False,
+        label=gettext_lazy("Display name"),
+        # Plain text: allauth's OpenAPI spec writes it as it is (a page shows it translated:
+        # frontend/templatetags/account_forms.py).
         help_text="As shown on the boards; your username if left empty.",
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )

@@ -13,14 +13,15 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy
 
 from accounts.login_backoff import fold
 from accounts.skeleton import name_key
 
 DISPLAY_NAME_MAX_LENGTH = 30
-NO_BAN_REASON = "ask a moderator"
+NO_BAN_REASON = gettext_lazy("ask a moderator")
 DELETED_NAME = "deleted player"
-USERNAME_TAKEN = "That username is taken."
+USERNAME_TAKEN = gettext_lazy("That username is taken.")
 
 
 class User(AbstractUser):
@@ -55,6 +56,10 @@ class User(AbstractUser):
     # player chose, each checked by accounts.player_settings before it is written; a key
     # left out takes the browser's default.
     settings = models.JSONField(default=dict, blank=True, editable=False)
+    # The language the player chose (a code of settings.LANGUAGES; blank: none chosen, the
+    # browser's applies). It wins over the browser's on every request once logged in, and
+    # mail sent outside a request is written in it (accounts/language.py).
+    language = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -71,7 +76,7 @@ class User(AbstractUser):
     @property
     def ban_notice(self) -> str:
         """Why the player is banned, as they are told (a ban without a reason: ask)."""
-        return self.ban_reason or NO_BAN_REASON
+        return self.ban_reason or str(NO_BAN_REASON)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.display_name_key = name_key(self.display_name)
@@ -94,7 +99,7 @@ class User(AbstractUser):
         if error is not None:
             errors["display_name"] = error
         if username_taken(self.username, exclude_user_id=self.pk):
-            errors["username"] = USERNAME_TAKEN
+            errors["username"] = str(USERNAME_TAKEN)
         if errors:
             raise ValidationError(errors)
 
@@ -112,8 +117,8 @@ def public_name(user: Any) -> str:
 class SuppressionReason(models.TextChoices):
     """Why an address is no longer mailed (accounts/suppression.py)."""
 
-    BOUNCE = "bounce", "its mail bounced"
-    COMPLAINT = "complaint", "its owner marked our mail as spam"
+    BOUNCE = "bounce", gettext_lazy("its mail bounced")
+    COMPLAINT = "complaint", gettext_lazy("its owner marked our mail as spam")
 
 
 class SuppressedAddress(models.Model):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
@@ -36,7 +38,7 @@ DEFAULTS: dict[str, Any] = {
 class VolumeField(serializers.FloatField):
     """A JSON number from 0 to 1 (not a string of one, not a boolean)."""
 
-    default_error_messages = {"invalid": "Must be a number from 0 to 1."}
+    default_error_messages = {"invalid": gettext_lazy("Must be a number from 0 to 1.")}
 
     def to_internal_value(self, data: Any) -> float:
         if isinstance(data, bool) or not isinstance(data, int | float):
@@ -44,12 +46,18 @@ class VolumeField(serializers.FloatField):
         return float(super().to_internal_value(data))
 
 
+def _must_be_one_of(values: tuple[str, ...]) -> str:
+    """The refusal of a value not in ``values``, in the language of the request that fails."""
+    listed = ", ".join(values)
+    return lazy(lambda: gettext("Must be one of: %(values)s.") % {"values": listed}, str)()
+
+
 def _choice(values: tuple[str, ...], help_text: str) -> serializers.ChoiceField:
     return serializers.ChoiceField(
         choices=values,
         required=False,
         help_text=help_text,
-        error_messages={"invalid_choice": f"Must be one of: {', '.join(values)}."},
+        error_messages={"invalid_choice": _must_be_one_of(values)},
     )
 
 
@@ -70,8 +78,8 @@ class PlayerSettingsSerializer(serializers.Serializer):
         unknown = sorted(set(self.initial_data) - set(self.fields))
         if unknown:
             raise serializers.ValidationError(
-                f"Unknown settings: {', '.join(map(str, unknown))}. "
-                f"Known: {', '.join(self.fields)}."
+                gettext("Unknown settings: %(unknown)s. Known: %(known)s.")
+                % {"unknown": ", ".join(map(str, unknown)), "known": ", ".join(self.fields)}
             )
         return attrs
 

@@ -19,7 +19,7 @@ from accounts.models import DELETED_NAME, User
 from accounts.signals import account_deleted, personal_data, results_changed
 from accounts.skeleton import name_key
 from accounts.suppression import forget_suppressions_of, suppressions_of
-from accounts.validators import validate_display_name
+from accounts.validators import DISPLAY_NAME_TAKEN, validate_display_name
 
 EXPORT_FORMAT = 1  # the shape of export_data's answer (docs/accounts.md)
 
@@ -68,7 +68,7 @@ def change_display_name(user: User, name: str) -> User:
             with transaction.atomic():
                 player.save(update_fields=["display_name"])
         except IntegrityError as exc:  # the same name, taken a moment ago
-            raise ValidationError("That display name is taken.") from exc
+            raise ValidationError(DISPLAY_NAME_TAKEN) from exc
     return player
 
 
@@ -149,6 +149,8 @@ def export_data(user: User) -> dict[str, Any]:
         },
         # the look and play options they saved in the account (docs/frontend.md, "Settings")
         "settings": user.settings,
+        # the language they chose for the site and its mail (blank: none chosen)
+        "language": user.language or None,
         "email_addresses": [
             {"email": a.email, "verified": a.verified, "primary": a.primary}
             for a in EmailAddress.objects.filter(user=user).order_by("pk")
@@ -202,6 +204,7 @@ def delete_account(user: User) -> User:
         player.display_name = DELETED_NAME
         player.email = player.first_name = player.last_name = ""
         player.settings = {}
+        player.language = ""
         player.set_unusable_password()
         player.is_active = player.is_staff = player.is_superuser = False
         player.deleted_at = timezone.now()

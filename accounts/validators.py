@@ -5,15 +5,33 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
 from accounts.skeleton import name_key
 
 _DISPLAY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]*$")
-TOO_CLOSE = (
+TOO_CLOSE = gettext_lazy(
     "That display name is too close to an existing display name (it looks like another "
     "player's). Pick one that reads differently."
 )
+DISPLAY_NAME_TAKEN = gettext_lazy("That display name is taken.")
+# Each kind of public name's rules as whole sentences (the word order differs between
+# languages), by the ``what`` its callers name it with.
+_NAME_LENGTH = {
+    "A display name": gettext_lazy("A display name has 2 to %(max)s characters."),
+    "A league name": gettext_lazy("A league name has 2 to %(max)s characters."),
+}
+_NAME_LETTERS = {
+    "A display name": gettext_lazy(
+        "A display name uses letters, digits, spaces, '_', '.' and '-', "
+        "and starts with a letter or digit."
+    ),
+    "A league name": gettext_lazy(
+        "A league name uses letters, digits, spaces, '_', '.' and '-', "
+        "and starts with a letter or digit."
+    ),
+}
 
 
 def validate_display_name(name: str, *, exclude_user_id: int | None = None) -> str:
@@ -30,10 +48,18 @@ def check_name_form(name: str, *, what: str, max_length: int) -> str:
     name takes (display names, league names)."""
     name = " ".join(name.split())
     if not 2 <= len(name) <= max_length:
-        raise ValidationError(f"{what} has 2 to {max_length} characters.")
-    if not _DISPLAY_NAME.match(name):
+        length_rule = _NAME_LENGTH.get(what)
         raise ValidationError(
-            f"{what} uses letters, digits, spaces, '_', '.' and '-', "
+            str(length_rule) % {"max": max_length}
+            if length_rule is not None
+            else f"{what} has 2 to {max_length} characters."
+        )
+    if not _DISPLAY_NAME.match(name):
+        letters_rule = _NAME_LETTERS.get(what)
+        raise ValidationError(
+            str(letters_rule)
+            if letters_rule is not None
+            else f"{what} uses letters, digits, spaces, '_', '.' and '-', "
             "and starts with a letter or digit."
         )
     return name
@@ -49,7 +75,7 @@ def look_alike_error(name: str, *, exclude_user_id: int | None = None) -> str | 
         User.objects.all() if exclude_user_id is None else User.objects.exclude(pk=exclude_user_id)
     )
     if others.filter(display_name__iexact=name).exists():
-        return "That display name is taken."
+        return str(DISPLAY_NAME_TAKEN)
     if others.filter(display_name_key=name_key(name)).exists():
-        return TOO_CLOSE
+        return str(TOO_CLOSE)
     return None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 from apikit.budgets import note_solver_seconds
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
@@ -124,12 +125,15 @@ def _practice_game(actor: Actor, game_id: int) -> Game:
         .first()
     )
     if game is None or not actor.owns(game):
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     if game.mode != Mode.PRACTICE:
-        raise Forbidden("hints are for practice games: a ranked daily game is played without help")
+        raise Forbidden(
+            _("hints are for practice games: a ranked daily game is played without help")
+        )
     if game.status != Status.PLAYING:
         raise Conflict(
-            f"the game is over ({game.status}): its analysis is on the replay page",
+            _("the game is over (%(status)s): its analysis is on the replay page")
+            % {"status": services.status_word(game.status)},
             ply=game.ply,
             status=game.status,
         )
@@ -146,7 +150,7 @@ def ask_coach(actor: Actor, game_id: int, *, hint: bool) -> CoachAnswer:
     position = Position.from_text(game.position)
     lock = f"coach:busy:{game.pk}"
     if not cache.add(lock, 1, timeout=int(settings.HINT_SECONDS) + 10):
-        raise CoachBusy("the coach is still thinking about your last question")
+        raise CoachBusy(_("the coach is still thinking about your last question"))
     try:
         advice = advise(position)
     finally:

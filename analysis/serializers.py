@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -85,23 +86,33 @@ class AnalysisSerializer(serializers.ModelSerializer):
 def summary(analysis: GameAnalysis) -> str:
     """One sentence for people, e.g. "Your game was winnable until move 23: 8s>F. ..."."""
     if analysis.status != "done":
-        return "The analysis is being computed; it takes a few seconds."
+        return _("The analysis is being computed; it takes a few seconds.")
     outcome = analysis.outcome
     if outcome == Outcome.WON:
-        return "You won: the deal stayed winnable all the way."
+        return _("You won: the deal stayed winnable all the way.")
     if outcome == Outcome.NEVER_WINNABLE:
-        return "This deal could not be won: no line wins from the start."
+        return _("This deal could not be won: no line wins from the start.")
     if outcome == Outcome.WINNABLE_AT_END:
-        return "The game was still winnable when it ended; here is a line that wins from there."
+        return _("The game was still winnable when it ended; here is a line that wins from there.")
     if outcome == Outcome.LOST_AT and analysis.first_lost is not None:
-        return (
-            f"Your game was winnable until move {analysis.first_lost}: {analysis.lost_move}. "
-            "From there, no line wins."
-        )
-    known = []
-    if analysis.last_winnable is not None:
-        known.append(f"still winnable after move {analysis.last_winnable}")
-    if analysis.first_lost is not None:
-        known.append(f"lost after move {analysis.first_lost}")
-    detail = " and ".join(known) if known else "neither winnable nor lost within the budget"
-    return f"Undecided: the solver ran out of time. Known: {detail}."
+        return _(
+            "Your game was winnable until move %(number)s: %(move)s. From there, no line wins."
+        ) % {"number": analysis.first_lost, "move": analysis.lost_move}
+    winnable, lost = analysis.last_winnable, analysis.first_lost
+    # Each case one whole sentence: the translations word them in their own order.
+    if winnable is not None and lost is not None:
+        return _(
+            "Undecided: the solver ran out of time. Known: still winnable after move "
+            "%(winnable)s and lost after move %(lost)s."
+        ) % {"winnable": winnable, "lost": lost}
+    if winnable is not None:
+        return _(
+            "Undecided: the solver ran out of time. Known: still winnable after move %(winnable)s."
+        ) % {"winnable": winnable}
+    if lost is not None:
+        return _("Undecided: the solver ran out of time. Known: lost after move %(lost)s.") % {
+            "lost": lost
+        }
+    return _(
+        "Undecided: the solver ran out of time. Known: neither winnable nor lost within the budget."
+    )

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from analysis.coach import cached_solve
 from analysis.models import AnalysisStatus, GameAnalysis
@@ -87,7 +88,7 @@ def analyse_game(game_id: int) -> str:
         return "gone"
     if game.verification != Verification.VERIFIED:
         return f"not analysed: verification {game.verification}"
-    analysis, _ = GameAnalysis.objects.get_or_create(game=game)
+    analysis, _created = GameAnalysis.objects.get_or_create(game=game)
     if analysis.status == AnalysisStatus.DONE:
         return "already done"
     review, line = review_game(game)
@@ -174,12 +175,15 @@ def analysis_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
     if not game.is_public(today):
         assert game.challenge is not None
         raise Forbidden(
-            "the analysis of a daily game opens when its day closes "
-            f"({game.challenge.closes_at:%Y-%m-%d %H:%M} UTC): it shows the deal",
+            _(
+                "the analysis of a daily game opens when its day closes "
+                "(%(closes_at)s UTC): it shows the deal"
+            )
+            % {"closes_at": f"{game.challenge.closes_at:%Y-%m-%d %H:%M}"},
             opens_at=game.challenge.closes_at.isoformat(),
         )
     if game.verification == Verification.REJECTED:
-        raise NotFound("this game could not be verified, so it has no analysis")
+        raise NotFound(_("this game could not be verified, so it has no analysis"))
     analysis = GameAnalysis.objects.filter(game=game).first()
     if analysis is None and game.verification == Verification.VERIFIED:
         # Not queued yet (a daily game before the sweeper's next round): queue it now.

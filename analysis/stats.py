@@ -8,9 +8,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Protocol
 
 from django.db.models import Avg, Count, Q
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy, ngettext
 
 from analysis.odds import PublishedRow, PublishedStudy, Share, all_rows, load_published
 from games.models import DailyChallenge, Game, Mode, Status, Tier, Verification
@@ -24,16 +28,44 @@ BIN = 10  # moves per bin of the line-length histogram
 RANGE_WIDTH = 520  # px of 0..100 % in the winnable-range chart
 RANGE_ROW = 40
 # What is said about Yukon on the web, without a study behind it (docs/odds.md).
-QUOTED = [("one in ten", 0.10, 0.10), ("one in four", 0.25, 0.25), ("85-90 %", 0.85, 0.90)]
-# CPU-time bins of the solve-time chart: upper bounds in milliseconds.
-TIME_BINS = [
-    (1, "< 1 ms"),
-    (10, "1-10 ms"),
-    (100, "10-100 ms"),
-    (1000, "0.1-1 s"),
-    (10_000, "1-10 s"),
-    (math.inf, "> 10 s"),
+QUOTED: list[tuple[str | Promise, float, float]] = [
+    (gettext_lazy("one in ten"), 0.10, 0.10),
+    (gettext_lazy("one in four"), 0.25, 0.25),
+    ("85-90 %", 0.85, 0.90),
 ]
+# CPU-time bins of the solve-time chart: upper bound in milliseconds, and the bin's range
+# (from, to, unit; None for an open end) for its label ("0.1-1 s").
+TIME_BINS: list[tuple[float, tuple[float | None, float | None, str]]] = [
+    (1, (None, 1, "ms")),
+    (10, (1, 10, "ms")),
+    (100, (10, 100, "ms")),
+    (1000, (0.1, 1, "s")),
+    (10_000, (1, 10, "s")),
+    (math.inf, (10, None, "s")),
+]
+
+
+def _count(number: int) -> str:
+    """A count as the active language groups its digits ("8,778", "8.778")."""
+    return str(number_format(number, force_grouping=True))
+
+
+def _decimal(value: float, places: int = 1) -> str:
+    """``value`` rounded as it always was (``f"{value:.1f}"``), written with the active
+    language's decimal mark ("87.1", "87,1")."""
+    return str(number_format(Decimal(f"{value:.{places}f}"), places))
+
+
+def _bound(value: float) -> str:
+    return _count(value) if isinstance(value, int) else _decimal(value, 1)
+
+
+def _time_label(low: float | None, high: float | None, unit: str) -> str:
+    if low is None:
+        return f"< {_bound(high or 0)} {unit}"
+    if high is None:
+        return f"> {_bound(low)} {unit}"
+    return f"{_bound(low)}-{_bound(high)} {unit}"
 
 
 class VerdictCounts(Protocol):
@@ -177,9 +209,9 @@ def winnable_ranges(rows: list[PublishedRow]) -> list[RangeRow]:
         y = 24 + i * RANGE_ROW
         upper = (row.solved + row.undecided) / row.deals
         label = (
-            f"{100 * row.solved_share.share:.1f} %"
+            f"{_pct(row.solved_share.share)} %"
             if not row.undecided
-            else f"{100 * row.solved_share.share:.1f}-{100 * upper:.1f} %"
+            else f"{_pct(row.solved_share.share)}-{_pct(upper)} %"
         )
         out.append(
             RangeRow(
@@ -200,7 +232,10 @@ def quoted_marks(rows: int) -> list[QuotedMark]:
     text_y = 24 + rows * RANGE_ROW
     return [  # labels on two lines, so neighbours do not overlap
         QuotedMark(
-            label, _x(low), max(2.0, round(RANGE_WIDTH * (high - low), 1)), text_y + 13 * (i % 2)
+            str(label),
+            _x(low),
+            max(2.0, round(RANGE_WIDTH * (high - low), 1)),
+            text_y + 13 * (i % 2),
         )
         for i, (label, low, high) in enumerate(QUOTED)
     ]
@@ -216,7 +251,7 @@ def time_histogram(cpu_ms: list[int]) -> list[HistBar]:
         counts[next(i for i, (bound, _) in enumerate(TIME_BINS) if ms < bound)] += 1
     while counts and counts[-1] == 0:  # no empty bars past the slowest deal
         counts.pop()
-    return _histogram(counts, [label for _, label in TIME_BINS[: len(counts)]])
+    return _histogram(counts, [_time_label(*span) for _, span in TIME_BINS[: len(counts)]])
 
 
 @dataclass(frozen=True)
@@ -235,7 +270,7 @@ class StudyLine:
 
 
 def _pct(share: float) -> str:
-    return f"{100 * share:.1f}"
+    return _decimal(100 * share)
 
 
 @dataclass(frozen=True)
@@ -246,21 +281,26 @@ class ShareCell:
 
 def _share_text(share: Share) -> ShareCell:
     interval = f"{_pct(share.low)}\u2013{_pct(share.high)} %"
-    return ShareCell(f"{_pct(share.share)} %", f"{share.count:,} deals, {interval}")
+    detail = ngettext(
+        "%(count)s deal, %(interval)s", "%(count)s deals, %(interval)s", share.count
+    ) % {"count": _count(share.count), "interval": interval}
+    return ShareCell(f"{_pct(share.share)} %", detail)
 
 
 def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
     return [
         StudyLine(
             variant=r.variant,
-            numbers=f"{r.first:,}\u2013{r.last:,}",
+            numbers=f"{_count(r.first)}\u2013{_count(r.last)}",
             deals=r.deals,
             solved=_share_text(r.solved_share),
             unwinnable=_share_text(r.unwinnable_share),
             undecided=_share_text(r.undecided_share),
             winnable=f"{_pct(r.winnable_low)}\u2013{_pct(r.winnable_high)} %",
-            median_cpu="\u2013" if r.median_cpu_ms is None else f"{r.median_cpu_ms:.0f} ms",
-            median_length="\u2013" if r.median_length is None else f"{r.median_length:.0f}",
+            median_cpu="\u2013"
+            if r.median_cpu_ms is None
+            else f"{_decimal(r.median_cpu_ms, 0)} ms",
+            median_length="\u2013" if r.median_length is None else _decimal(r.median_length, 0),
         )
         for r in rows
     ]
@@ -274,10 +314,10 @@ def published_context(study: PublishedStudy | None) -> dict[str, object]:
         "study": study,
         "study_rows": study.rows,
         "study_table": study_lines(study.rows),
-        "study_budget": f"{study.budget_nodes:,}",
-        "yukon_deals": f"{yukon.deals:,}",
-        "yukon_first": f"{yukon.first:,}",
-        "yukon_last": f"{yukon.last:,}",
+        "study_budget": _count(study.budget_nodes),
+        "yukon_deals": _count(yukon.deals),
+        "yukon_first": _count(yukon.first),
+        "yukon_last": _count(yukon.last),
         "yukon_solved": _pct(yukon.solved_share.share),
         "yukon_unwinnable": _pct(yukon.unwinnable_share.share),
         "yukon_upper": _pct((yukon.solved + yukon.undecided) / yukon.deals),

@@ -38,6 +38,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -46,12 +48,12 @@ from rest_framework.throttling import BaseThrottle
 from apikit.errors import ServiceError
 
 SOLVER_SECONDS = "solver_seconds"
-KINDS = {  # the kinds of costly calls, and how a refusal names them
-    "games": "new practice games",
-    "hints": "hints",
-    "winnable": '"still winnable?" checks',
-    "analysis": "analysis requests",
-    "guest_dailies": "daily games started as a guest",  # no solver time: free scouts
+KINDS = {  # the kinds of costly calls, and how a refusal names them ("too many hints")
+    "games": gettext_lazy("new practice games"),
+    "hints": gettext_lazy("hints"),
+    "winnable": gettext_lazy('"still winnable?" checks'),
+    "analysis": gettext_lazy("analysis requests"),
+    "guest_dailies": gettext_lazy("daily games started as a guest"),  # no solver time
 }
 PLAYER, ADDRESS = "player", "address"
 _SUFFIX = {PLAYER: "", ADDRESS: "_address"}
@@ -61,7 +63,12 @@ LIMITS_FORMAT = re.compile(
     r"^\s*(\d+)\s*/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*$"
 )
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_PERIOD_WORDS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+_PERIOD_WORDS = {
+    1: gettext_lazy("per second"),
+    60: gettext_lazy("per minute"),
+    3600: gettext_lazy("per hour"),
+    86400: gettext_lazy("per day"),
+}
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ class Window:
     def per(self) -> str:
         """``per minute``, ``per 10 s``: for the refusal's message."""
         word = _PERIOD_WORDS.get(self.seconds)
-        return f"per {word}" if word else f"per {self.seconds} s"
+        return str(word) if word else _("per %(seconds)s s") % {"seconds": self.seconds}
 
 
 def parse_limits(text: str | None) -> list[Window]:
@@ -232,18 +239,39 @@ class _Counter:
         return total > self.window.limit
 
     def refusal(self, retry_after: int) -> str:
-        limit, per, wait = self.window.limit, self.window.per, f"try again in {retry_after} s"
+        fields = {"limit": self.window.limit, "per": self.window.per, "wait": retry_after}
         if self.kind == SOLVER_SECONDS and self.per == PLAYER:
-            return f"you have used up your share of the solver's time ({limit} s {per}); {wait}"
+            return (
+                _(
+                    "you have used up your share of the solver's time (%(limit)s s %(per)s); "
+                    "try again in %(wait)s s"
+                )
+                % fields
+            )
         if self.kind == SOLVER_SECONDS:
             return (
-                "your network address has used up its share of the solver's time "
-                f"({limit} s {per}); {wait}"
+                _(
+                    "your network address has used up its share of the solver's time "
+                    "(%(limit)s s %(per)s); try again in %(wait)s s"
+                )
+                % fields
             )
-        what = KINDS[self.kind]
+        fields["what"] = str(KINDS[self.kind])
         if self.per == PLAYER:
-            return f"too many {what}: at most {limit} {per} for each player; {wait}"
-        return f"too many {what} from your network address: at most {limit} {per}; {wait}"
+            return (
+                _(
+                    "too many %(what)s: at most %(limit)s %(per)s for each player; "
+                    "try again in %(wait)s s"
+                )
+                % fields
+            )
+        return (
+            _(
+                "too many %(what)s from your network address: at most %(limit)s %(per)s; "
+                "try again in %(wait)s s"
+            )
+            % fields
+        )
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 
 SHOWN = 40  # characters of the refused text echoed back: a path may be very long
@@ -13,4 +14,7 @@ def parse_day(text: str, field: str = "date") -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError as exc:
-        raise ValidationError({field: f"{text[:SHOWN]!r} is not a date (YYYY-MM-DD)"}) from exc
+        refused = repr(text[:SHOWN])
+        raise ValidationError(
+            {field: _("%(text)s is not a date (YYYY-MM-DD)") % {"text": refused}}
+        ) from exc

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import DataError, InterfaceError, OperationalError
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -41,7 +42,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.ValidationError):
         lines = _flatten(exc.detail)
         return Response(
-            {"detail": "; ".join(lines) or "invalid input", "errors": exc.detail},
+            {"detail": "; ".join(lines) or _("invalid input"), "errors": exc.detail},
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, OperationalError | InterfaceError):
@@ -49,23 +50,26 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         # all); the client may send the same ply again.
         logger.warning("database unavailable: %s", exc)
         return Response(
-            {"detail": "the database is unavailable; try again in a moment"},
+            {"detail": _("the database is unavailable; try again in a moment")},
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "5"},
         )
     if isinstance(exc, DataError):
         logger.info("rejected input the database cannot hold: %s", exc)
-        return Response({"detail": "a value is out of range"}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {"detail": _("a value is out of range")}, status=status.HTTP_400_BAD_REQUEST
+        )
     if isinstance(exc, RequestDataTooBig):  # Django's own check, e.g. in a multipart field
         exc = too_large()
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
         return Response(
-            {"detail": "the request body has too many fields"},
+            {"detail": _("the request body has too many fields")},
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, UnicodeDecodeError):
         return Response(
-            {"detail": "the request body is not valid UTF-8"}, status=status.HTTP_400_BAD_REQUEST
+            {"detail": _("the request body is not valid UTF-8")},
+            status=status.HTTP_400_BAD_REQUEST,
         )
     handled = exception_handler(exc, context)
     if handled is not None and not (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 
@@ -11,7 +12,7 @@ class StrictBooleanField(serializers.BooleanField):
     """true or false only: DRF's BooleanField would also take "yes", "1" and 0, which the
     schema's boolean does not."""
 
-    default_error_messages = {"invalid": "Must be true or false."}
+    default_error_messages = {"invalid": gettext_lazy("Must be true or false.")}
 
     def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import URLPattern, re_path
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-
-NOT_FOUND = {"detail": "not found"}  # as handler404 words it (yukon_site/health.py)
 
 
 # Exempt: it changes nothing, and a POST to a mistyped path must get this 404, not
 # Django's HTML page for a CSRF failure.
 @csrf_exempt
 def api_not_found(request: HttpRequest) -> JsonResponse:
-    return JsonResponse(NOT_FOUND, status=404)
+    return JsonResponse({"detail": _("not found")}, status=404)  # as handler404 words it
 
 
 def api_catch_all() -> URLPattern:

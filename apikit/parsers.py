@@ -16,6 +16,8 @@ from typing import IO, Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.utils import json
@@ -24,13 +26,14 @@ from rest_framework.utils.json import strict_constant
 
 class PayloadTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "the request body is too large"
+    default_detail = gettext_lazy("the request body is too large")
     default_code = "payload_too_large"
 
 
 def too_large() -> PayloadTooLarge:
     return PayloadTooLarge(
-        f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+        _("the request body is larger than %(limit)s bytes")
+        % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
     )
 
 
@@ -67,9 +70,10 @@ def parse_json(raw: bytes, encoding: str = "utf-8", *, strict: bool = True) -> A
         text = codecs.decode(raw, encoding)
         return json.loads(text, parse_constant=strict_constant if strict else None)
     except RecursionError:
-        raise ParseError("JSON parse error - the body is nested too deeply") from None
+        raise ParseError(_("JSON parse error - the body is nested too deeply")) from None
     except ValueError as exc:  # not JSON, not in the encoding, an int of 4,300+ digits
-        raise ParseError(f"JSON parse error - {exc}") from None
+        # the decoder's own words (English) say where: only the frame is translated
+        raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
 
 
 class JSONParser(parsers.JSONParser):

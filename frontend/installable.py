@@ -23,8 +23,11 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
+
+from frontend.catalogue import catalogue_urls
 
 # The site's own files under the static root: the pages need nothing from the admin's or the
 # API docs'. Only the kinds a page loads: a font package's licence or a module's
@@ -36,7 +39,11 @@ PAGE_FILE_TYPES = (".js", ".css", ".svg", ".png", ".webp", ".woff2", ".ogg", ".m
 # and the title bar in it before the stylesheet arrives.
 FELT = "#084a21"
 
-DESCRIPTION = "One Yukon Solitaire deal a day, the same for everyone, proven winnable."
+# In the language of the request (the browser fetches the manifest without cookies: its
+# Accept-Language decides), as base.html's meta description; the worker never caches it.
+DESCRIPTION = gettext_lazy(
+    "One Yukon Solitaire deal a day, the same for everyone, proven winnable."
+)
 
 # The icons the manifest lists (drawn from the logo by whoever owns the brand).
 ICONS = (
@@ -70,12 +77,16 @@ def _page_shells() -> list[str]:
 def precache_plan() -> dict[str, object]:
     """What the service worker stores on install, and the name of its cache."""
     static_urls = [static(name) for name in _static_names()]
+    # every language's JavaScript catalogue: an offline page in German needs its own
+    # (frontend/catalogue.py); its address names its content, as a hashed file's does
+    catalogues = catalogue_urls()
     shells = _page_shells()
-    version = hashlib.sha256("\n".join(shells + static_urls).encode()).hexdigest()[:16]
+    version = hashlib.sha256("\n".join(shells + static_urls + catalogues).encode()).hexdigest()[:16]
     return {
         "cache": f"yukon-{version}",
         "shells": shells,
         "static": static_urls,
+        "catalogues": catalogues,
         "offline": reverse("frontend:offline"),
         "offline_practice": reverse("frontend:offline-practice"),
         # With plain names (development) a file changes under the same name: the worker
@@ -102,8 +113,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
             "id": "/",
             "name": "Yukon Daily",
             "short_name": "Yukon Daily",
-            "description": DESCRIPTION,
-            "lang": "en",
+            "description": str(DESCRIPTION),
+            "lang": get_language(),
             "start_url": reverse("frontend:home"),
             "scope": "/",
             "display": "standalone",

@@ -2,8 +2,9 @@
 
 from django.urls import path, re_path
 
+from accounts.language import choose_language
 from apikit import converters  # noqa: F401 registers <id:...>
-from frontend import installable, views
+from frontend import catalogue, installable, views
 
 app_name = "frontend"
 
@@ -37,4 +38,9 @@ urlpatterns = [
     path("offline/", installable.offline, name="offline"),
     path("manifest.webmanifest", installable.manifest),
     path("sw.js", installable.service_worker),
+    # The language picker's form posts here (accounts/language.py), and a page not in
+    # English loads its language's JavaScript catalogue from here (frontend/catalogue.py).
+    # Not pages either: no names.
+    path("language/", choose_language),
+    path("jsi18n/<str:language>/<str:digest>.js", catalogue.javascript_catalogue),
 ]

@@ -13,9 +13,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts import login_backoff
+from accounts.language import LANGUAGE_COOKIE_SECONDS
 from accounts.models import User
 from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
@@ -49,6 +52,7 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "home.html",
         today=today.isoformat(),
+        today_date=today,  # shown in the page's language: "5. Dezember 2026"
         tiers=tiers_of(today),
         weekly=is_weekly_day(today),
     )
@@ -233,7 +237,7 @@ DAY_SECONDS = 24 * 3600
 
 def _days(seconds: int) -> str:
     days = round(seconds / DAY_SECONDS)
-    return f"{days} day{'' if days == 1 else 's'}"
+    return ngettext("%(days)s day", "%(days)s days", days) % {"days": days}
 
 
 def retention_figures() -> dict[str, object]:
@@ -252,34 +256,52 @@ def site_cookies() -> list[dict[str, str]]:
     return [
         {
             "name": settings.SESSION_COOKIE_NAME,
-            "purpose": "Keeps you logged in; for a guest, ties the games you play to this browser.",
-            "lifetime": f"{_days(settings.SESSION_COOKIE_AGE)} after it last changed, "
-            "or until you log out",
+            "purpose": _(
+                "Keeps you logged in; for a guest, ties the games you play to this browser."
+            ),
+            "lifetime": _("%(days)s after it last changed, or until you log out")
+            % {"days": _days(settings.SESSION_COOKIE_AGE)},
         },
         {
             "name": settings.CSRF_COOKIE_NAME,
-            "purpose": "Proves that a move or a form was sent by this site's own pages "
-            "(protection against cross-site request forgery).",
+            "purpose": _(
+                "Proves that a move or a form was sent by this site's own pages "
+                "(protection against cross-site request forgery)."
+            ),
             "lifetime": _days(settings.CSRF_COOKIE_AGE),
         },
         {
             "name": origins.DEVICE_COOKIE,
-            "purpose": "A random device id, set when you start a daily, guest or archive game: "
-            "it links games played from one browser under several accounts (fair play). "
-            "Nothing else reads it.",
+            "purpose": _(
+                "A random device id, set when you start a daily, guest or archive game: "
+                "it links games played from one browser under several accounts (fair play). "
+                "Nothing else reads it."
+            ),
             "lifetime": _days(origins.DEVICE_COOKIE_DAYS * DAY_SECONDS),
         },
         {
             "name": login_backoff.DEVICE_COOKIE,
-            "purpose": "Set when you log in: this browser keeps logging you in normally while "
-            "someone elsewhere is guessing at your password.",
+            "purpose": _(
+                "Set when you log in: this browser keeps logging you in normally while "
+                "someone elsewhere is guessing at your password."
+            ),
             "lifetime": _days(login_backoff.DEVICE_DAYS * DAY_SECONDS),
         },
         {
             "name": "messages",
-            "purpose": "Carries a one-time notice (\u201cyour address is confirmed\u201d) "
-            "from one account page to the next.",
-            "lifetime": "until it is shown, or you close the browser",
+            "purpose": _(
+                "Carries a one-time notice (“your address is confirmed”) "
+                "from one account page to the next."
+            ),
+            "lifetime": _("until it is shown, or you close the browser"),
+        },
+        {
+            "name": settings.LANGUAGE_COOKIE_NAME,
+            "purpose": _(
+                "Set when you choose a language with the picker in the header: "
+                "the site keeps showing you that language."
+            ),
+            "lifetime": _days(LANGUAGE_COOKIE_SECONDS),
         },
     ]
 

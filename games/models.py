@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS
+from django.utils.translation import gettext as _
 
 from games.commitment import Opening, new_salt
 from games.fields import UInt64Field
@@ -112,10 +114,10 @@ def tier_order(tier: str) -> int:
 
 def weekly_refusal(date: dt.date) -> str:
     """Why ``date`` (not a Sunday) has no weekly challenge: the text of the 404s."""
-    return (
-        f"there is no weekly challenge on {date.isoformat()} ({date.strftime('%A')}): "
+    return _(
+        "there is no weekly challenge on %(date)s (%(weekday)s): "
         "the weekly challenge is played on Sundays (UTC) only"
-    )
+    ) % {"date": date.isoformat(), "weekday": WEEKDAYS[date.weekday()]}
 
 
 class Mode(models.TextChoices):

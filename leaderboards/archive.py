@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from apikit.errors import NotFound
 from games.models import ChallengeTier, DailyChallenge, Game, Mode, Status, Tier, utc_today
@@ -75,7 +76,7 @@ def parse_month(text: str) -> tuple[int, int]:
     try:
         first = dt.date.fromisoformat(f"{text}-01")
     except ValueError:
-        raise ValueError(f"{text!r} is not a month (YYYY-MM)") from None
+        raise ValueError(_("%(text)s is not a month (YYYY-MM)") % {"text": repr(text)}) from None
     return first.year, first.month
 
 
@@ -88,7 +89,7 @@ def month_calendar(
     today = today or utc_today()
     first = dt.date(year, month, 1)
     if first > today:
-        raise NotFound(f"{first:%Y-%m} has not started yet")
+        raise NotFound(_("%(month)s has not started yet") % {"month": f"{first:%Y-%m}"})
     last = first.replace(day=calendar.monthrange(year, month)[1])
     offered = set(
         DailyChallenge.objects.filter(date__gte=first, date__lte=last).values_list("date", "tier")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
@@ -43,8 +44,9 @@ KEYS = {
 }
 
 
-def _not_yet(day: dt.date, why: str) -> NotFound:
-    return NotFound(f"there is no close record of {day.isoformat()} yet: {why}")
+def _not_yet(message: str, day: dt.date, **fields: str) -> NotFound:
+    """``message`` (translated, with ``%(day)s`` and ``fields``) as a 404."""
+    return NotFound(message % {"day": day.isoformat(), **fields})
 
 
 class CloseRecordView(BaseAPIView):
@@ -80,7 +82,14 @@ class CloseRecordView(BaseAPIView):
         challenges = game_services.public_challenges(day, utc_today())
         if not challenges[0].is_closed(utc_today()):
             closes = challenges[0].closes_at.isoformat().replace("+00:00", "Z")
-            raise _not_yet(day, f"it is signed after the day closes at {closes}")
+            raise _not_yet(
+                _(
+                    "there is no close record of %(day)s yet: it is signed after the day "
+                    "closes at %(closes)s"
+                ),
+                day,
+                closes=closes,
+            )
         playing = Game.objects.filter(
             challenge__in=challenges, mode=Mode.DAILY, status=Status.PLAYING
         )
@@ -90,9 +99,12 @@ class CloseRecordView(BaseAPIView):
         record = CloseRecord.objects.filter(date=day).first()
         if record is None:
             raise _not_yet(
+                _(
+                    "there is no close record of %(day)s yet: it is signed once every game "
+                    "of the day, and of each day before it, is verified (usually minutes "
+                    "after the close); try again later"
+                ),
                 day,
-                "it is signed once every game of the day, and of each day before it, "
-                "is verified (usually minutes after the close); try again later",
             )
         return record
 

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db.models import Case, F, Max, Value, When, Window
 from django.db.models.functions import Rank, RowNumber
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
@@ -131,21 +132,37 @@ class ExpiringProcessCache:
 process_cache = ExpiringProcessCache()
 
 
+def unknown_tier(tier: str) -> str:
+    return _("unknown tier %(tier)s: choose easy, medium, hard or weekly") % {
+        "tier": repr(tier[:20])
+    }
+
+
+def no_challenge(tier: str, date: dt.date) -> str:
+    return _("there was no %(tier)s challenge on %(date)s") % {
+        "tier": tier,
+        "date": date.isoformat(),
+    }
+
+
 def find_challenge(date: dt.date, tier: str, *, today: dt.date | None = None) -> DailyChallenge:
     """The day's challenge in one tier, with its deal (for ``par``)."""
     if tier not in ChallengeTier.values:
-        raise NotFound(f"unknown tier {tier[:20]!r}: choose easy, medium, hard or weekly")
+        raise NotFound(unknown_tier(tier))
     if tier == WEEKLY and not is_weekly_day(date):
         raise NotFound(weekly_refusal(date))
     if date > (today or utc_today()):
-        raise NotFound(f"{date.isoformat()} is in the future: its board does not exist yet")
+        raise NotFound(
+            _("%(date)s is in the future: its board does not exist yet")
+            % {"date": date.isoformat()}
+        )
     challenge: DailyChallenge | None = process_cache.get((date, tier))
     if challenge is None:
         challenge = (
             DailyChallenge.objects.select_related("deal").filter(date=date, tier=tier).first()
         )
         if challenge is None:  # not kept: today's challenge may be made any moment
-            raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
+            raise NotFound(no_challenge(tier, date))
         process_cache.put((date, tier), challenge)
     return challenge
 
@@ -246,7 +263,10 @@ def page_count(count: int) -> int:
 
 def _check_page(page: int | None, count: int, size: int = PAGE_SIZE) -> None:
     if page is not None and page > 1 and (page - 1) * size >= count:
-        raise NotFound(f"page {page} does not exist: this board has {page_count(count)} page(s)")
+        raise NotFound(
+            _("page %(page)s does not exist: this board has %(pages)s page(s)")
+            % {"page": page, "pages": page_count(count)}
+        )
 
 
 def _from_redis(
@@ -262,7 +282,7 @@ def _from_redis(
     me_member = None
     if mine is not None:
         me_member = ranking.member(mine["id"], mine["finished_at"])
-    for _ in range(3):
+    for _attempt in range(3):
         position = None
         if around_me and me_member is not None:
             position = store.position_of(r, challenge.pk, me_member)
@@ -276,8 +296,8 @@ def _from_redis(
             _add_result(r, challenge.pk, mine)  # a lost update: heal it and read again
             continue
         _check_page(shown_page, count, size)
-        found = _checked_rows(challenge.pk, [m for m, _ in entries])
-        stale = [(challenge.pk, m) for m, _ in entries if ranking.game_id_of(m) not in found]
+        found = _checked_rows(challenge.pk, [m for m, _score in entries])
+        stale = [(challenge.pk, m) for m, _score in entries if ranking.game_id_of(m) not in found]
         if stale:
             store.remove_entries(r, stale)  # stopped counting: drop it, then read again
             continue

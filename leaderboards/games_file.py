@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.http import StreamingHttpResponse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.negotiation import BaseContentNegotiation
@@ -37,7 +38,7 @@ from games.models import (
     Verification,
     utc_today,
 )
-from leaderboards import ranking
+from leaderboards import day_board, ranking
 
 GAMES_FORMAT = "yukon-daily-games-v1"
 JSON_LINES = "application/x-ndjson"
@@ -231,15 +232,16 @@ class DailyGamesView(BaseAPIView):
         today = utc_today()
         day = parse_day(date)
         if tier not in ChallengeTier.values:
-            raise NotFound(f"unknown tier {tier[:20]!r}: choose easy, medium, hard or weekly")
+            raise NotFound(day_board.unknown_tier(tier))
         found = [c for c in game_services.public_challenges(day, today) if c.tier == tier]
         if not found:
-            raise NotFound(f"there was no {tier} challenge on {day.isoformat()}")
+            raise NotFound(day_board.no_challenge(tier, day))
         challenge = found[0]
         if not challenge.is_closed(today):
             closes = challenge.closes_at.isoformat().replace("+00:00", "Z")
             raise Conflict(
-                f"this day is still open: its games are published when it closes at {closes}",
+                _("this day is still open: its games are published when it closes at %(closes)s")
+                % {"closes": closes},
                 opens_at=closes,
             )
         lines, pending = _day_file(challenge)

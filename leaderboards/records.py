@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 
 import redis
 from django.db.models import Avg, Count, Max, Min, Q
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from apikit.errors import NotFound
@@ -81,7 +82,10 @@ def clear_cache() -> None:
 def paginate(rows: list[dict[str, Any]], page: int, size: int = PAGE_SIZE) -> list[dict[str, Any]]:
     if page > 1 and (page - 1) * size >= len(rows):
         pages = max(1, -(-len(rows) // size))
-        raise NotFound(f"page {page} does not exist: this board has {pages} page(s)")
+        raise NotFound(
+            _("page %(page)s does not exist: this board has %(pages)s page(s)")
+            % {"page": page, "pages": pages}
+        )
     return rows[(page - 1) * size : page * size]
 
 
@@ -258,7 +262,7 @@ def player_profile(
     today = today or utc_today()
     user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
     if user is None:
-        raise NotFound(f"no player named {name!r}")
+        raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
     games = counted().filter(player_id=user.pk)
     totals = games.aggregate(
         played=Count("id"),
@@ -282,7 +286,10 @@ def player_profile(
     history_count = listed.count()
     if page > 1 and (page - 1) * HISTORY_PAGE_SIZE >= history_count:
         pages = max(1, -(-history_count // HISTORY_PAGE_SIZE))
-        raise NotFound(f"page {page} does not exist: this history has {pages} page(s)")
+        raise NotFound(
+            _("page %(page)s does not exist: this history has %(pages)s page(s)")
+            % {"page": page, "pages": pages}
+        )
     start = (page - 1) * HISTORY_PAGE_SIZE
     history = list(
         # A guest's game and the player's own daily of the same challenge: the daily first.

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
@@ -31,7 +32,7 @@ class Query(serializers.Serializer):
         empty = [name for name, value in data.items() if name in self.fields and value == ""]
         if empty:
             raise serializers.ValidationError(
-                {name: ["may not be empty: leave it out for its default"] for name in empty}
+                {name: [_("may not be empty: leave it out for its default")] for name in empty}
             )
         return super().to_internal_value(data)
 
@@ -67,7 +68,7 @@ class CircleQuery(PageQuery):
 
     def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         if attrs.get("league") is not None and attrs.get("following"):
-            raise serializers.ValidationError("choose league or following, not both")
+            raise serializers.ValidationError(_("choose league or following, not both"))
         return attrs
 
 

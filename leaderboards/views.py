@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
@@ -118,7 +119,7 @@ def circle_of(request: Request, query: dict[str, Any]) -> CircleChoice | None:
     if league_id is None and not following:
         return None
     if not request.user.is_authenticated:
-        raise Forbidden("log in to see a board of your leagues or of the players you follow")
+        raise Forbidden(_("log in to see a board of your leagues or of the players you follow"))
     if league_id is not None:
         league = social.league_circle(request.user.pk, league_id)
         return CircleChoice("league", league.players, league.league_id, league.name)
@@ -349,7 +350,7 @@ class LeagueBoardView(LeaderboardView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         if not request.user.is_authenticated:
-            raise Forbidden("log in to see your leagues")
+            raise Forbidden(_("log in to see your leagues"))
         query = _query(PageQuery, request)
         league = social.league_circle(request.user.pk, league_id)
         players = league.players
@@ -478,7 +479,10 @@ class ArchiveBoardView(LeaderboardView):
         query = _query(PageQuery, request)
         today = utc_today()
         if day >= today:
-            raise NotFound(f"{day.isoformat()} is not in the archive yet: it joins once closed")
+            raise NotFound(
+                _("%(day)s is not in the archive yet: it joins once closed")
+                % {"day": day.isoformat()}
+            )
         challenge = day_board.find_challenge(day, tier, today=today)
         context = viewer(request)
         board = archive.archive_board(challenge, page=query["page"], viewer_id=context["viewer_id"])
@@ -502,7 +506,7 @@ class CalendarView(LeaderboardView):
     )
     def get(self, request: Request, month: str) -> Response:
         if not request.user.is_authenticated:
-            raise Forbidden("log in to see your calendar")
+            raise Forbidden(_("log in to see your calendar"))
         try:
             year, number = archive.parse_month(month)
         except ValueError as exc:
@@ -531,6 +535,6 @@ class PlayerRecordView(LeaderboardView):
         days = _query(RecordQuery, request)["days"]
         user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
         if user is None:
-            raise NotFound(f"no player named {name!r}")
+            raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
         record = archive.player_record(user.pk, days=days)
         return conditional(request, PlayerRecord(record).data, STATS_MAX_AGE)

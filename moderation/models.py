@@ -13,25 +13,30 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from social.models import LEAGUE_NAME_MAX_LENGTH
 
 
 class FlagKind(models.TextChoices):
-    FAST_MOVES = "fast_moves", "Moves faster than a human"
-    EVEN_PACING = "even_pacing", "Suspiciously even pacing"
-    FAST_FINISH = "fast_finish", "Finished faster than the solver's line allows"
-    FAST_REACTION = "fast_reaction", "Used a card faster than anyone can see it"
-    FLAT_TIMING = "flat_timing", "Timing that ignores the position"
-    SOLVER_LINE = "solver_line", "Followed the solver's stored line"
-    SOLVER_MOVES = "solver_moves", "Played the solver's move, position after position"
-    PERFECT_FIRST_TRY = "perfect_first_try", "New player's perfect game on a hard deal"
-    SHARED_ADDRESS = "shared_address", "Several accounts from one address"
-    LINKED_ACCOUNTS = "linked_accounts", "Played after linked accounts turned its cards"
-    CLAIRVOYANCE = "clairvoyance", "Kept the win where the face-up cards mislead"
-    SOLVER_CONSULTED = "solver_consulted", "Played the solver's move more than its style explains"
-    GUEST_LINKED = "guest_linked", "A new account's result linked to a guest's game: held"
+    # Translated: a disqualified player's notice lists the checks that saw their game.
+    FAST_MOVES = "fast_moves", _("Moves faster than a human")
+    EVEN_PACING = "even_pacing", _("Suspiciously even pacing")
+    FAST_FINISH = "fast_finish", _("Finished faster than the solver's line allows")
+    FAST_REACTION = "fast_reaction", _("Used a card faster than anyone can see it")
+    FLAT_TIMING = "flat_timing", _("Timing that ignores the position")
+    SOLVER_LINE = "solver_line", _("Followed the solver's stored line")
+    SOLVER_MOVES = "solver_moves", _("Played the solver's move, position after position")
+    PERFECT_FIRST_TRY = "perfect_first_try", _("New player's perfect game on a hard deal")
+    SHARED_ADDRESS = "shared_address", _("Several accounts from one address")
+    LINKED_ACCOUNTS = "linked_accounts", _("Played after linked accounts turned its cards")
+    CLAIRVOYANCE = "clairvoyance", _("Kept the win where the face-up cards mislead")
+    SOLVER_CONSULTED = (
+        "solver_consulted",
+        _("Played the solver's move more than its style explains"),
+    )
+    GUEST_LINKED = "guest_linked", _("A new account's result linked to a guest's game: held")
 
 
 class FlagStatus(models.TextChoices):

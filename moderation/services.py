@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import services as account_services
 from accounts.models import User
@@ -155,16 +156,16 @@ def _dismiss(model: type[AnyReport], actor: Any, report_id: int, reason: str) ->
 
 def file_report(reporter: Any, game: Game, reason: Any) -> tuple[Report, bool]:
     """A player reports a game they can see: (report, created). One report per game each."""
-    reason = _report_reason(reason, "say what looks wrong: a reason is required")
+    reason = _report_reason(reason, _("say what looks wrong: a reason is required"))
     if game.player_id == reporter.pk:
-        raise Forbidden("you cannot report your own game")
+        raise Forbidden(_("you cannot report your own game"))
     return _file(Report, reporter, reason, {"game": game})
 
 
 def report_league(reporter: Any, league: League, reason: Any) -> tuple[LeagueReport, bool]:
     """A member (or invitee) reports the league's name: (report, created). The name is
     kept as reported: a rename later does not rewrite it."""
-    reason = _report_reason(reason, "say what is wrong with the name: a reason is required")
+    reason = _report_reason(reason, _("say what is wrong with the name: a reason is required"))
     return _file(LeagueReport, reporter, reason, {"league": league}, reported_name=league.name)
 
 
@@ -191,7 +192,10 @@ def _file(
     limit = settings.MODERATION_REPORTS_PER_HOUR
     since = timezone.now() - dt.timedelta(hours=1)
     if model._default_manager.filter(reporter=reporter, created_at__gte=since).count() >= limit:
-        raise TooManyReports(f"you have sent {limit} reports in the last hour; try again later")
+        raise TooManyReports(
+            _("you have sent %(limit)s reports in the last hour; try again later")
+            % {"limit": limit}
+        )
     try:
         with transaction.atomic():
             report = model._default_manager.create(
@@ -227,7 +231,8 @@ def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
         _close_reports([game.pk], actor, reason)
         _audit(actor, AuditAction.DISQUALIFY, game, reason)
         if game.player is not None:
-            text = notices.disqualified_text(game, reason, seen)
+            with notices.in_language_of(game.player):
+                text = notices.disqualified_text(game, reason, seen)
             notices.notify(game.player, NoticeKind.DISQUALIFIED, text, game)
     return game
 
@@ -253,7 +258,8 @@ def _put_back(actor: Any, game: Game, reason: str, action: str) -> Game:
     _forget_ban_took(game)
     _audit(actor, action, game, reason)
     if game.player is not None:
-        text = notices.reinstated_text(game, reason, on_appeal=action == AuditAction.REINSTATE)
+        with notices.in_language_of(game.player):
+            text = notices.reinstated_text(game, reason, on_appeal=action == AuditAction.REINSTATE)
         notices.notify(game.player, NoticeKind.REINSTATED, text, game)
     return game
 
@@ -357,7 +363,9 @@ def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
         _audit(actor, AuditAction.BAN, user, reason)
         _end_games_in_progress(actor, user, reason)
         taken = _take_results(actor, ban, reason)
-        notices.notify(user, NoticeKind.BANNED, notices.banned_text(reason, taken))
+        with notices.in_language_of(user):
+            text = notices.banned_text(reason, taken)
+        notices.notify(user, NoticeKind.BANNED, text)
     return ban
 
 
@@ -475,25 +483,34 @@ def file_appeal(player: Any, game_id: int, reason: Any) -> Appeal:
             .first()
         )
         if game is None:
-            raise NotFound("you have no game with this id")
+            raise NotFound(_("you have no game with this id"))
         if Appeal.objects.filter(game_id=game.pk).exists():
-            raise ServiceError("you have appealed this decision already: an appeal is heard once")
+            raise ServiceError(
+                _("you have appealed this decision already: an appeal is heard once")
+            )
         if not game.disqualified:
-            raise ServiceError("this game is not disqualified: there is nothing to appeal")
+            raise ServiceError(_("this game is not disqualified: there is nothing to appeal"))
         if DayVoid.objects.filter(challenge_id=game.challenge_id).exists():
             raise ServiceError(
-                "the moderators voided this whole day's board, for everyone: it is not a "
-                "decision about you to appeal"
+                _(
+                    "the moderators voided this whole day's board, for everyone: it is not a "
+                    "decision about you to appeal"
+                )
             )
         if Ban.disqualified_games.through.objects.filter(game_id=game.pk).exists():
             raise ServiceError(
-                "this result was taken by the ban of your account, not on its own: it is "
-                "not appealed game by game"
+                _(
+                    "this result was taken by the ban of your account, not on its own: it is "
+                    "not appealed game by game"
+                )
             )
         limit = settings.MODERATION_REPORTS_PER_HOUR
         since = timezone.now() - dt.timedelta(hours=1)
         if Appeal.objects.filter(player_id=player.pk, created_at__gte=since).count() >= limit:
-            raise TooManyAppeals(f"you have sent {limit} appeals in the last hour; try again later")
+            raise TooManyAppeals(
+                _("you have sent %(limit)s appeals in the last hour; try again later")
+                % {"limit": limit}
+            )
         appeal = Appeal.objects.create(game=game, player=player, reason=reason)
         _audit(player, AuditAction.APPEAL, game, reason)
     return appeal
@@ -527,12 +544,9 @@ def _decide_appeal(actor: Any, appeal_id: int, reason: str, *, reinstate: bool) 
             _put_back(actor, game, reason, AuditAction.REINSTATE)
         elif not reinstate:
             _audit(actor, AuditAction.UPHOLD_APPEAL, game, reason)
-            notices.notify(
-                appeal.player,
-                NoticeKind.APPEAL_REFUSED,
-                notices.appeal_refused_text(game, reason),
-                game,
-            )
+            with notices.in_language_of(appeal.player):
+                text = notices.appeal_refused_text(game, reason)
+            notices.notify(appeal.player, NoticeKind.APPEAL_REFUSED, text, game)
         appeal.status = AppealStatus.REINSTATED if reinstate else AppealStatus.UPHELD
         appeal.decided_by = actor
         appeal.decided_at = timezone.now()

@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -72,14 +74,16 @@ class PreferencesInputSerializer(serializers.Serializer):
         TIME,
         required=False,
         help_text="Local time, HH:MM (24 hours).",
-        error_messages={"invalid": "a time as HH:MM, from 00:00 to 23:59"},
+        error_messages={"invalid": gettext_lazy("a time as HH:MM, from 00:00 to 23:59")},
     )
     time_zone = serializers.ChoiceField(
         sorted(services.time_zones()),
         required=False,
         help_text="An IANA time zone, e.g. Europe/Paris.",
         error_messages={
-            "invalid_choice": "unknown time zone {input!r}: an IANA name like Europe/Paris"
+            "invalid_choice": gettext_lazy(
+                "unknown time zone {input!r}: an IANA name like Europe/Paris"
+            )
         },
     )
     streak = StrictBooleanField(required=False, help_text='"Your streak ends soon."')
@@ -140,7 +144,7 @@ class VapidKeyView(RemindersView):
     )
     def get(self, request: Request) -> Response:
         if not push.configured():
-            raise services.PushNotConfigured("this site sends no push reminders (no VAPID key)")
+            raise services.PushNotConfigured(_("this site sends no push reminders (no VAPID key)"))
         return Response({"public_key": settings.VAPID_PUBLIC_KEY})
 
 
@@ -178,7 +182,9 @@ class PushSubscriptionsView(RemindersView):
     def delete(self, request: Request) -> Response:
         endpoint = request.query_params.get("endpoint", "")
         if not endpoint:
-            raise ServiceError("name the subscription: ?endpoint=<its endpoint>", field="endpoint")
+            raise ServiceError(
+                _("name the subscription: ?endpoint=<its endpoint>"), field="endpoint"
+            )
         services.unsubscribe(_me(request), endpoint)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

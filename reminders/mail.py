@@ -11,6 +11,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 
 def site_url() -> str:
@@ -29,18 +30,22 @@ def unsubscribe_url(token: str) -> str:
 
 
 def send_reminder_mail(address: str, text: str, *, link: str, unsubscribe_token: str) -> None:
-    """Queue one reminder to ``address`` (sent once the current transaction commits)."""
+    """Queue one reminder to ``address`` (sent once the current transaction commits), in
+    the active language: the caller's ``in_language_of(player)`` (reminders/services.py)."""
     site = site_url()
     one_click = unsubscribe_url(unsubscribe_token)
     sender = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or "noreply@localhost"
     mailto = f"mailto:{sender}?subject={quote('unsubscribe ' + unsubscribe_token)}"
-    body = (
-        f"{text}\n\n"
-        f"Today's deals: {site}{link}\n\n"
-        "You get this mail because you turned on email reminders on your account page "
-        f"({site}/account/).\n"
-        f"No more reminder mail, in one click: {one_click}\n"
-    )
+    lines = [
+        text,
+        "",
+        _("Today's deals: %(url)s") % {"url": site + link},
+        "",
+        _("You get this mail because you turned on email reminders on your account page (%(url)s).")
+        % {"url": f"{site}/account/"},
+        _("No more reminder mail, in one click: %(url)s") % {"url": one_click},
+    ]
+    body = "\n".join(lines) + "\n"
     EmailMessage(
         subject=f"Yukon Daily: {text}",
         body=body,

@@ -30,7 +30,10 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
+from accounts.language import in_language_of
 from accounts.models import User
 from apikit.errors import Conflict, ServiceError
 from games.models import Game, Mode, Status, closes_at
@@ -50,11 +53,11 @@ LOOK_BACK = 2 * REMINDER_WINDOW
 SENT_LOG_DAYS = 30
 UNSUBSCRIBE_SALT = "reminders.unsubscribe"
 ENDPOINT_MAX_LENGTH = 2048
-NO_VERIFIED_ADDRESS = (
+NO_VERIFIED_ADDRESS = gettext_lazy(
     "Email reminders go only to a verified address: add or confirm your email address "
     "first (Account, Email address)."
 )
-PUSH_HOST_REFUSED = "That push service is not one this site sends to."
+PUSH_HOST_REFUSED = gettext_lazy("That push service is not one this site sends to.")
 
 
 class PushNotConfigured(ServiceError):
@@ -91,13 +94,14 @@ def save_preferences(player: User, **changes: Any) -> ReminderPreferences:
     a ServiceError (400) says why not, a Conflict (409) that email needs a verified address."""
     if changes.get("time_zone") is not None and changes["time_zone"] not in time_zones():
         raise ServiceError(
-            f"unknown time zone {changes['time_zone']!r}: an IANA name like Europe/Paris",
+            _("unknown time zone %(zone)s: an IANA name like Europe/Paris")
+            % {"zone": repr(changes["time_zone"])},
             field="time_zone",
         )
     if changes.get("email") and verified_address(player) is None:
-        raise Conflict(NO_VERIFIED_ADDRESS, field="email")
+        raise Conflict(str(NO_VERIFIED_ADDRESS), field="email")
     with transaction.atomic():
-        preferences, _ = ReminderPreferences.objects.select_for_update().get_or_create(
+        preferences, _created = ReminderPreferences.objects.select_for_update().get_or_create(
             player=player
         )
         for name, value in changes.items():
@@ -111,7 +115,7 @@ def subscribe(player: User, endpoint: str, p256dh: str, auth: str) -> PushSubscr
     """Keep a browser's push subscription for ``player`` (one who subscribed this browser
     before gives it up: an endpoint is one browser's)."""
     if not push.allowed_endpoint(endpoint):
-        raise ServiceError(PUSH_HOST_REFUSED, field="endpoint")
+        raise ServiceError(str(PUSH_HOST_REFUSED), field="endpoint")
     subscription, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"player": player, "p256dh": p256dh, "auth": auth}
     )
@@ -207,22 +211,31 @@ def due_player_ids(now: dt.datetime) -> list[int]:
 
 def streak_text(now: dt.datetime) -> str:
     """How long until today's close (00:00 UTC), in words that never promise more than a
-    few minutes beyond the truth: "in 2 hours" from 1:55 to 2:05, else "in under 3 hours"."""
+    few minutes beyond the truth: "in 2 hours" from 1:55 to 2:05, else "in under 3 hours".
+    In the active language (``send_reminders``: the player's)."""
     now = now.astimezone(dt.UTC)
     closes = closes_at(now.date())
     minutes = int((closes - now).total_seconds() // 60)
     if minutes < 55:
         count = max(minutes, 1)
-        return f"Your streak ends in {count} minute{'' if count == 1 else 's'}."
+        return ngettext(
+            "Your streak ends in %(count)s minute.", "Your streak ends in %(count)s minutes.", count
+        ) % {"count": count}
     hours, rest = divmod(minutes, 60)
     if rest >= 55:
         hours, rest = hours + 1, 0
     if rest <= 5:
-        return f"Your streak ends in {hours} hour{'' if hours == 1 else 's'}."
-    return f"Your streak ends in under {hours + 1} hours."
+        return ngettext(
+            "Your streak ends in %(count)s hour.", "Your streak ends in %(count)s hours.", hours
+        ) % {"count": hours}
+    return ngettext(
+        "Your streak ends in under %(count)s hour.",
+        "Your streak ends in under %(count)s hours.",
+        hours + 1,
+    ) % {"count": hours + 1}
 
 
-RIVAL_TEXT = "A league rival beat your time."
+RIVAL_TEXT = gettext_lazy("A league rival beat your time.")
 
 
 def _started_today(ids: Sequence[int], day: dt.date) -> set[int]:
@@ -262,9 +275,9 @@ def _beaten_by_a_rival(ids: Iterable[int], day: dt.date) -> set[int]:
         return set()
     current = Membership.objects.filter(removed_at__isnull=True, league__closed_at__isnull=True)
     leagues_of: dict[int, set[int]] = defaultdict(set)
-    for player_id, league_id in current.filter(player_id__in={p for p, _, _ in mine}).values_list(
-        "player_id", "league_id"
-    ):
+    for player_id, league_id in current.filter(
+        player_id__in={p for p, _c, _ms in mine}
+    ).values_list("player_id", "league_id"):
         leagues_of[player_id].add(league_id)
     members_of: dict[int, set[int]] = defaultdict(set)
     for league_id, player_id in current.filter(
@@ -274,7 +287,7 @@ def _beaten_by_a_rival(ids: Iterable[int], day: dt.date) -> set[int]:
     rivals = {m for members in members_of.values() for m in members}
     fastest: dict[tuple[int, int], int] = {}
     for player_id, challenge_id, elapsed in _wins_on(
-        day, player_id__in=rivals, challenge_id__in={c for _, c, _ in mine}
+        day, player_id__in=rivals, challenge_id__in={c for _player, c, _ms in mine}
     ):
         fastest[player_id, challenge_id] = elapsed
     beaten = set()
@@ -341,16 +354,18 @@ def send_reminders(ids: Sequence[int], now: dt.datetime) -> dict[str, int]:
             if row is None:
                 counts["skipped"] += 1
                 continue
-            text = streak_text(now) if kind == Kind.STREAK else RIVAL_TEXT
-            sent = _deliver(
-                preferences[player_id],
-                row,
-                kind=kind,
-                text=text,
-                ttl=ttl,
-                session=session,
-                counts=counts,
-            )
+            # the push and the mail in the player's language (accounts/language.py)
+            with in_language_of(preferences[player_id].player):
+                text = streak_text(now) if kind == Kind.STREAK else str(RIVAL_TEXT)
+                sent = _deliver(
+                    preferences[player_id],
+                    row,
+                    kind=kind,
+                    text=text,
+                    ttl=ttl,
+                    session=session,
+                    counts=counts,
+                )
             counts["sent"] += int(sent)
     return counts
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -252,7 +253,9 @@ class JoinView(BaseAPIView):
     )
     def post(self, request: Request, token: str) -> Response:
         if not request.user.is_authenticated:
-            return Response({"detail": "log in to join a league"}, status=status.HTTP_403_FORBIDDEN)
+            return Response(
+                {"detail": _("log in to join a league")}, status=status.HTTP_403_FORBIDDEN
+            )
         league, joined = services.join_league(request.user, token)
         return Response(
             league_detail(league, _me(request)),
@@ -287,7 +290,9 @@ class FollowsView(BaseAPIView):
     def post(self, request: Request) -> Response:
         serializer = FollowInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        _, created = services.follow(request.user, serializer.validated_data["display_name"])
+        _followed, created = services.follow(
+            request.user, serializer.validated_data["display_name"]
+        )
         return Response(
             self.answer(request),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

@@ -19,6 +19,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from accounts.skeleton import name_key
@@ -28,8 +30,10 @@ from apikit.sql import in_subquery
 from social.models import LEAGUE_NAME_MAX_LENGTH, Follow, League, Membership
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-NO_LEAGUE = "no such league (or you are not a member)"
-NO_INVITE = "this invite link is not valid: ask the league's owner for the current one"
+NO_LEAGUE = gettext_lazy("no such league (or you are not a member)")
+NO_INVITE = gettext_lazy(
+    "this invite link is not valid: ask the league's owner for the current one"
+)
 
 
 class LimitReached(ServiceError):
@@ -46,9 +50,9 @@ def clean_league_name(name: Any, *, exclude_id: int | None = None) -> str:
     """The name as stored, or ServiceError (400) saying why not: the form of a display
     name, and not confusable with another open league's name."""
     if not isinstance(name, str):
-        raise ServiceError("a league name is text", field="name")
+        raise ServiceError(_("a league name is text"), field="name")
     try:
-        name = check_name_form(name, what="A league name", max_length=LEAGUE_NAME_MAX_LENGTH)
+        name = check_name_form(name, what=_("A league name"), max_length=LEAGUE_NAME_MAX_LENGTH)
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages), field="name") from exc
     others = League.objects.filter(closed_at__isnull=True, name_key=name_key(name))
@@ -56,7 +60,7 @@ def clean_league_name(name: Any, *, exclude_id: int | None = None) -> str:
         others = others.exclude(pk=exclude_id)
     if others.exists():
         raise ServiceError(
-            "That league name is taken or too close to another league's; pick another.",
+            _("That league name is taken or too close to another league's; pick another."),
             field="name",
         )
     return name
@@ -120,10 +124,10 @@ def _open_league_of_member(user_id: int, league_id: int) -> Any:
 def league_of_member(user_id: int | None, league_id: int) -> League:
     """The open league ``league_id`` if ``user_id`` is a member now; else NotFound."""
     if user_id is None:
-        raise NotFound(NO_LEAGUE)
+        raise NotFound(str(NO_LEAGUE))
     league = _open_league_of_member(user_id, league_id).select_related("owner").first()
     if league is None:
-        raise NotFound(NO_LEAGUE)
+        raise NotFound(str(NO_LEAGUE))
     return league
 
 
@@ -142,7 +146,7 @@ def league_circle(user_id: int | None, league_id: int) -> LeagueCircle:
     is a member of the open league now. No row with a name: asked again the long way,
     which raises NotFound, or finds a league whose members are all banned (none ranked)."""
     if user_id is None:
-        raise NotFound(NO_LEAGUE)
+        raise NotFound(str(NO_LEAGUE))
     name = _open_league_of_member(user_id, league_id).values("name")[:1]
     rows = list(
         User.objects.filter(
@@ -159,13 +163,13 @@ def league_circle(user_id: int | None, league_id: int) -> LeagueCircle:
 
 def _league_by_token(token: str, *, lock: bool = False) -> League:
     if not isinstance(token, str) or not _TOKEN.fullmatch(token):
-        raise NotFound(NO_INVITE)
+        raise NotFound(str(NO_INVITE))
     found = League.objects.filter(invite_token=token, closed_at__isnull=True)
     if lock:
         found = found.select_for_update()
     league = found.select_related("owner").first()
     if league is None:
-        raise NotFound(NO_INVITE)
+        raise NotFound(str(NO_INVITE))
     return league
 
 
@@ -187,7 +191,11 @@ def _check_player_limit(user_id: int) -> None:
     ).count()
     if count >= limit:
         raise LimitReached(
-            f"you are in {count} leagues, the most a player may be in ({limit}): leave one first",
+            _(
+                "you are in %(count)s leagues, the most a player may be in (%(limit)s): "
+                "leave one first"
+            )
+            % {"count": count, "limit": limit},
             limit=limit,
         )
 
@@ -213,11 +221,13 @@ def join_league(user: Any, token: str) -> tuple[League, bool]:
         if membership is not None and membership.removed_at is None:
             return league, False
         if membership is not None:
-            raise Forbidden("the league's owner removed you from this league")
+            raise Forbidden(_("the league's owner removed you from this league"))
         _check_player_limit(user.pk)
         limit = settings.LEAGUE_MAX_MEMBERS
         if active_members(league).count() >= limit:
-            raise LimitReached(f"this league is full: it has {limit} members", limit=limit)
+            raise LimitReached(
+                _("this league is full: it has %(limit)s members") % {"limit": limit}, limit=limit
+            )
         Membership.objects.create(league=league, player=user)
     return league, True
 
@@ -264,7 +274,7 @@ def forget_player(user: Any) -> None:
 def _owned_league(user: Any, league_id: int) -> League:
     league = league_of_member(user.pk, league_id)
     if league.owner_id != user.pk:
-        raise Forbidden("only the league's owner may do this")
+        raise Forbidden(_("only the league's owner may do this"))
     return league
 
 
@@ -280,9 +290,11 @@ def remove_member(owner: Any, league_id: int, display_name: str) -> None:
             .first()
         )
         if membership is None:
-            raise NotFound(f"{display_name!r} is not a member of this league")
+            raise NotFound(
+                _("%(name)s is not a member of this league") % {"name": repr(display_name)}
+            )
         if membership.player_id == owner.pk:
-            raise Conflict("the owner cannot remove themselves: leave the league instead")
+            raise Conflict(_("the owner cannot remove themselves: leave the league instead"))
         membership.removed_at = timezone.now()
         membership.save(update_fields=["removed_at"])
 
@@ -327,10 +339,10 @@ def close_league(league_id: int, reason: str) -> League:
 
 def _player_named(name: Any) -> User:
     if not isinstance(name, str) or not name.strip():
-        raise ServiceError("name a player to follow", field="display_name")
+        raise ServiceError(_("name a player to follow"), field="display_name")
     user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
     if user is None:
-        raise NotFound(f"no player named {name.strip()!r}")
+        raise NotFound(_("no player named %(name)s") % {"name": repr(name.strip())})
     return user
 
 
@@ -338,7 +350,7 @@ def follow(user: Any, name: Any) -> tuple[User, bool]:
     """Follow a player by display name: (player, followed now)."""
     target = _player_named(name)
     if target.pk == user.pk:
-        raise ServiceError("you cannot follow yourself", field="display_name")
+        raise ServiceError(_("you cannot follow yourself"), field="display_name")
     with transaction.atomic():
         _lock_player(user.pk)
         if Follow.objects.filter(follower=user, followed=target).exists():
@@ -346,7 +358,8 @@ def follow(user: Any, name: Any) -> tuple[User, bool]:
         limit = settings.FOLLOWS_PER_PLAYER
         if Follow.objects.filter(follower=user).count() >= limit:
             raise LimitReached(
-                f"you follow {limit} players, the most allowed: unfollow someone first",
+                _("you follow %(limit)s players, the most allowed: unfollow someone first")
+                % {"limit": limit},
                 limit=limit,
             )
         Follow.objects.create(follower=user, followed=target)
@@ -355,9 +368,9 @@ def follow(user: Any, name: Any) -> tuple[User, bool]:
 
 def unfollow(user: Any, name: str) -> None:
     target = _player_named(name)
-    deleted, _ = Follow.objects.filter(follower=user, followed=target).delete()
+    deleted, _by_model = Follow.objects.filter(follower=user, followed=target).delete()
     if not deleted:
-        raise NotFound(f"you do not follow {target.display_name}")
+        raise NotFound(_("you do not follow %(name)s") % {"name": target.display_name})
 
 
 def followed_names(user_id: int) -> list[str]:

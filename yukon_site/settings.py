@@ -105,9 +105,11 @@ MIDDLEWARE = [
     "yukon_site.security_headers.SecurityHeadersMiddleware",  # Permissions-Policy, CORP
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the language: cookie, then Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.language.AccountLanguageMiddleware",  # a logged-in player's chosen language wins
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -151,6 +153,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",  # LANGUAGE_CODE: base.html's <html lang>
             ],
         },
     },
@@ -457,7 +460,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# Translations (docs/development.md, "Translations"): English is the source text; a
+# language is its catalogues in locale/<code>/LC_MESSAGES/ and one line here.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("es", "Español"),
+]
+# A checkout's catalogues are in locale/; an installed package (the image) carries them
+# compiled in yukon_site/locale/ (setup.py). Whichever is missing is skipped.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "yukon_site" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -5,6 +5,9 @@ identifiers ("double-yukon"). The names have one source, the engine's registry
 - templates: ``{% load variant_names %}`` then ``{{ game.variant|variant_title }}``;
 - the browser: ``base.html`` writes the site constants through ``with_variant_titles``, so
   every page carries ``variant_titles`` and ``shared/format.js``'s ``variantTitle`` reads it.
+
+Both say the title in the page's language: the engine never imports Django, so its English
+titles are translated here (``TRANSLATED_TITLES``); the identifiers stay the keys.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.utils.functional import Promise
+from django.utils.translation import gettext, pgettext_lazy
 
 from yukon.engine import VARIANTS
 
@@ -21,6 +26,25 @@ register = template.Library()
 VARIANT_TITLES = {name: variant.title for name, variant in VARIANTS.items()}
 TAKEBACK_SUFFIX = "+takeback"
 
+# The engine's titles, as messages ("variant": "Russian" names a game here, not a language).
+# A variant missing here shows its English title; tests/frontend/test_variant_names.py
+# checks that every variant is listed with its engine's title.
+TRANSLATED_TITLES: dict[str, Promise] = {
+    "yukon": pgettext_lazy("variant", "Yukon"),
+    "russian": pgettext_lazy("variant", "Russian"),
+    "alaska": pgettext_lazy("variant", "Alaska"),
+    "moosehide": pgettext_lazy("variant", "Moosehide"),
+    "moosehide-runs": pgettext_lazy("variant", "Moosehide (runs only)"),
+    "double-yukon": pgettext_lazy("variant", "Double Yukon"),
+    "triple-yukon": pgettext_lazy("variant", "Triple Yukon"),
+    "quadruple-yukon": pgettext_lazy("variant", "Quadruple Yukon"),
+}
+
+
+def translated_titles() -> dict[str, str]:
+    """Every variant's title (name -> title) in the active language."""
+    return {name: str(TRANSLATED_TITLES.get(name, title)) for name, title in VARIANT_TITLES.items()}
+
 
 @register.filter
 def variant_title(name: object) -> str:
@@ -28,15 +52,17 @@ def variant_title(name: object) -> str:
     take-back". A name the engine does not know is shown as it came (never an error on a
     page)."""
     text = "" if name is None else str(name)
-    base, suffix = text, ""
-    if text.endswith(TAKEBACK_SUFFIX):
-        base, suffix = text.removesuffix(TAKEBACK_SUFFIX), " with take-back"
-    title = VARIANT_TITLES.get(base)
-    return text if title is None else title + suffix
+    base = text.removesuffix(TAKEBACK_SUFFIX)
+    if base not in VARIANT_TITLES:
+        return text
+    title = str(TRANSLATED_TITLES.get(base, VARIANT_TITLES[base]))
+    if base == text:
+        return title
+    return gettext("%(variant)s with take-back") % {"variant": title}
 
 
 @register.filter
 def with_variant_titles(constants: Mapping[str, Any]) -> dict[str, Any]:
     """The page's site constants with ``variant_titles`` (name -> title) added, for the
     browser's ``variantTitle``."""
-    return {**constants, "variant_titles": VARIANT_TITLES}
+    return {**constants, "variant_titles": translated_titles()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -47,7 +48,9 @@ class ArchiveGameView(GameAPIView):
         try:
             day = dt.date.fromisoformat(date)
         except ValueError as exc:
-            raise ValidationError({"date": f"{date!r} is not a date (YYYY-MM-DD)"}) from exc
+            raise ValidationError(
+                {"date": _("%(date)s is not a date (YYYY-MM-DD)") % {"date": repr(date)}}
+            ) from exc
         game, created = services.start_archive_game(actor_of(request), day, tier)
         return Response(
             GameSerializer(game).data,

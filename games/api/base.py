@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from apikit.exceptions import api_exception_handler
 from apikit.views import BaseAPIView
+from games.engine_reasons import engine_reason
 from yukon.engine import EngineError
 
 
@@ -17,7 +18,7 @@ def game_exception_handler(exc: Exception, context: dict[str, Any]) -> Response 
     """The kit's handler, and a 400 for the engine's errors (their reasons are written
     for people: a deal number out of range, an unknown variant)."""
     if isinstance(exc, EngineError):
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"detail": engine_reason(exc)}, status=status.HTTP_400_BAD_REQUEST)
     return api_exception_handler(exc, context)
 
 

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, cast
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import get_class
 from drf_spectacular.utils import extend_schema_field
@@ -68,7 +70,7 @@ class DealNumberField(serializers.Field):
     """
 
     default_error_messages = {
-        "invalid": "A deal number is a whole number from 0 to 18446744073709551615.",
+        "invalid": gettext_lazy("A deal number is a whole number from 0 to 18446744073709551615."),
     }
 
     def to_internal_value(self, data: Any) -> int:
@@ -110,21 +112,31 @@ class StartGameSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if sum(key in attrs for key in ("daily", "deal", "practice")) != 1:
             raise serializers.ValidationError(
-                'send either {"daily": "easy|medium|hard|weekly"}, {"deal": N, "variant": "yukon"} '
-                'or {"practice": "easy|medium|hard", "variant": "yukon"}'
+                _(
+                    'send either {"daily": "easy|medium|hard|weekly"}, '
+                    '{"deal": N, "variant": "yukon"} '
+                    'or {"practice": "easy|medium|hard", "variant": "yukon"}'
+                )
             )
         pooled = practice_pool.pool_variants()
         if "practice" in attrs and attrs["variant"] not in pooled:
             raise serializers.ValidationError(
-                {"variant": f"practice tiers are dealt in {', '.join(pooled)} only"}
+                {
+                    "variant": _("practice tiers are dealt in %(variants)s only")
+                    % {"variants": ", ".join(pooled)}
+                }
             )
         if "daily" in attrs and attrs["takeback"]:
             raise serializers.ValidationError(
-                {"takeback": "take-back is a practice option: ranked dailies keep the usual rules"}
+                {
+                    "takeback": _(
+                        "take-back is a practice option: ranked dailies keep the usual rules"
+                    )
+                }
             )
         if attrs["takeback"] and get_variant(attrs["variant"]).multi_deck:
             raise serializers.ValidationError(
-                {"takeback": "take-back is offered for one-deck variants only"}
+                {"takeback": _("take-back is offered for one-deck variants only")}
             )
         return attrs
 

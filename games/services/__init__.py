@@ -27,7 +27,7 @@ from games.services.closing import (
     abandon_game,
     end_if_day_closed,
 )
-from games.services.common import Actor
+from games.services.common import Actor, status_word, tier_word
 from games.services.moves import FACE_DOWN_REASON, MoveResult, play_move
 from games.services.playing import (
     PoolExhausted,
@@ -102,7 +102,9 @@ __all__ = [
     "start_daily_game",
     "start_pooled_practice_game",
     "start_practice_game",
+    "status_word",
     "sweep_games",
+    "tier_word",
     "undo_move",
     "verify_game",
     "void_challenge",

@@ -12,12 +12,13 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from apikit.errors import Conflict
 from games.models import OPEN_DAY_MODES, Game, Status, utc_today
 from games.services.common import finish
 
-DAY_CLOSED = "this day closed at 00:00 UTC: its games can no longer change"
+DAY_CLOSED = gettext_lazy("this day closed at 00:00 UTC: its games can no longer change")
 
 
 class DayClosed(Conflict):
@@ -72,7 +73,7 @@ def refuse_closed_day(game_id: int) -> DayClosed:
     end_if_day_closed(game_id)
     ended = Game.objects.filter(pk=game_id).values_list("ply", "status").first()
     ply, status = ended if ended is not None else (None, None)
-    return DayClosed(DAY_CLOSED, ply=ply, status=status)
+    return DayClosed(str(DAY_CLOSED), ply=ply, status=status)
 
 
 def abandon_closed_games(*, limit: int = 500) -> int:

@@ -10,11 +10,39 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 
 from apikit.actors import Actor
-from games.models import Game
+from games.models import ChallengeTier, Game, Status
 
-__all__ = ["Actor", "finish", "ms_between", "queue_verification"]
+__all__ = ["Actor", "finish", "ms_between", "queue_verification", "status_word", "tier_word"]
+
+# How a game's status and a challenge's tier are said inside a message to the player, in
+# the request's language; the JSON keeps the codes ("won", "easy").
+_STATUS_WORDS: dict[str, Promise] = {
+    Status.PLAYING: pgettext_lazy("game status", "playing"),
+    Status.WON: pgettext_lazy("game status", "won"),
+    Status.STUCK: pgettext_lazy("game status", "stuck"),
+    Status.RESIGNED: pgettext_lazy("game status", "resigned"),
+    Status.ABANDONED: pgettext_lazy("game status", "abandoned"),
+}
+_TIER_WORDS: dict[str, Promise] = {
+    ChallengeTier.EASY: pgettext_lazy("tier", "easy"),
+    ChallengeTier.MEDIUM: pgettext_lazy("tier", "medium"),
+    ChallengeTier.HARD: pgettext_lazy("tier", "hard"),
+    ChallengeTier.WEEKLY: pgettext_lazy("tier", "weekly"),
+}
+
+
+def status_word(status: str) -> str:
+    """``status`` in words for a message ("won"); an unknown code as it came."""
+    return str(_STATUS_WORDS.get(status, status))
+
+
+def tier_word(tier: str) -> str:
+    """``tier`` in words for a message ("easy"); an unknown code as it came."""
+    return str(_TIER_WORDS.get(tier, tier))
 
 
 def ms_between(start: dt.datetime, end: dt.datetime) -> int:

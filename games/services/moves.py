@@ -14,12 +14,15 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from apikit.errors import Conflict, NotFound
+from games.engine_reasons import engine_reason
 from games.errors import IllegalMove
 from games.models import OPEN_DAY_MODES, DailyChallenge, Game, Mode, Move, Status
 from games.services.closing import refuse_closed_day
-from games.services.common import Actor, ms_between, queue_verification
+from games.services.common import Actor, ms_between, queue_verification, status_word
 from games.services.receipts import receipt_at_the_end
 from yukon.engine import (
     FOUNDATION,
@@ -31,7 +34,7 @@ from yukon.engine import (
     parse_move,
 )
 
-FACE_DOWN_REASON = "that card is face down: only a face-up card can move"
+FACE_DOWN_REASON = gettext_lazy("that card is face down: only a face-up card can move")
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def _game_for_move(actor: Actor, game_id: int) -> Game:
         cursor.execute(_SELECT_FOR_MOVE, [game_id])
         row = cursor.fetchone()
     if row is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     values = dict(zip(_MOVE_FIELDS, row[:-1], strict=True))
     started_at = values["started_at"]
     if not isinstance(started_at, dt.datetime):  # SQLite hands back text
@@ -92,7 +95,7 @@ def _game_for_move(actor: Actor, game_id: int) -> Game:
     values["started_at"] = started_at
     game = Game(**values)
     if not actor.owns(game):
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     date = row[-1]
     if game.challenge_id is not None and date is not None:
         if not isinstance(date, dt.date):  # SQLite hands back text
@@ -103,10 +106,15 @@ def _game_for_move(actor: Actor, game_id: int) -> Game:
 
 def check_turn(game: Game, ply: int) -> None:
     if game.status != Status.PLAYING:
-        raise Conflict(f"the game is over ({game.status})", ply=game.ply, status=game.status)
+        raise Conflict(
+            _("the game is over (%(status)s)") % {"status": status_word(game.status)},
+            ply=game.ply,
+            status=game.status,
+        )
     if ply != game.ply:
         raise Conflict(
-            f"ply {ply} is not the next one: the game is at ply {game.ply}",
+            _("ply %(ply)s is not the next one: the game is at ply %(current)s")
+            % {"ply": ply, "current": game.ply},
             ply=game.ply,
             status=game.status,
         )
@@ -118,41 +126,48 @@ def _hidden(position: Position, card: int) -> bool:
 
 
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![A-Za-z0-9])")
-_SUITS = ("clubs", "diamonds", "hearts", "spades")
+_SUITS = (  # as a foundation is named in a message ("the hearts foundation")
+    pgettext_lazy("suit", "clubs"),
+    pgettext_lazy("suit", "diamonds"),
+    pgettext_lazy("suit", "hearts"),
+    pgettext_lazy("suit", "spades"),
+)
 
 
 def _safe_reason(position: Position, text: str, exc: EngineError) -> str:
-    """The engine's reason, with nothing in it about a card the player cannot see.
+    """The engine's reason, in the player's language, with nothing in it about a card the
+    player cannot see.
 
     The engine may name a hidden card's column (``3:Ah>F`` -> "not a card of column 3")
     or the card a foundation waits for; the client must learn nothing about a face-down card.
     """
-    reason = str(exc)
+    reason = str(exc)  # the English text: the cards it names are the ones checked
     if not isinstance(exc, IllegalMoveError):
-        return reason  # notation errors only quote the client's own text
+        return engine_reason(exc)  # notation errors only quote the client's own text
     if position.variant.multi_deck:
         # A multi-deck move resolves to a face-up copy or is refused the same way for a
         # face-down copy and for none ("9h is not a face-up card of column 3"); the rules'
         # reasons then name only face-up cards, or the card a foundation's visible top needs.
-        return reason
+        return engine_reason(exc)
     try:
         move = parse_move(text).move
     except EngineError:
-        return reason
+        return engine_reason(exc)
     card = move >> 3
     if _hidden(position, card):
-        return FACE_DOWN_REASON
+        return str(FACE_DOWN_REASON)
     named = [parse_card(name) for name in _CARD_IN_TEXT.findall(reason)]
     if not any(_hidden(position, other) for other in named):
-        return reason
+        return engine_reason(exc)
     if move & 7 == FOUNDATION:
         suit = card // 13
         count = position.found[suit]
-        return (
-            f"{card_text(card)} cannot go home yet: the {_SUITS[suit]} foundation "
-            f"holds {count} card{'s' if count != 1 else ''}"
-        )
-    return f"{text} is not a legal move here"
+        return ngettext(
+            "%(card)s cannot go home yet: the %(suit)s foundation holds %(count)s card",
+            "%(card)s cannot go home yet: the %(suit)s foundation holds %(count)s cards",
+            count,
+        ) % {"card": card_text(card), "suit": str(_SUITS[suit]), "count": count}
+    return _("%(move)s is not a legal move here") % {"move": text}
 
 
 def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
@@ -198,7 +213,7 @@ def play_move(actor: Actor, game_id: int, ply: int, text: str) -> MoveResult:
         game.elapsed_ms = at_ms
     if not _store_move(game, stored, turned_text or "", at_ms):
         check_turn(_game_for_move(actor, game_id), ply)  # raises: the race's 409
-        raise Conflict("the game changed while this move was checked; reload it")
+        raise Conflict(_("the game changed while this move was checked; reload it"))
     receipt = None
     if game.status != Status.PLAYING:
         queue_verification(game.pk)  # committed already: queued at once

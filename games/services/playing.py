@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.signals import results_changed
 from apikit.errors import Conflict, Forbidden, LoginRequired, NotFound, Unavailable
@@ -37,12 +38,10 @@ from games.models import (
     weekly_refusal,
 )
 from games.services.closing import day_closed, refuse_closed_day
-from games.services.common import Actor, finish, ms_between
+from games.services.common import Actor, finish, ms_between, status_word, tier_word
 from games.services.moves import check_turn
 from games.signals import result_counting
 from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
-
-TIER_NAMES = "easy, medium, hard or (on Sundays) weekly"
 
 
 def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -> tuple[Game, bool]:
@@ -61,7 +60,7 @@ def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -
     """
     if actor.user_id is None:
         if not actor.session_key:
-            raise LoginRequired("a guest needs a session (cookies) to play the daily challenge")
+            raise LoginRequired(_("a guest needs a session (cookies) to play the daily challenge"))
         return _one_game_on(
             _todays_challenge(tier, today), Mode.GUEST, session_key=actor.session_key
         )
@@ -73,14 +72,23 @@ def start_daily_game(actor: Actor, tier: str, *, today: dt.date | None = None) -
 
 def _todays_challenge(tier: str, today: dt.date | None) -> DailyChallenge:
     if tier not in ChallengeTier.values:
-        raise NotFound(f"unknown tier {tier!r}: choose {TIER_NAMES}")
+        raise NotFound(_unknown_tier(tier))
     today = today or utc_today()
     if tier == WEEKLY and not is_weekly_day(today):
         raise NotFound(weekly_refusal(today))
     challenge = DailyChallenge.objects.select_related("deal").filter(date=today, tier=tier).first()
     if challenge is None:
-        raise NotFound(f"today's {tier} challenge is not ready yet; try again in a minute")
+        raise NotFound(
+            _("today's %(tier)s challenge is not ready yet; try again in a minute")
+            % {"tier": tier_word(tier)}
+        )
     return challenge
+
+
+def _unknown_tier(tier: str) -> str:
+    return _("unknown tier %(tier)s: choose easy, medium, hard or (on Sundays) weekly") % {
+        "tier": repr(tier)
+    }
 
 
 def start_archive_game(
@@ -95,15 +103,16 @@ def start_archive_game(
     day and tier, like the daily.
     """
     if actor.user_id is None:
-        raise LoginRequired("log in to play the archive: your results go on your record")
+        raise LoginRequired(_("log in to play the archive: your results go on your record"))
     if tier not in ChallengeTier.values:
-        raise NotFound(f"unknown tier {tier!r}: choose {TIER_NAMES}")
+        raise NotFound(_unknown_tier(tier))
     if tier == WEEKLY and not is_weekly_day(date):
         raise NotFound(weekly_refusal(date))
     today = today or utc_today()
     if date >= today:
         raise NotFound(
-            f"{date.isoformat()} is not in the archive yet: a day joins it once it has closed"
+            _("%(date)s is not in the archive yet: a day joins it once it has closed")
+            % {"date": date.isoformat()}
         )
     with transaction.atomic():
         _refuse_if_banned(actor.user_id)
@@ -111,7 +120,10 @@ def start_archive_game(
             DailyChallenge.objects.select_related("deal").filter(date=date, tier=tier).first()
         )
         if challenge is None:
-            raise NotFound(f"there was no {tier} challenge on {date.isoformat()}")
+            raise NotFound(
+                _("there was no %(tier)s challenge on %(date)s")
+                % {"tier": tier_word(tier), "date": date.isoformat()}
+            )
         return _one_game_on(challenge, Mode.ARCHIVE, user_id=actor.user_id)
 
 
@@ -157,7 +169,9 @@ def _refuse_if_banned(user_id: int) -> None:
     """Lock the player's row (until the caller's transaction ends) and refuse a ban."""
     player = get_user_model().objects.select_for_update().filter(pk=user_id).first()
     if player is not None and player.is_banned:  # the ban service wrote the reason beside it
-        raise Forbidden(f"your account is banned: {player.ban_notice}", banned=True)
+        raise Forbidden(
+            _("your account is banned: %(notice)s") % {"notice": player.ban_notice}, banned=True
+        )
 
 
 def start_practice_game(
@@ -168,8 +182,8 @@ def start_practice_game(
     ``takeback``: with the foundation take-back option (practice only; docs/practice.md).
     """
     if actor.user_id is None and not actor.session_key:
-        raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
-    deal, _ = Deal.objects.get_or_create(
+        raise LoginRequired(_("a guest needs a session (cookies) to keep a practice game"))
+    deal, _created = Deal.objects.get_or_create(
         number=number,
         variant=variant,
         algorithm_version=DEAL_ALGORITHM_VERSION,
@@ -200,9 +214,11 @@ def start_pooled_practice_game(
     for this process's refill thread to add one.
     """
     if actor.user_id is None and not actor.session_key:
-        raise LoginRequired("a guest needs a session (cookies) to keep a practice game")
+        raise LoginRequired(_("a guest needs a session (cookies) to keep a practice game"))
     if tier not in Tier.values:
-        raise NotFound(f"unknown tier {tier!r}: choose easy, medium or hard")
+        raise NotFound(
+            _("unknown tier %(tier)s: choose easy, medium or hard") % {"tier": repr(tier)}
+        )
     wait = settings.PRACTICE_POOL_WAIT_SECONDS if settings.PRACTICE_POOL_FILL_ON_REQUEST else 0
     deadline = time.monotonic() + wait
     while True:
@@ -218,8 +234,11 @@ def start_pooled_practice_game(
             break
     retry_after = max(1, round(wait)) if wait else settings.PRACTICE_POOL_RETRY_AFTER
     raise PoolExhausted(
-        f"no proven {variant} {tier} deal you have not played is ready; more are being "
-        f"prepared, try again in {retry_after} s (or play a deal by number)",
+        _(
+            "no proven %(variant)s %(tier)s deal you have not played is ready; more are being "
+            "prepared, try again in %(seconds)s s (or play a deal by number)"
+        )
+        % {"variant": variant, "tier": tier_word(tier), "seconds": retry_after},
         retry_after=retry_after,
         tier=tier,
         variant=variant,
@@ -341,9 +360,9 @@ def _locked_game(actor: Actor, game_id: int) -> Game:
             .get(pk=game_id)
         )
     except Game.DoesNotExist:
-        raise NotFound("no such game") from None
+        raise NotFound(_("no such game")) from None
     if not actor.owns(game):
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     return game
 
 
@@ -352,10 +371,10 @@ def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
     with transaction.atomic():
         game = _locked_game(actor, game_id)
         if game.mode != Mode.PRACTICE:
-            raise Forbidden("undo is for practice games; a ranked move is final")
+            raise Forbidden(_("undo is for practice games; a ranked move is final"))
         check_turn(game, ply)
         if game.moves == 0:
-            raise Conflict("there is no move to undo", ply=game.ply, status=game.status)
+            raise Conflict(_("there is no move to undo"), ply=game.ply, status=game.status)
         texts = list(game.log.order_by("ply").values_list("text", flat=True))
         position = game.start_position()
         standing = play_log(position, [*texts, UNDO])
@@ -393,7 +412,11 @@ def resign_game(actor: Actor, game_id: int) -> Game:
         closed = day_closed(game, now.astimezone(dt.UTC).date())
         if not closed:
             if game.status != Status.PLAYING:
-                raise Conflict(f"the game is already over ({game.status})", status=game.status)
+                raise Conflict(
+                    _("the game is already over (%(status)s)")
+                    % {"status": status_word(game.status)},
+                    status=game.status,
+                )
             finish(game, Status.RESIGNED, at=now)
     if closed:  # outside the block above: the game's end must commit before the 409
         raise refuse_closed_day(game_id)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext as _
+
 from apikit.errors import Conflict, NotFound
 from games.models import OPEN_DAY_MODES, DailyChallenge, Game, Mode, Status
 from games.services.closing import abandon_game, day_closed
@@ -23,12 +25,12 @@ def get_game_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
     """
     game = Game.objects.select_related("deal", "challenge").filter(pk=game_id).first()
     if game is None:
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     if actor.owns(game) or actor.staff_powers or _public_to_all(game, today):
         if game.status == Status.PLAYING and day_closed(game, today):
             game = abandon_game(game.pk) or game
         return game
-    raise NotFound("no such game")
+    raise NotFound(_("no such game"))
 
 
 def _public_to_all(game: Game, today: dt.date | None) -> bool:
@@ -49,8 +51,8 @@ def get_replay_for(actor: Actor, game_id: int, *, today: dt.date | None = None) 
     if game.is_over and (actor.owns(game) or actor.staff_powers):
         return game
     if actor.owns(game):
-        raise Conflict("the replay opens when the game is over", status=game.status)
-    raise NotFound("no such game")
+        raise Conflict(_("the replay opens when the game is over"), status=game.status)
+    raise NotFound(_("no such game"))
 
 
 def recent_practice_games(actor: Actor, limit: int) -> list[Game]:
@@ -72,8 +74,11 @@ def public_challenges(day: dt.date, today: dt.date) -> list[DailyChallenge]:
     """The day's challenges in tier order, published from the first minute of the day
     (their deals stay secret until it closes); 404 for a future day or a day without."""
     if day > today:
-        raise NotFound(f"{day.isoformat()} is in the future: nothing is published for it yet")
+        raise NotFound(
+            _("%(date)s is in the future: nothing is published for it yet")
+            % {"date": day.isoformat()}
+        )
     challenges = DailyChallenge.of_day(day)
     if not challenges:
-        raise NotFound(f"there were no challenges on {day.isoformat()}")
+        raise NotFound(_("there were no challenges on %(date)s") % {"date": day.isoformat()})
     return challenges

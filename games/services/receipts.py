@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import DatabaseError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apikit.errors import Conflict, NotFound
 from games import receipts, signing
@@ -27,7 +29,7 @@ from games.services.common import Actor
 
 logger = logging.getLogger(__name__)
 
-RECEIPT_PENDING = "the receipt is issued when the game is over"
+RECEIPT_PENDING = gettext_lazy("the receipt is issued when the game is over")
 
 
 def issue_receipt(game_id: int) -> dict[str, Any] | None:
@@ -60,7 +62,7 @@ def issue_receipt(game_id: int) -> dict[str, Any] | None:
         )
     )
     # Two requests may issue at once: the first stored wins, and both answer with it.
-    row, _ = Receipt.objects.get_or_create(
+    row, _created = Receipt.objects.get_or_create(
         game_id=game.pk,
         defaults={
             "date": game.challenge.date,
@@ -86,13 +88,13 @@ def receipt_for(actor: Actor, game_id: int) -> dict[str, Any]:
     """The receipt of the actor's own finished daily game; 404 for anyone else's."""
     game = Game.objects.filter(pk=game_id).only("player_id", "session_key", "mode").first()
     if game is None or actor.user_id is None or not actor.owns(game):
-        raise NotFound("no such game")
+        raise NotFound(_("no such game"))
     if game.mode != Mode.DAILY:
-        raise NotFound("only a daily game gets a receipt: this one is not ranked")
+        raise NotFound(_("only a daily game gets a receipt: this one is not ranked"))
     end_if_day_closed(game_id)
     document = issue_receipt(game_id)
     if document is None:
-        raise Conflict(RECEIPT_PENDING, status=Status.PLAYING)
+        raise Conflict(str(RECEIPT_PENDING), status=Status.PLAYING)
     return document
 
 

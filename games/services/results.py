@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
+from django.utils.translation import gettext as _
+
 from apikit.errors import Conflict, NotFound
 from games.models import OPEN_DAY_MODES, WEEKLY, DailyChallenge, Game
 from games.services.common import Actor
@@ -27,9 +29,9 @@ def get_finished_daily_for(actor: Actor, game_id: int, *, today: dt.date | None 
     """
     game = get_game_for(dataclasses.replace(actor, staff_powers=False), game_id, today=today)
     if game.mode not in OPEN_DAY_MODES:
-        raise NotFound("only a daily game has a results screen")
+        raise NotFound(_("only a daily game has a results screen"))
     if not game.is_over:
-        raise Conflict("the results open when the game is over", status=game.status)
+        raise Conflict(_("the results open when the game is over"), status=game.status)
     return game
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from apikit.staff import has_staff_powers
 from games.models import Game
@@ -27,8 +28,8 @@ def day_void_notice(day: str, tier: str) -> str:
     if void is None:
         return ""
     return format_html(
-        '<p class="notice warn" data-voided>This board was voided by the moderators: {}</p>',
-        void.reason,
+        '<p class="notice warn" data-voided>{}</p>',
+        _("This board was voided by the moderators: %(reason)s") % {"reason": void.reason},
     )
 
 
@@ -46,13 +47,13 @@ def game_standing_notice(context: Any, game_id: int) -> str:
     void = services.void_of(game.challenge)
     if void is not None:
         return format_html(
-            '<p class="notice warn" data-standing>This day\'s board was voided: {}</p>',
-            void.reason,
+            '<p class="notice warn" data-standing>{}</p>',
+            _("This day's board was voided: %(reason)s") % {"reason": void.reason},
         )
     if game.disqualified:
         return format_html(
             '<p class="notice warn" data-standing>{}</p>',
-            "This game was disqualified by the moderators and is off the boards.",
+            _("This game was disqualified by the moderators and is off the boards."),
         )
     return ""
 
@@ -65,9 +66,12 @@ def ban_notice(context: Any) -> str:
     if user is None or not user.is_authenticated or not getattr(user, "is_banned", False):
         return ""
     return format_html(
-        '<p class="notice warn" role="alert" data-banned>Your account is banned: {}. '
-        "You can still practise; ranked games and boards are closed to you.</p>",
-        user.ban_notice,
+        '<p class="notice warn" role="alert" data-banned>{}</p>',
+        _(
+            "Your account is banned: %(reason)s. "
+            "You can still practise; ranked games and boards are closed to you."
+        )
+        % {"reason": user.ban_notice},
     )
 
 

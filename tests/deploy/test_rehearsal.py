@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.deploy.test_apps import local_apps, rehearsal
 from tests.faults.server import redis_server
@@ -135,6 +136,7 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
         "stack: rehearsal-beat-1 healthy",
         "play: /healthz 200; plain HTTP is redirected to HTTPS",
         "play: the admin login page's /static/admin/css/",
+        "play: the site speaks de:",
         "play: signed up rehearsal1 (Secure cookies)",
         "play: game 1 verified by the worker",
         "play: Rehearsal1 is on the",
@@ -159,7 +161,15 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
     core |= {"yukon/solver/py.typed", "yukon/solver/_csolver.pyi"}
     assert core <= shipped, f"the wheel lacks {core - shipped}"
     assert any(re.fullmatch(r"yukon/solver/_csolver\..+\.so", name) for name in shipped)
-    assert not [name for name in shipped if name.startswith(("yukon/tests/", "games/engine"))]
+    # The translations, compiled by setup.py: each language offered but English, both domains.
+    languages = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+    catalogues = {
+        f"yukon_site/locale/{code}/LC_MESSAGES/{domain}.mo"
+        for code in languages
+        for domain in ("django", "djangojs")
+    }
+    assert catalogues <= shipped, f"the wheel lacks {catalogues - shipped}"
+    assert not [name for name in shipped if name.startswith(("yukon/tests/", "games/engine/"))]
 
 
 @pytest.mark.slow

@@ -1,6 +1,9 @@
 """Browser fixtures: one headless Chromium per session, a fresh context per test.
 
-Chromium is Debian's (``/usr/bin/chromium``); Playwright drives it, never downloads one.
+Chromium is Debian's; Playwright drives it, never downloads one. The tests run in its
+headless shell (``chromium-headless-shell``, the same Blink without the browser around it,
+which takes a fifth less CPU for the same pages), except the installable app's check, which
+asks the full browser (``/usr/bin/chromium``) whether it would install the site.
 Every page collects console errors and uncaught exceptions; ``assert_clean`` fails on them.
 """
 
@@ -32,8 +35,13 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
-def chromium_path() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+FULL_BROWSERS = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+def chromium_path(*, full: bool = False) -> str:
+    """The headless shell where it is installed (the full browser otherwise), or with
+    ``full`` the full browser."""
+    for name in FULL_BROWSERS if full else ("chromium-headless-shell", *FULL_BROWSERS):
         found = shutil.which(name)
         if found:
             return found
@@ -41,13 +49,28 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
+def playwright_driver() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_driver: Any) -> Iterator[Any]:
+    browser = playwright_driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def full_chromium(playwright_driver: Any) -> Iterator[Any]:
+    """The full browser, for what only it does (Page.getInstallabilityErrors)."""
+    browser = playwright_driver.chromium.launch(
+        executable_path=chromium_path(full=True), args=CHROMIUM_ARGS
+    )
+    yield browser
+    browser.close()
 
 
 class Page:
@@ -78,6 +101,16 @@ class Page:
 @pytest.fixture
 def browse(chromium: Any, live_server: Any) -> Iterator[Any]:
     """A factory of pages (desktop size unless told) on the live server."""
+    yield from page_factory(chromium, live_server)
+
+
+@pytest.fixture
+def browse_in_full_chromium(full_chromium: Any, live_server: Any) -> Iterator[Any]:
+    """``browse`` in the full browser."""
+    yield from page_factory(full_chromium, live_server)
+
+
+def page_factory(chromium: Any, live_server: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def new_page(viewport: dict[str, int] | None = None, **options: Any) -> Page:

@@ -362,7 +362,7 @@ def card_faces_read_well(page: Any, theme_names: list[str]) -> list[str]:
         # A form field whose label is gone.
         (
             "/login/",
-            "const f = document.querySelector('form'); f.querySelector('label')"
+            "const f = document.querySelector('main form'); f.querySelector('label')"
             ".replaceWith(f.querySelector('input'))",
             "label",
         ),

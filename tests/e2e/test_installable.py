@@ -61,12 +61,13 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-def test_installable_and_offline(browse: Any, daily_deal0: Any) -> None:
+def test_installable_and_offline(browse_in_full_chromium: Any, daily_deal0: Any) -> None:
     status, daily = Api(logged_in(make_player("Offline Olive"))).post(
         "/api/games/", {"daily": "easy"}
     )
     assert status == 201, daily
-    page = browse(service_workers="allow")
+    # the full browser: the headless shell says every page installable, even one with no manifest
+    page = browse_in_full_chromium(service_workers="allow")
     tab = page.page
 
     page.goto("/")
@@ -88,11 +89,13 @@ def test_installable_and_offline(browse: Any, daily_deal0: Any) -> None:
         assert f"{width}x{height}" == icon["sizes"], icon
     assert {icon["purpose"] for icon in app["icons"]} == {"any", "maskable"}
 
-    # Installed: one cache, holding the page shells and the pages' static files, nothing more.
+    # Installed: one cache, holding the page shells, the pages' static files and the
+    # languages' JavaScript catalogues, nothing more.
     plan = precache_plan()
     cached = tab.evaluate(CACHED)
     assert cached["names"] == [plan["cache"]]
-    assert sorted(cached["paths"]) == sorted([*plan["shells"], *plan["static"]])  # type: ignore[misc]
+    kept = [*plan["shells"], *plan["static"], *plan["catalogues"]]  # type: ignore[misc]
+    assert plan["catalogues"] and sorted(cached["paths"]) == sorted(kept)
     page.assert_clean()
 
     # The check sees a page without a manifest as not installable: it is not vacuous.

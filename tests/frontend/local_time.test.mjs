@@ -72,6 +72,23 @@ test("moments, days and zones as a reader reads them", () => {
   assert.equal(zoneLabel(at(12, 1, 15), in_("UTC")), "UTC");
 });
 
+test("in German: German dates on a 24-hour clock, as Intl writes them for \"de\"", () => {
+  const DE = { locale: "de" };
+  assert.equal(localClock("2026-12-01T23:30:00Z", in_("America/New_York", DE)), "18:30");
+  assert.equal(localDateTime("2026-12-01T23:30:00Z", in_("Asia/Tokyo", DE)), "02.12.2026, 08:30");
+  assert.equal(dayName("2026-12-01", DE), "Di., 1. Dez. 2026");
+});
+
+test("without a locale, the page's language: a German page (<html lang=\"de\">) writes German", () => {
+  globalThis.document = { documentElement: { lang: "de" } };
+  try {
+    assert.equal(dayName("2026-12-01"), "Di., 1. Dez. 2026");
+    assert.equal(localClock("2026-12-01T23:30:00Z", { timeZone: "America/New_York" }), "18:30");
+  } finally {
+    delete globalThis.document;
+  }
+});
+
 test("without options, the browser's own zone and language (here TZ=America/New_York)", () => {
   assert.match(turnoverAt(at(12, 1, 15)), /^7:00\s?PM your time$|^19:00 your time$/);
   assert.equal(zoneLabel(at(12, 1, 15)), "America/New_York, UTC−5");

@@ -95,6 +95,7 @@ def test_no_cookie_but_the_listed_ones_is_ever_set(settings: Any) -> None:
     visit(client.post("/api/auth/logout/", content_type=json_type))
     login = {"username": "kim", "password": kim["password"]}
     visit(client.post("/api/auth/login/", json.dumps(login), content_type=json_type))
+    visit(client.post("/language/", {"language": "de"}))  # the header's language picker
 
-    assert {"csrftoken", "sessionid", "yd_device", "yukon_device"} <= set_by_site
+    assert {"csrftoken", "sessionid", "yd_device", "yukon_device", "django_language"} <= set_by_site
     assert set_by_site <= listed, f"not on the privacy page: {set_by_site - listed}"

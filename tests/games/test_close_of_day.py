@@ -22,7 +22,19 @@ from accounts.models import User
 from apikit.errors import Conflict
 from games import daily, services
 from games.api.serializers import GameSerializer, ReplaySerializer
-from games.models import DailyChallenge, Deal, Game, Mode, Move, Status, Verification, utc_today
+from games.models import (
+    WEEKLY,
+    WEEKLY_VARIANT,
+    DailyChallenge,
+    Deal,
+    Game,
+    Mode,
+    Move,
+    Status,
+    Verification,
+    tiers_of,
+    utc_today,
+)
 from leaderboards import records
 from tests.factories import Api, make_challenges, make_user, winning_lines
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
@@ -214,7 +226,11 @@ def test_the_embedded_default_ends_yesterdays_games_on_the_first_request_of_the_
     settings.DAILY_PREPARE_ON_REQUEST = True
     game = start_near_the_close(api, clock)
     clock.now = midnight(day) + dt.timedelta(minutes=1)
-    make_challenges(day + dt.timedelta(days=1))  # the new day is ready: no solver run here
+    new_day = day + dt.timedelta(days=1)
+    make_challenges(new_day)  # the new day is ready: no solver run here
+    if WEEKLY in tiers_of(new_day):  # ... its weekly too, when the test runs on a Saturday
+        weekly, _ = Deal.objects.get_or_create(number=25, variant=WEEKLY_VARIANT)
+        DailyChallenge.objects.create(date=new_day, tier=WEEKLY, deal=weekly)
     status, overview = api.get("/api/daily/")
     assert status == 200, overview
     assert Game.objects.get(pk=game["id"]).status == Status.ABANDONED

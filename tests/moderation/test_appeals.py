@@ -45,6 +45,29 @@ def disqualified(ann: User, moderator: User, django_capture_on_commit_callbacks:
     return game
 
 
+def test_the_notice_and_its_mail_are_in_the_players_language(
+    ann: User, moderator: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The moderator decides in English; Ann, who chose German, reads German (issue 43)."""
+    ann.language = "de"
+    ann.save(update_fields=["language"])
+    game = result(ann, make_challenges()[Tier.HARD])
+    Flag.objects.create(game=game, kind=FlagKind.SOLVER_LINE, reason="followed 95% of it")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.disqualify_game(moderator, game.pk, "played the solver's line")
+    assert game.challenge is not None
+    notice = Notice.objects.get(player=ann)
+    for words in (
+        f"dein Tagesspiel (schwer) vom {game.challenge.date.isoformat()}",
+        "Begründung des Moderators: played the solver's line",
+        "Ist dem gespeicherten Lösungsweg des Solvers gefolgt",  # what the checks saw
+        "einmal Einspruch einlegen",
+    ):
+        assert words in notice.text
+    [sent] = mail.outbox
+    assert sent.body == notice.text and "von den Bestenlisten genommen" in sent.subject
+
+
 def test_a_disqualified_player_gets_a_notice_in_plain_words_and_a_mail(
     ann: User, disqualified: Game
 ) -> None:

@@ -119,6 +119,20 @@ def test_a_fresh_install_shows_the_published_study(client: Client) -> None:
         assert f'data-range="{row.variant}"' in body, row.variant
 
 
+def test_the_stats_page_writes_its_numbers_and_words_in_the_players_language(
+    client: Client,
+) -> None:
+    study = odds.load_published()
+    assert study is not None
+    yukon = next(r for r in study.rows if r.variant == "yukon")
+    body = client.get("/stats/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    solved = f"{yukon.solved:,}".replace(",", ".")  # 8.778: German groups with a point
+    low = f"{100 * yukon.solved_share.low:.1f}".replace(".", ",")  # 87,1: and a comma
+    assert f"{solved} Spiele, {low}" in body
+    assert f"{study.budget_nodes:,}".replace(",", ".") in body
+    assert "jedes vierte" in body and "one in four" not in body
+
+
 def test_the_published_study_is_whole_and_consistent() -> None:
     study = odds.load_published()
     assert study is not None

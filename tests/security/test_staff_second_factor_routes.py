@@ -39,6 +39,7 @@ from django.urls import path as route_to
 from django.utils.regex_helper import normalize
 
 from accounts.models import User
+from frontend.catalogue import catalogue_url
 from games.models import Game, utc_today
 from moderation import services as moderation
 from moderation.models import Flag, FlagKind
@@ -106,6 +107,9 @@ class World:
             "month": [today.strftime("%Y-%m")],
             "deal": ["3"],
             "board": ["daily"],
+            # the browser's catalogue of a language (frontend/catalogue.py), by its hash
+            "language": ["de"],
+            "digest": [catalogue_url("de").rsplit("/", 1)[1].removesuffix(".js")],
         }
 
 

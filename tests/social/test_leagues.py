@@ -55,6 +55,16 @@ def eve() -> User:
     return make_player("Eve")
 
 
+def test_the_leagues_page_and_its_answers_speak_the_readers_language(ann: User) -> None:
+    """Accept-Language picks the page's words and the API's messages (issue 43)."""
+    client = logged_in(ann)
+    page = client.get("/leagues/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Ligen und Freunde" in page and "Leagues and friends" not in page
+    missing = client.get("/api/leagues/999999/", HTTP_ACCEPT_LANGUAGE="es")
+    assert missing.status_code == 404
+    assert missing.json()["detail"] == "no existe esa liga (o no eres miembro)"
+
+
 def test_create_join_and_see_members(ann: User, bob: User) -> None:
     league = create(ann)
     assert league["is_owner"] and league["member_count"] == 1

@@ -41,7 +41,7 @@ MAX_DECKS: Final = 4
 def make_card(rank: int, suit: int) -> Card:
     """The card of ``rank`` (1 = Ace .. 13 = King) and ``suit`` (0 = clubs .. 3 = spades)."""
     if not 1 <= rank <= 13 or not 0 <= suit <= 3:
-        raise NotationError(f"no card has rank {rank} and suit {suit}")
+        raise NotationError(kind="no_such_card", rank=rank, suit=suit)
     return suit * 13 + rank - 1
 
 
@@ -82,18 +82,14 @@ def card_name(card: Card) -> str:
 def parse_card(text: str) -> Card:
     """Read ``Ah``-style text; raise NotationError with the reason otherwise."""
     if not isinstance(text, str):
-        raise NotationError(f"a card is text like 'Ah', not {type(text).__name__}")
+        raise NotationError(kind="card_not_text", type=type(text).__name__)
     card = _BY_TEXT.get(text)
     if card is not None:
         return card
     if not text:
-        raise NotationError(
-            "empty card: a card is a rank (A23456789TJQK) and a suit (cdhs), like 'Ah'"
-        )
+        raise NotationError(kind="empty_card")
     if len(text) != 2:
-        raise NotationError(
-            f"{shorten(text)} is not a card: a card is two characters, like 'Ah' or 'Tc'"
-        )
+        raise NotationError(kind="card_length", text=shorten(text))
     if text[0] not in RANKS:
-        raise NotationError(f"{shorten(text)} is not a card: the rank must be one of {RANKS}")
-    raise NotationError(f"{shorten(text)} is not a card: the suit must be one of {SUITS}")
+        raise NotationError(kind="bad_rank", text=shorten(text), ranks=RANKS)
+    raise NotationError(kind="bad_suit", text=shorten(text), suits=SUITS)

@@ -21,11 +21,11 @@ FACE_UP: Final = (1, 5, 5, 5, 5, 5, 5)
 def check_deal_number(number: object) -> int:
     """Return ``number`` if it is a valid deal number, else raise DealNumberError."""
     if isinstance(number, bool) or not isinstance(number, int):
-        raise DealNumberError(f"a deal number is a whole number, not {type(number).__name__}")
+        raise DealNumberError(kind="deal_not_int", type=type(number).__name__)
     if not 0 <= number <= MAX_DEAL_NUMBER:
         # Never format a huge int in full: past 4300 digits str() itself raises ValueError.
         shown = str(number) if number.bit_length() <= 128 else f"of {number.bit_length()} bits"
-        raise DealNumberError(f"deal number {shown} is out of range: 0 <= N < 2**64")
+        raise DealNumberError(kind="deal_out_of_range", number=shown)
     return number
 
 

@@ -12,10 +12,15 @@ with ``card`` the physical card (``deck * 52 + face``) and dest 31 a foundation
 read and write both forms.
 """
 
-from typing import Final, NamedTuple
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .cards import CARD_TEXT, Card, parse_card
 from .errors import NotationError, shorten
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 Move = int
 FOUNDATION: Final = 7
@@ -59,92 +64,97 @@ class SourcedMove(NamedTuple):
     dest: int | None  # column 0..15, None for a foundation
 
 
-def _column(text: str, part: str, variant_title: str, columns: int) -> int:
+def _column(text: str, bad_kind: str, variant: Variant) -> int:
+    columns = variant.columns
     if not (text.isascii() and text.isdigit()) or text.startswith("0"):
-        raise NotationError(f"move {shorten(text)}: the {part} must be a column 1-{columns}")
+        raise NotationError(kind=bad_kind, text=shorten(text), columns=columns)
     number = int(text)
     if number > columns:
         raise NotationError(
-            f"column {number} is beyond the board: {variant_title} has {columns} columns"
+            kind="beyond_board",
+            column=number,
+            title=variant.title,
+            columns=columns,
+            variant=variant.name,
         )
     return number - 1
 
 
-def parse_sourced_move(text: str, variant_title: str, columns: int, decks: int) -> SourcedMove:
+def parse_sourced_move(text: str, variant: Variant) -> SourcedMove:
     """Read a multi-deck move (``3:9h>4``, ``12:Ah>F``, ``3:9h#2>4``) with exact reasons."""
     if not isinstance(text, str):
-        raise NotationError(f"a move is text like '3:9h>4', not {type(text).__name__}")
+        raise NotationError(kind="sourced_move_not_text", type=type(text).__name__)
     if not text:
-        raise NotationError("empty move: write it as <column>:<card>><column or F>, like '3:9h>4'")
+        raise NotationError(kind="sourced_empty_move")
     if len(text) > MAX_MULTI_DECK_MOVE_TEXT:
         raise NotationError(
-            f"move {shorten(text)} is too long: a move is at most "
-            f"{MAX_MULTI_DECK_MOVE_TEXT} characters, like '16:9h#2>16'"
+            kind="sourced_move_too_long", text=shorten(text), limit=MAX_MULTI_DECK_MOVE_TEXT
         )
+    decks = variant.decks
     prefix, colon, body = text.partition(":")
     if not colon:
         raise NotationError(
-            f"move {shorten(text)} does not name its source column: {variant_title} plays "
-            f"{decks} decks, so two cards can look the same; write it like '3:9h>4'"
+            kind="no_source",
+            text=shorten(text),
+            title=variant.title,
+            decks=decks,
+            variant=variant.name,
         )
-    source = _column(prefix, "source column before ':'", variant_title, columns)
+    source = _column(prefix, "bad_source_column", variant)
     card_part, arrow, dest_part = body.partition(">")
     if not arrow:
-        raise NotationError(f"move {shorten(text)} has no '>': write it like '3:9h>4' or '3:Ac>F'")
+        raise NotationError(kind="sourced_no_arrow", text=shorten(text))
     face_text, hash_, deck_text = card_part.partition("#")
     face = parse_card(face_text)
     deck: int | None = None
     if hash_:
         if deck_text not in ("1", "2", "3", "4"):
-            raise NotationError(f"move {shorten(text)}: after '#' comes the card's deck, 1-{decks}")
+            raise NotationError(kind="bad_deck", text=shorten(text), decks=decks)
         deck = int(deck_text) - 1
         if deck >= decks:
             raise NotationError(
-                f"{face_text}#{deck_text} is a card of a deck that does not exist: "
-                f"{variant_title} plays {decks} decks (#1-#{decks})"
+                kind="no_such_deck",
+                card=f"{face_text}#{deck_text}",
+                title=variant.title,
+                decks=decks,
+                variant=variant.name,
             )
     if not dest_part:
-        raise NotationError(
-            f"move {shorten(text)} has no destination after '>': a column 1-{columns} or F"
-        )
-    dest = None if dest_part == "F" else _column(dest_part, "destination", variant_title, columns)
+        raise NotationError(kind="no_destination", text=shorten(text), columns=variant.columns)
+    dest = None if dest_part == "F" else _column(dest_part, "bad_destination_column", variant)
     return SourcedMove(source, face, deck, dest)
 
 
 def parse_move(text: str) -> ParsedMove:
     """Read a move's text; raise NotationError saying exactly what is wrong."""
     if not isinstance(text, str):
-        raise NotationError(f"a move is text like '9h>4', not {type(text).__name__}")
+        raise NotationError(kind="move_not_text", type=type(text).__name__)
     move = _BY_TEXT.get(text)
     if move is not None:
         return ParsedMove(move, None)
     if not text:
-        raise NotationError(
-            "empty move: write it as <card>><column 1-7 or F>, like '9h>4' or 'Ac>F'"
-        )
+        raise NotationError(kind="empty_move")
     if len(text) > MAX_SINGLE_DECK_MOVE_TEXT:
         raise NotationError(
-            f"move {shorten(text)} is too long: "
-            f"a move is at most {MAX_SINGLE_DECK_MOVE_TEXT} characters, like '3:9h>4'"
+            kind="move_too_long", text=shorten(text), limit=MAX_SINGLE_DECK_MOVE_TEXT
         )
     source: int | None = None
     body = text
     if ":" in text:
         prefix, _, body = text.partition(":")
         if len(prefix) != 1 or prefix not in "1234567":
-            raise NotationError(f"move {shorten(text)}: the source column before ':' must be 1-7")
+            raise NotationError(kind="bad_source", text=shorten(text))
         source = int(prefix) - 1
     card_part, arrow, dest_part = body.partition(">")
     if not arrow:
-        raise NotationError(f"move {shorten(text)} has no '>': write it like '9h>4' or 'Ac>F'")
+        raise NotationError(kind="no_arrow", text=shorten(text))
     parse_card(card_part)  # raises with the card's own reason
     if not dest_part:
-        raise NotationError(f"move {shorten(text)} has no destination after '>': a column 1-7 or F")
+        raise NotationError(kind="no_destination", text=shorten(text), columns=7)
     move = _BY_TEXT.get(body)
     if move is None:
         raise NotationError(
-            f"move {shorten(text)}: unknown destination {shorten(dest_part)}, "
-            "expected a column 1-7 or F"
+            kind="bad_destination", text=shorten(text), destination=shorten(dest_part)
         )
     return ParsedMove(move, source)
 

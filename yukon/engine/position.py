@@ -241,6 +241,11 @@ class Position:
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is illegal here, or None when it is legal."""
+        refusal = self.refusal(move)
+        return None if refusal is None else str(refusal)
+
+    def refusal(self, move: Move) -> IllegalMoveError | None:
+        """The error ``play`` raises for ``move`` (its reason's kind and fields), or None."""
         variant = self.variant
         shift = variant.shift
         if (
@@ -248,57 +253,56 @@ class Position:
             or not isinstance(move, int)
             or not 0 <= move < variant.cards << shift
         ):
-            return f"{move!r} is not a move"
+            return IllegalMoveError(kind="not_a_move", move=repr(move))
         card, dest = move >> shift, move & ((1 << shift) - 1)
         to_home = dest == variant.home
         if not to_home and dest >= variant.columns:
-            return f"{move!r} is not a move"
+            return IllegalMoveError(kind="not_a_move", move=repr(move))
         name = CARD_TEXT[card]
         suit, rank = card % 52 // 13, card % 13 + 1
         k = self.col_of[card]
         if k == HOME:
             if not variant.foundation_takeback:
-                return f"{name} is on its foundation, and a card on a foundation stays there"
+                return IllegalMoveError(kind="foundation_keeps", card=name)
             if self.found[suit] != rank:
-                return f"{name} is not the top card of its foundation"
+                return IllegalMoveError(kind="not_foundation_top", card=name)
             if to_home:
-                return f"{name} is already home"
+                return IllegalMoveError(kind="already_home", card=name)
         elif not self.movable[card]:
-            return f"{name} is face down"
+            return IllegalMoveError(kind="face_down", card=name)
         if to_home:
             above = len(self.cols[k]) - 1 - self.pos_of[card]
             if above:
-                plural = "s" if above > 1 else ""
-                return f"only an exposed card goes home, and {name} has {above} card{plural} on it"
+                return IllegalMoveError(kind="covered", card=name, count=above)
             if self.home_pile(card) < 0:
                 needed = CARD_TEXT[suit * 13 + rank - 2]
-                if not variant.multi_deck:
-                    return (
-                        f"{name} cannot go home yet: "
-                        f"the {SUIT_NAMES[suit]} foundation needs the {needed} first"
-                    )
-                return (
-                    f"{name} cannot go home yet: "
-                    f"no {SUIT_NAMES[suit]} foundation has the {needed} on top"
+                return IllegalMoveError(
+                    kind="no_home_has" if variant.multi_deck else "home_needs",
+                    card=name,
+                    suit=SUIT_NAMES[suit],
+                    needed=needed,
                 )
             return None
         if dest == k:
-            return f"{name} is already in column {k + 1}"
+            return IllegalMoveError(kind="same_column", card=name, column=k + 1)
         target = self.cols[dest]
         if not target:
             if rank != 13:
-                return f"only a King may move into an empty column, and {name} is not one"
+                return IllegalMoveError(kind="king_only", card=name)
             if k != HOME and self.pos_of[card] == 0:
-                return (
-                    f"{name} already lies at the bottom of column {k + 1}; "
-                    "moving the whole column changes nothing"
-                )
+                return IllegalMoveError(kind="whole_column", card=name, column=k + 1)
         elif target[-1] not in variant.parents[card]:
-            return f"{name} cannot go on {CARD_TEXT[target[-1]]}: {variant.build_rule}"
+            # ``variant`` names the rule for a caller that words it in another language
+            return IllegalMoveError(
+                kind="does_not_fit",
+                card=name,
+                onto=CARD_TEXT[target[-1]],
+                rule=variant.build_rule,
+                variant=variant.name,
+            )
         if k != HOME and variant.runs_only and not self._moves_a_run(move):
-            return (
-                f"{name} cannot take the cards on it along: "
-                f"in {variant.title} only an ordered run moves"
+            return IllegalMoveError(
+                kind="runs_only", card=name, title=variant.title, variant=variant.name
             )
         return None
 
@@ -316,21 +320,19 @@ class Position:
         move, source = parse_move(text)
         if source is not None and self.col_of[move >> 3] != source:
             raise IllegalMoveError(
-                f"{CARD_TEXT[move >> 3]} is not a face-up card of column {source + 1}"
+                kind="not_in_column", card=CARD_TEXT[move >> 3], column=source + 1
             )
         return move
 
     def _parse_sourced(self, text: str) -> Move:
         variant = self.variant
-        source, face, deck, dest = parse_sourced_move(
-            text, variant.title, variant.columns, variant.decks
-        )
+        source, face, deck, dest = parse_sourced_move(text, variant)
         name = CARD_TEXT[face]
         if deck is not None:
             card = deck * 52 + face
             if self.col_of[card] != source or not self.movable[card]:
                 raise IllegalMoveError(
-                    f"{name}#{deck + 1} is not a face-up card of column {source + 1}"
+                    kind="not_in_column", card=f"{name}#{deck + 1}", column=source + 1
                 )
         else:
             here = [
@@ -339,15 +341,18 @@ class Position:
                 if self.col_of[d * 52 + face] == source and self.movable[d * 52 + face]
             ]
             if not here:
-                raise IllegalMoveError(f"{name} is not a face-up card of column {source + 1}")
+                raise IllegalMoveError(kind="not_in_column", card=name, column=source + 1)
             if len(here) > 1:
-                options = " or ".join(
+                options = tuple(
                     f"'{source + 1}:{name}#{c // 52 + 1}>{'F' if dest is None else dest + 1}'"
                     for c in here
                 )
                 raise IllegalMoveError(
-                    f"column {source + 1} shows {len(here)} copies of {name}: "
-                    f"name the one you mean, {options}"
+                    kind="which_copy",
+                    column=source + 1,
+                    count=len(here),
+                    card=name,
+                    options=options,
                 )
             card = here[0]
         return self.make_move(card, dest)
@@ -357,9 +362,9 @@ class Position:
 
         An illegal move raises IllegalMoveError and leaves the position unchanged.
         """
-        reason = self.illegal_reason(move)
-        if reason is not None:
-            raise IllegalMoveError(reason)
+        refusal = self.refusal(move)
+        if refusal is not None:
+            raise refusal
         turned = self.push(move)
         return None if turned < 0 else turned
 
@@ -431,7 +436,7 @@ class Position:
     def undo(self) -> Move:
         """Take back the last move made on this object (practice mode); return it."""
         if not self._history:
-            raise EngineError("there is no move to undo")
+            raise EngineError(kind="nothing_to_undo")
         move, k, turned, pile = self._history.pop()
         shift = self.variant.shift
         card, dest = move >> shift, move & ((1 << shift) - 1)

@@ -217,30 +217,28 @@ def get_variant(
     ``rules_version`` the rules that name had at that version (``RETIRED_RULES``).
     """
     if not isinstance(name, str):
-        raise UnknownVariantError(f"a variant is a name, not {type(name).__name__}")
+        raise UnknownVariantError(kind="variant_not_text", type=type(name).__name__)
     base, plus, option = name.partition("+")
     if plus and option != "takeback":
-        raise UnknownVariantError(
-            f"unknown variant option {shorten(option)}: the only one is 'takeback'"
-        )
+        raise UnknownVariantError(kind="unknown_option", option=shorten(option))
     variant = VARIANTS.get(base)
     if variant is None:
         raise UnknownVariantError(
-            f"unknown variant {shorten(name)}: choose one of {', '.join(VARIANT_NAMES)}"
+            kind="unknown_variant", text=shorten(name), names=", ".join(VARIANT_NAMES)
         )
     if rules_version is not None and rules_version != variant.rules_version:
         retired = RETIRED_RULES.get((base, rules_version))
         if retired is None:
             raise UnknownVariantError(
-                f"{base} has no rules version {shorten(str(rules_version))}: "
-                f"its rules are at version {variant.rules_version}"
+                kind="no_rules_version",
+                variant=base,
+                version=shorten(str(rules_version)),
+                current=variant.rules_version,
             )
         variant = VARIANTS[retired]
     if foundation_takeback or plus:
         if variant.multi_deck:
-            raise UnknownVariantError(
-                f"{variant.name} has no foundation takeback: it is offered for one-deck games only"
-            )
+            raise UnknownVariantError(kind="no_takeback", variant=variant.name)
         return _with_takeback(variant)
     return variant
 

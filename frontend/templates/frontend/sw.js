@@ -13,6 +13,9 @@ const CACHE_PREFIX = "yukon-";
 // practice shell plays it, reading the deal from the address.
 const PRACTICE_DEAL = /^\/practice\/[0-9]{1,20}\/$/;
 const STATIC_FILES = new Set(PLAN.static);
+// The languages' JavaScript catalogues (frontend/catalogue.py): their addresses name their
+// content, hashed or not, so the copy kept at install is the file.
+const CATALOGUES = new Set(PLAN.catalogues);
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -21,7 +24,8 @@ self.addEventListener("install", (event) => {
       // Shells without cookies: the cached home page is a guest's, nobody's name in it.
       const shells = PLAN.shells.map((url) => new Request(url, { credentials: "omit", cache: "reload" }));
       const files = PLAN.static.map((url) => new Request(url, { cache: PLAN.hashed ? "default" : "reload" }));
-      await cache.addAll([...shells, ...files]);
+      const catalogues = PLAN.catalogues.map((url) => new Request(url));
+      await cache.addAll([...shells, ...files, ...catalogues]);
       // A deploy's worker takes over at once: the old cache's files are gone after activate,
       // and pages keep working from the network meanwhile.
       await self.skipWaiting();
@@ -52,6 +56,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(navigate(request, url));
   } else if (STATIC_FILES.has(url.pathname)) {
     event.respondWith(PLAN.hashed ? cacheFirst(request) : networkFirst(request));
+  } else if (CATALOGUES.has(url.pathname)) {
+    event.respondWith(cacheFirst(request));
   }
   // Anything else (the API above all: a daily's data, a player's games) is the network's.
 });

@@ -1,6 +1,7 @@
 // The replay page's "Report this game" form: POST /api/games/<id>/report/ with a reason.
 
 import { api } from "../frontend/js/shared/api.js";
+import { gettext } from "../frontend/js/shared/i18n.js";
 
 const root = document.querySelector("[data-report]");
 if (root) {
@@ -16,7 +17,7 @@ if (root) {
       status.textContent = err.message;
       return;
     }
-    status.textContent = "Thank you: the moderators will look at this game.";
+    status.textContent = gettext("Thank you: the moderators will look at this game.");
     form.elements.reason.disabled = true;
     form.querySelector("button").disabled = true;
   });

@@ -5,6 +5,7 @@
 // and the account adapter puts it in the mailed link.
 
 import { ApiError, request } from "../shared/api.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 import { safeNext } from "../shared/next_url.js";
 import { passkeyFailure, passkeyNote, passkeyProblem } from "../shared/passkeys.js";
 
@@ -25,15 +26,28 @@ function nextQuery() {
   return next === "/" ? "" : `?${new URLSearchParams({ next })}`;
 }
 
-/** The readable message of a headless error answer ({errors: [{message, param}]}). */
+/** A form field as the page names it (the headless API's `param`), or the param itself. */
+function fieldName(param) {
+  const names = {
+    username: gettext("username"),
+    display_name: gettext("display name"),
+    email: gettext("email"),
+    password: gettext("password"),
+    code: gettext("code"),
+  };
+  return names[param] || param.replace("_", " ");
+}
+
+/** The readable message of a headless error answer ({errors: [{message, param}]});
+ * the message is in the page's language already (the server's). */
 function headlessError(err) {
   const errors = err.body?.errors;
   if (Array.isArray(errors) && errors.length) {
     const first = errors[0];
-    const field = first.param && first.param !== "__all__" ? `${first.param.replace("_", " ")}: ` : "";
-    return `${field}${first.message}`;
+    if (!first.param || first.param === "__all__") return first.message;
+    return interpolate(gettext("%(field)s: %(message)s"), { field: fieldName(first.param), message: first.message });
   }
-  if (err.status === 429) return "Too many tries; wait a little and try again.";
+  if (err.status === 429) return gettext("Too many tries; wait a little and try again.");
   return err.message;
 }
 
@@ -54,13 +68,15 @@ function showError(err) {
 function askToConfirmEmail(email) {
   form.hidden = true;
   notice.hidden = false;
-  notice.textContent = email
-    ? `Check your mail: we sent a message to ${email}. Follow its link, then `
-    : "Confirm your email address first: follow the link in the mail we sent to it, then ";
+  // One sentence per case, its link a field: the words around it differ by language.
+  const sentence = email
+    ? interpolate(gettext("Check your mail: we sent a message to %(email)s. Follow its link, then %(log_in)s."), { email })
+    : gettext("Confirm your email address first: follow the link in the mail we sent to it, then %(log_in)s.");
   const logIn = document.createElement("a");
   logIn.href = `/login/${nextQuery()}`;
-  logIn.textContent = "log in";
-  notice.append(logIn, ".");
+  logIn.textContent = gettext("log in");
+  const [before, after = ""] = sentence.split("%(log_in)s");
+  notice.replaceChildren(before, logIn, after);
 }
 
 async function finish(call, email = "") {

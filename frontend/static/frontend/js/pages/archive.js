@@ -7,14 +7,19 @@ import { api } from "../shared/api.js";
 import { postAndOpen } from "../shared/dom.js";
 import { tierTitle } from "../shared/format.js";
 import { badgeList, el, emptyState, fill } from "../shared/html.js";
+import { gettext, interpolate, pageLanguage } from "../shared/i18n.js";
 
-const LABELS = { won: "won", lost: "lost", playing: "in progress", not_played: "not played", open: "today" };
+const LABELS = {
+  won: gettext("won"), lost: gettext("lost"), playing: gettext("in progress"), not_played: gettext("not played"), open: gettext("today"),
+};
 // Colour is never the only cue: won and lost carry a mark too.
 const MARKS = { won: "✓", lost: "✗", playing: "…" };
-const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+// Short weekday names, Monday first, in the page's language (2024-01-01 was a Monday).
+const WEEKDAYS = Array.from({ length: 7 }, (_, i) => new Intl.DateTimeFormat(pageLanguage(), { weekday: "short", timeZone: "UTC" })
+  .format(Date.UTC(2024, 0, 1 + i)));
 
 function spokenDate(iso) {
-  return new Date(`${iso}T00:00:00Z`).toLocaleDateString("en", { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
+  return new Date(`${iso}T00:00:00Z`).toLocaleDateString(pageLanguage(), { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
 }
 
 function cell(day, tier, state) {
@@ -23,11 +28,11 @@ function cell(day, tier, state) {
   const mark = MARKS[state] && el("span", { class: "mark", "aria-hidden": "true" }, MARKS[state]);
   // The name starts with what the button shows, so a voice-control user can say it.
   if (state === "open") {
-    return el("a", { class: "state open", href: "/", "aria-label": `${name} on ${when}: today, play it as the daily` }, name);
+    return el("a", { class: "state open", href: "/", "aria-label": interpolate(gettext("%(tier)s on %(date)s: today, play it as the daily"), { tier: name, date: when }) }, name);
   }
   return el("button", {
     type: "button", class: `state ${state}`, "data-play": day.date, "data-tier": tier,
-    "aria-label": `${name} on ${when}: ${LABELS[state] || state}`,
+    "aria-label": interpolate(gettext("%(tier)s on %(date)s: %(state)s"), { tier: name, date: when, state: LABELS[state] || state }),
   }, name, mark);
 }
 
@@ -57,18 +62,18 @@ async function load(root) {
     fill(box, el("p", "notice", err.message));
     return;
   }
-  const title = new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en", { month: "long", year: "numeric", timeZone: "UTC" });
+  const title = new Date(`${month}-01T00:00:00Z`).toLocaleDateString(pageLanguage(), { month: "long", year: "numeric", timeZone: "UTC" });
   root.querySelector("[data-month-title]").textContent = title;
   // A month before the first daily (or all still to come): say so above the empty calendar.
   const dealt = data.days.some((day) => Object.values(day.tiers).some((state) => state != null));
-  fill(box, !dealt && emptyState(`No daily was dealt in ${title}.`, "/", "Play today's deals"), grid(data));
+  fill(box, !dealt && emptyState(interpolate(gettext("No daily was dealt in %(month)s."), { month: title }), "/", gettext("Play today's deals")), grid(data));
   const prev = root.querySelector("[data-month-prev]");
   prev.href = `/archive/?month=${data.previous}`;
   const next = root.querySelector("[data-month-next]");
   next.hidden = !data.next;
   if (data.next) next.href = `/archive/?month=${data.next}`;
   fill(root.querySelector("[data-badges]"), data.badges.length > 0
-    && [el("h2", null, "Badges this month"), badgeList(data.badges)]);
+    && [el("h2", null, gettext("Badges this month")), badgeList(data.badges)]);
 }
 
 const root = document.querySelector("[data-archive]");

@@ -4,6 +4,7 @@
 
 import { api } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 import { installKeyboardHelp } from "../shared/keyboard_keys.js";
 import { fillLocalTimes } from "../shared/local_time.js";
 import { countVisit } from "../shared/metrics.js";
@@ -40,6 +41,15 @@ if (logout) {
   });
 }
 
+// The header's language picker (base.html): posted as soon as a language is chosen (without a
+// script, by its button). The page comes back in the new language.
+for (const picker of document.querySelectorAll("[data-language-picker]")) {
+  picker.addEventListener("change", () => {
+    picker.elements.next.value = window.location.pathname + window.location.search;
+    picker.requestSubmit();
+  });
+}
+
 // The header's gear: the settings panel (docs/frontend.md, "Settings").
 const settingsOpen = document.querySelector("[data-settings-open]");
 if (settingsOpen) {
@@ -48,7 +58,7 @@ if (settingsOpen) {
     const { openSettingsPanel } = await import("../shared/settings_panel.js");
     openSettingsPanel({
       loggedIn: Boolean(document.getElementById("account-settings")),
-      onAccountError: (err) => toast(`Your account did not keep that setting: ${err.message}`, { warn: true }),
+      onAccountError: (err) => toast(interpolate(gettext("Your account did not keep that setting: %(error)s"), { error: err.message }), { warn: true }),
     });
   });
 }

@@ -8,6 +8,7 @@ import { copyText, siteConstants } from "../shared/dom.js";
 import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/format.js";
 import { dailyCounts } from "../shared/game_names.js";
 import { el, emptyState, fill, playerLink } from "../shared/html.js";
+import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { poll } from "../shared/poll.js";
 import { shortCommitment } from "../shared/proof.js";
 
@@ -20,11 +21,37 @@ const playingNow = {};
 let nextDealAt = 0;
 
 const BLURB = {
-  easy: "A gentle deal: most players who try it win.",
-  medium: "Some digging needed; plan your Kings.",
-  hard: "Proven winnable, but only just.",
-  weekly: "Sundays only: Double Yukon, two decks and ten columns, proven winnable. Its own board and streak.",
+  easy: gettext("A gentle deal: most players who try it win."),
+  medium: gettext("Some digging needed; plan your Kings."),
+  hard: gettext("Proven winnable, but only just."),
+  weekly: gettext("Sundays only: Double Yukon, two decks and ten columns, proven winnable. Its own board and streak."),
 };
+
+// A tier inside a sentence ("Play easy", "Copy the whole easy commitment").
+const TIER_WORD = {
+  easy: pgettext("tier in a sentence", "easy"),
+  medium: pgettext("tier in a sentence", "medium"),
+  hard: pgettext("tier in a sentence", "hard"),
+  weekly: pgettext("tier in a sentence", "weekly"),
+};
+const tierWord = (tier) => TIER_WORD[tier] || tier;
+
+// The game's end, as a tier card says it ("Your game: won, ...").
+const STATUS_WORD = {
+  won: pgettext("game status", "won"),
+  resigned: pgettext("game status", "resigned"),
+  abandoned: pgettext("game status", "abandoned"),
+  stuck: pgettext("game status", "stuck"),
+};
+
+/** A translated sentence with elements in it: each `%(name)s` of `text` becomes
+ * `nodes[name]` (an element, or text), the words between stay text; for `el`'s children. */
+function sentence(text, nodes) {
+  return text.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
+    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
+    return name && name in nodes ? nodes[name] : part;
+  });
+}
 
 // Practice links keep the variant (the weekly is Double Yukon).
 const practiceUrl = (deal, variant) => `/practice/${encodeURIComponent(deal)}/${variant && variant !== "yukon" ? `?variant=${encodeURIComponent(variant)}` : ""}`;
@@ -42,21 +69,27 @@ function tierCard(challenge) {
   let action;
   if (game) {
     const done = game.status !== "playing";
-    const label = done ? "See result" : "Resume";
-    const detail = done
-      ? `Your game: ${game.status}, ${game.score} points${game.elapsed_ms != null ? `, ${formatTime(game.elapsed_ms / 1000)}` : ""}`
-      : `In progress: ${game.score} points`;
+    const label = done ? gettext("See result") : gettext("Resume");
+    const fields = { status: STATUS_WORD[game.status] || game.status, score: game.score };
+    let detail;
+    if (!done) detail = interpolate(ngettext("In progress: %(score)s point", "In progress: %(score)s points", game.score), fields);
+    else if (game.elapsed_ms == null) detail = interpolate(ngettext("Your game: %(status)s, %(score)s point", "Your game: %(status)s, %(score)s points", game.score), fields);
+    else {
+      detail = interpolate(ngettext("Your game: %(status)s, %(score)s point, %(time)s", "Your game: %(status)s, %(score)s points, %(time)s", game.score),
+        { ...fields, time: formatTime(game.elapsed_ms / 1000) });
+    }
     action = [el("p", "mine", detail), el("a", { class: "button", href: `/play/${game.id}/` }, label)];
   } else {
     // Guests and players alike: the game starts at once (sign-up is offered after it).
     action = [el("p", { class: "start-note", "data-start-note": true }),
-      el("button", { type: "button", class: "button", "data-start": tier }, "Play", el("span", "sr-only", ` ${tier}`))];
+      el("button", { type: "button", class: "button", "data-start": tier }, gettext("Play"), el("span", "sr-only", ` ${tierWord(tier)}`))];
   }
   const note = variantNote(variant);
-  return el("article", { class: "tier", "aria-label": `${tierName(tier, variant)} challenge` },
+  return el("article", { class: "tier", "aria-label": interpolate(gettext("%(tier)s challenge"), { tier: tierName(tier, variant) }) },
     el("h2", null, tierTitle(tier), note && [" ", el("span", "muted", `· ${note}`)]),
     el("p", null, BLURB[tier] || ""),
-    el("p", "counts", `${dailyCounts(challenge)} · `, el("span", { "data-playing": tier }, playingNow[tier] ?? 0), " playing now"),
+    el("p", "counts", `${dailyCounts(challenge)} · `,
+      sentence(gettext("%(count)s playing now"), { count: el("span", { "data-playing": tier }, playingNow[tier] ?? 0) })),
     action);
 }
 
@@ -67,28 +100,32 @@ function commitmentRow(challenge) {
   const full = challenge.commitment;
   return el("li", null, el("strong", null, tierName(challenge.tier, challenge.variant)), ": ",
     el("code", { title: full }, shortCommitment(challenge.commitment)), " ",
-    el("button", { type: "button", class: "linkish", "data-copy-commitment": full, "aria-label": `Copy the whole ${challenge.tier} commitment` }, "copy"));
+    el("button", { type: "button", class: "linkish", "data-copy-commitment": full, "aria-label": interpolate(gettext("Copy the whole %(tier)s commitment"), { tier: tierWord(challenge.tier) }) },
+      gettext("copy")));
 }
 
 function showCommitments(challenges) {
   const box = fairBox?.querySelector("[data-fair-today]");
   const committed = challenges.filter((c) => c.commitment);
   if (!box || !committed.length) return;
-  fill(box, el("h3", null, "Today's commitments"), el("ul", null, committed.map(commitmentRow)));
+  fill(box, el("h3", null, gettext("Today's commitments")), el("ul", null, committed.map(commitmentRow)));
 }
 
 function openedRow(entry) {
-  return el("li", null, el("strong", null, tierName(entry.tier, entry.variant)), ": deal ",
-    el("a", { href: practiceUrl(entry.deal, entry.variant) }, entry.deal), ", salt ", el("code", null, entry.salt),
-    ", commitment ", el("code", { title: entry.commitment }, shortCommitment(entry.commitment)),
-    " · ", el("a", { href: entry.games_url }, "every ranked game"));
+  return el("li", null, el("strong", null, tierName(entry.tier, entry.variant)), ": ",
+    sentence(gettext("deal %(deal)s, salt %(salt)s, commitment %(commitment)s"), {
+      deal: el("a", { href: practiceUrl(entry.deal, entry.variant) }, entry.deal),
+      salt: el("code", null, entry.salt),
+      commitment: el("code", { title: entry.commitment }, shortCommitment(entry.commitment)),
+    }),
+    " · ", el("a", { href: entry.games_url }, gettext("every ranked game")));
 }
 
 function showOpened(opened) {
   if (!openedBox || !opened?.length) return;
-  fill(openedBox, el("h3", null, `Yesterday's deals, opened (${opened[0].date})`),
+  fill(openedBox, el("h3", null, interpolate(gettext("Yesterday's deals, opened (%(date)s)"), { date: opened[0].date })),
     el("ul", null, opened.map(openedRow)),
-    el("p", "muted", "Each deal and salt hash to the commitment shown all day yesterday."));
+    el("p", "muted", gettext("Each deal and salt hash to the commitment shown all day yesterday.")));
 }
 
 async function startDaily(button) {
@@ -110,12 +147,13 @@ async function load() {
   try {
     daily = await api.get("/api/daily/");
   } catch (err) {
-    fill(box, el("p", "notice", `Today's challenges could not be loaded: ${err.message}.`));
+    fill(box, el("p", "notice", interpolate(gettext("Today's challenges could not be loaded: %(error)s."), { error: err.message })));
     return;
   }
   const challenges = daily.challenges || [];
   if (!challenges.length) {
-    fill(box, el("p", "notice", "Today's deals are still being prepared. Try ", el("a", { href: "/practice/" }, "a practice deal"), " meanwhile."));
+    fill(box, el("p", "notice", sentence(gettext("Today's deals are still being prepared. Try %(practice)s meanwhile."),
+      { practice: el("a", { href: "/practice/" }, gettext("a practice deal")) })));
     return;
   }
   fill(box, challenges.map(tierCard));
@@ -129,7 +167,7 @@ box.addEventListener("click", (e) => {
 });
 fairBox?.addEventListener("click", async (e) => {
   const copy = e.target.closest("[data-copy-commitment]");
-  if (copy) await copyText(copy.dataset.copyCommitment, "Commitment copied.");
+  if (copy) await copyText(copy.dataset.copyCommitment, gettext("Commitment copied."));
 });
 
 // ----- the home figures (/api/leaderboards/home/, polled) --------------------------
@@ -139,13 +177,16 @@ const rowLink = (row) => playerLink(row.display_name);
 function showYesterday(entries) {
   const boxY = document.querySelector("[data-yesterday]");
   if (!entries.length) return;
-  const winner = (w) => el("li", null, rowLink(w), ` ${w.moves} moves, ${formatElapsed(w.elapsed_ms)} `,
-    el("a", { href: w.replay_url, "aria-label": `replay of ${w.display_name}'s game` }, "replay"));
-  fill(boxY, el("h2", null, "Yesterday's winners"), el("div", "tiers", entries.map((t) => el("article", "tier small",
+  const winner = (w) => el("li", null, rowLink(w),
+    ` ${interpolate(ngettext("%(moves)s move, %(time)s", "%(moves)s moves, %(time)s", w.moves), { moves: w.moves, time: formatElapsed(w.elapsed_ms) })} `,
+    el("a", { href: w.replay_url, "aria-label": interpolate(gettext("replay of %(name)s's game"), { name: w.display_name }) }, gettext("replay")));
+  const parLine = (t) => interpolate(ngettext("Par %(par)s moves · %(count)s result", "Par %(par)s moves · %(count)s results", t.count),
+    { par: t.par == null ? "–" : t.par, count: t.count });
+  fill(boxY, el("h2", null, gettext("Yesterday's winners")), el("div", "tiers", entries.map((t) => el("article", "tier small",
     el("h3", null, tierTitle(t.tier)),
-    el("p", "muted", `Par ${t.par == null ? "–" : t.par} moves · ${t.count} results`),
-    t.winners.length ? el("ol", "winners", t.winners.map(winner)) : emptyState("Nobody finished it.", "/archive/", "Try it in the archive"),
-    el("a", { href: t.board_url }, "the whole board")))));
+    el("p", "muted", parLine(t)),
+    t.winners.length ? el("ol", "winners", t.winners.map(winner)) : emptyState(gettext("Nobody finished it."), "/archive/", gettext("Try it in the archive")),
+    el("a", { href: t.board_url }, gettext("the whole board"))))));
   boxY.hidden = false;
 }
 
@@ -155,9 +196,9 @@ function showLeagues(leagues) {
     boxL.hidden = true;
     return;
   }
-  const leader = ([tier, row]) => [`${tier} `, row ? rowLink(row) : el("span", "muted", "nobody yet")];
+  const leader = ([tier, row]) => [`${tierWord(tier)} `, row ? rowLink(row) : el("span", "muted", gettext("nobody yet"))];
   const leaders = (l) => Object.entries(l.leaders).map((entry, i) => [i ? " · " : "", leader(entry)]);
-  fill(boxL, el("h2", null, "Your leagues today"), el("ul", "plain", leagues.map((l) => el("li", null,
+  fill(boxL, el("h2", null, gettext("Your leagues today")), el("ul", "plain", leagues.map((l) => el("li", null,
     el("a", { href: l.url }, l.name), ": ", leaders(l)))));
   boxL.hidden = false;
 }
@@ -174,9 +215,10 @@ function showHome(data) {
   if (data.streak) {
     const { current, best } = data.streak;
     const weekly = data.streak.weekly;
+    const days = interpolate(ngettext("Your streak: %(current)s day (best %(best)s)", "Your streak: %(current)s days (best %(best)s)", current), { current, best });
     const sundays = weekly && (weekly.current || weekly.best)
-      ? ` · weekly: ${weekly.current} Sunday${weekly.current === 1 ? "" : "s"} (best ${weekly.best})` : "";
-    streak.textContent = `Your streak: ${current} day${current === 1 ? "" : "s"} (best ${best})${sundays}`;
+      ? ` · ${interpolate(ngettext("weekly: %(current)s Sunday (best %(best)s)", "weekly: %(current)s Sundays (best %(best)s)", weekly.current), weekly)}` : "";
+    streak.textContent = `${days}${sundays}`;
     streak.hidden = false;
   }
   showYesterday(data.yesterday);

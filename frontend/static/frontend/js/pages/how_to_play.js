@@ -3,12 +3,14 @@
 
 import { cardName, cardSvgElement } from "../shared/cards.js";
 import { el } from "../shared/html.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 
 for (const box of document.querySelectorAll("[data-diagram]")) {
   for (const spec of box.dataset.diagram.split(" ")) {
     const [label, cards] = spec.split(":");
     const [hidden, shown] = cards.split(".");
-    const col = el("div", "mini-col", el("span", "mini-label", `col ${label}`));
+    const name = interpolate(gettext("col %(column)s"), { column: label });
+    const col = el("div", "mini-col", el("span", "mini-label", name));
     // Positions through the style object: the policy refuses style attributes (docs/frontend.md).
     const place = (card, y) => {
       card.style.top = `${y}px`;

@@ -3,14 +3,15 @@
 
 import { api, errorText, serverNow } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
 import { clockFrom, DAY_MS } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 const HEADS = {
-  daily: ["Score", "Moves", "Time"],
-  streaks: ["Streak", "Best"],
-  alltime: ["Wins", "Played", "Avg score"],
+  daily: [gettext("Score"), gettext("Moves"), gettext("Time")],
+  streaks: [gettext("Streak"), gettext("Best")],
+  alltime: [gettext("Wins"), gettext("Played"), gettext("Avg score")],
 };
 
 const CELLS = {
@@ -21,28 +22,28 @@ const CELLS = {
 
 // What the provisional tag means (docs/fair-play.md): said under the board in words, since
 // a title shows only to a mouse, never on a phone or to a screen reader.
-const PROVISIONAL_MEANS = "a new account's result: it counts like any other, and is checked again after the day closes";
+const PROVISIONAL_MEANS = gettext("a new account's result: it counts like any other, and is checked again after the day closes");
 
 /** What an empty board says, and the step that could put a row on it. */
 function emptyBoard(data, circle) {
-  if (circle) return emptyState("No one in this circle has a verified result here yet.", "/leagues/", "Your leagues and follows");
+  if (circle) return emptyState(gettext("No one in this circle has a verified result here yet."), "/leagues/", gettext("Your leagues and follows"));
   if (data.closed || data.board === "archive") {
-    return emptyState("No verified result on this day.", `/archive/?month=${data.date.slice(0, 7)}`, "Play it in the archive");
+    return emptyState(gettext("No verified result on this day."), `/archive/?month=${data.date.slice(0, 7)}`, gettext("Play it in the archive"));
   }
-  return emptyState("No verified results yet: yours could be the first.", "/", "Play today's deals");
+  return emptyState(gettext("No verified results yet: yours could be the first."), "/", gettext("Play today's deals"));
 }
 
 function table(rows, board) {
   const body = rows.map((row) => {
-    const replay = board === "daily" && [" ", el("a", { href: row.replay_url, "aria-label": "replay" }, "▶")];
+    const replay = board === "daily" && [" ", el("a", { href: row.replay_url, "aria-label": gettext("replay") }, "▶")];
     const provisional = row.provisional
-      && [" ", el("span", { class: "provisional", title: PROVISIONAL_MEANS }, "provisional")];
+      && [" ", el("span", { class: "provisional", title: PROVISIONAL_MEANS }, gettext("provisional"))];
     return el("tr", row.me ? "me" : null, num(row.rank),
       el("td", "player", playerLink(row.display_name), provisional, replay), CELLS[board](row));
   });
   const note = rows.some((row) => row.provisional)
-    && el("p", { class: "muted", "data-provisional-note": true }, el("strong", null, "Provisional"), `: ${PROVISIONAL_MEANS}.`);
-  const heads = ["#", "Player", ...HEADS[board]].map((label, i) => el("th", i === 1 ? null : "num", label));
+    && el("p", { class: "muted", "data-provisional-note": true }, el("strong", null, gettext("Provisional")), `: ${PROVISIONAL_MEANS}.`);
+  const heads = ["#", gettext("Player"), ...HEADS[board]].map((label, i) => el("th", i === 1 ? null : "num", label));
   return [el("table", "table ranks", el("thead", null, el("tr", null, heads)), el("tbody", null, body)), note];
 }
 
@@ -69,17 +70,18 @@ function drawBoard(section, data, page) {
   const pager = section.querySelector("[data-pager]");
   const notes = [
     Boolean(data.par) && el("p", { class: "muted", "data-par": true },
-      `Par: ${data.par} moves, the length of the solver's winning line (not necessarily the fewest).`),
+      interpolate(gettext("Par: %(moves)s moves, the length of the solver's winning line (not necessarily the fewest)."), { moves: data.par })),
     // The board's day is the UTC day; when it ends is said on the reader's clock.
     data.board === "daily" && !data.closed && el("p", { class: "muted", "data-closes": true },
-      `Results come in until ${clockFrom(Date.parse(`${data.date}T00:00:00Z`) + DAY_MS, serverNow())} your time, when the day closes.`),
+      interpolate(gettext("Results come in until %(time)s your time, when the day closes."),
+        { time: clockFrom(Date.parse(`${data.date}T00:00:00Z`) + DAY_MS, serverNow()) })),
     data.board === "archive" && el("p", { class: "muted", "data-archive-note": true },
-      "The archive board: games of this closed day played again, unranked."),
+      gettext("The archive board: games of this closed day played again, unranked.")),
   ];
   const circle = section.querySelector("[data-circle]")?.value || "";
   fill(body, notes, data.results.length ? table(data.results, board) : emptyBoard(data, circle));
   const pageButton = (to, label) => el("button", { class: "button small ghost", "data-page": to }, label);
-  fill(pager, Boolean(data.previous) && pageButton(page - 1, "Previous"), Boolean(data.next) && pageButton(page + 1, "Next"));
+  fill(pager, Boolean(data.previous) && pageButton(page - 1, gettext("Previous")), Boolean(data.next) && pageButton(page + 1, gettext("Next")));
 }
 
 /** Show a page of the board and keep it fresh while it is open (a 304 when unchanged). */
@@ -89,7 +91,7 @@ function loadBoard(section, page) {
   stopPolling = poll(boardPath(section, page), (data) => drawBoard(section, data, page), {
     every: pollEvery(section),
     onError: (status, error) => {
-      fill(body, el("p", "notice", errorText(error, `the server answered ${status}`)));
+      fill(body, el("p", "notice", errorText(error, interpolate(gettext("the server answered %(status)s"), { status }))));
     },
   });
 }
@@ -101,7 +103,7 @@ async function fillCircles(section) {
   try {
     const leagues = await api.get("/api/leagues/");
     for (const league of leagues) {
-      select.append(el("option", { value: league.id }, `League: ${league.name}`));
+      select.append(el("option", { value: league.id }, interpolate(gettext("League: %(name)s"), { name: league.name })));
     }
   } catch {
     // a guest: everyone only

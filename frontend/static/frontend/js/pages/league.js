@@ -6,32 +6,42 @@
 import { api, request } from "../shared/api.js";
 import { $, copyText, toast } from "../shared/dom.js";
 import { formatElapsed } from "../shared/format.js";
+import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
+// A tier's heading, in the lower case the API names it.
+const TIER_WORDS = { easy: pgettext("tier", "easy"), medium: pgettext("tier", "medium"), hard: pgettext("tier", "hard"), weekly: pgettext("tier", "weekly") };
 const heads = (...cells) => el("thead", null, el("tr", null, cells.map(([label, numeric]) => el("th", numeric ? "num" : null, label))));
 const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, playerLink(r.display_name)), cells);
 
 function dayTable(rows) {
-  if (!rows.length) return emptyState("No member has a verified result on this deal yet.", "/", "Play today's deals");
-  return el("table", "table ranks", heads(["#", 1], ["Player"], ["Score", 1], ["Moves", 1], ["Time", 1]),
+  if (!rows.length) return emptyState(gettext("No member has a verified result on this deal yet."), "/", gettext("Play today's deals"));
+  return el("table", "table ranks", heads(["#", 1], [gettext("Player")], [gettext("Score"), 1], [gettext("Moves"), 1], [gettext("Time"), 1]),
     el("tbody", null, rows.map((r) => row(r, num(r.score), num(r.moves), num(formatElapsed(r.elapsed_ms))))));
 }
 
 function pointsTable(table) {
   if (!table.results.length) {
     // A later page of a short table (the streaks, one row per member, run longer).
-    if (table.count) return el("p", "muted", `All ${table.count} members who played from ${table.start} to ${table.end} are on earlier pages.`);
-    return emptyState(`No results from ${table.start} to ${table.end} yet.`, "/", "Play today's deals");
+    if (table.count) {
+      return el("p", "muted", interpolate(ngettext(
+        "The %(count)s member who played from %(start)s to %(end)s is on an earlier page.",
+        "All %(count)s members who played from %(start)s to %(end)s are on earlier pages.", table.count),
+      { count: table.count, start: table.start, end: table.end }));
+    }
+    return emptyState(interpolate(gettext("No results from %(start)s to %(end)s yet."), { start: table.start, end: table.end }),
+      "/", gettext("Play today's deals"));
   }
   return el("table", "table ranks",
-    el("caption", "muted", `${table.start} to ${table.end} · ${table.count} member${table.count === 1 ? "" : "s"} played`),
-    heads(["#", 1], ["Player"], ["Points", 1], ["Wins", 1], ["Played", 1]),
+    el("caption", "muted", interpolate(ngettext("%(start)s to %(end)s · %(count)s member played", "%(start)s to %(end)s · %(count)s members played",
+      table.count), { start: table.start, end: table.end, count: table.count })),
+    heads(["#", 1], [gettext("Player")], [gettext("Points"), 1], [gettext("Wins"), 1], [gettext("Played"), 1]),
     el("tbody", null, table.results.map((r) => row(r, num(r.points), num(r.wins), num(r.played)))));
 }
 
 function streakTable(rows) {
-  return el("table", "table ranks", heads(["#", 1], ["Player"], ["Streak", 1], ["Best", 1]),
+  return el("table", "table ranks", heads(["#", 1], [gettext("Player")], [gettext("Streak"), 1], [gettext("Best"), 1]),
     el("tbody", null, rows.map((r) => row(r, num(r.current_streak), num(r.best_streak)))));
 }
 
@@ -39,20 +49,22 @@ function drawPager(root, data) {
   const pager = $("[data-league-pager]", root);
   const pageButton = (page, label) => el("button", { type: "button", class: "button small ghost", "data-page": page }, label);
   fill(pager, data.pages > 1 && [
-    data.page > 1 && pageButton(data.page - 1, "Previous"),
-    el("span", "muted", `Page ${data.page} of ${data.pages}`),
-    data.page < data.pages && pageButton(data.page + 1, "Next"),
+    data.page > 1 && pageButton(data.page - 1, gettext("Previous")),
+    el("span", "muted", interpolate(gettext("Page %(page)s of %(pages)s"), { page: data.page, pages: data.pages })),
+    data.page < data.pages && pageButton(data.page + 1, gettext("Next")),
   ]);
 }
 
 function drawBoard(root, data) {
   fill($("[data-today]", root), data.today.length
     ? data.today.map((t) => el("section", { class: "tier-board", "data-tier-board": t.tier },
-      el("h3", null, t.tier), dayTable(t.results)))
-    : el("p", "muted", "Today's deals are not ready yet."));
+      el("h3", null, TIER_WORDS[t.tier] || t.tier), dayTable(t.results)))
+    : el("p", "muted", gettext("Today's deals are not ready yet.")));
   fill($("[data-week]", root), pointsTable(data.week));
   fill($("[data-month]", root), pointsTable(data.month));
-  $("[data-points-rule]", root).textContent = `Points per day and tier, by rank among the members: ${data.points.join(", ")}, then ${data.played_points} for any other result.`;
+  $("[data-points-rule]", root).textContent = interpolate(
+    gettext("Points per day and tier, by rank among the members: %(points)s, then %(played)s for any other result."),
+    { points: data.points.join(", "), played: data.played_points });
   fill($("[data-streaks]", root), streakTable(data.streaks));
   drawPager(root, data);
 }
@@ -67,8 +79,8 @@ function drawMembers(root, league) {
   const inviteBox = $("[data-invite-box]", root);
   if (inviteBox.parentElement !== invitePlace) invitePlace.append(inviteBox);
   fill($("[data-members]", root), el("ul", "plain", league.members.map((m) => el("li", null, playerLink(m.display_name),
-    m.owner && [" ", el("span", "muted", "· owner")],
-    league.is_owner && !m.owner && [" ", el("button", { type: "button", class: "linkish", "data-remove": m.display_name }, "remove")]))));
+    m.owner && [" ", el("span", "muted", gettext("· owner"))],
+    league.is_owner && !m.owner && [" ", el("button", { type: "button", class: "linkish", "data-remove": m.display_name }, gettext("remove"))]))));
 }
 
 function leaguePage(root) {
@@ -86,7 +98,7 @@ function leaguePage(root) {
     status.textContent = "";
     body.hidden = false;
     const onError = (code, error) => {
-      if (code === 404 || code === 403) lost(error?.detail || "This league is not yours to see.");
+      if (code === 404 || code === 403) lost(error?.detail || gettext("This league is not yours to see."));
     };
     // Both kept fresh while the page is open: the boards (the tables' page shown), and
     // who is in the league.
@@ -107,19 +119,19 @@ function leaguePage(root) {
     });
   }).catch((err) => lost(err.message));
 
-  $("[data-copy-invite]", root).addEventListener("click", () => copyText($("[data-invite]", root).value, "Invite link copied."));
+  $("[data-copy-invite]", root).addEventListener("click", () => copyText($("[data-invite]", root).value, gettext("Invite link copied.")));
   $("[data-replace-invite]", root).addEventListener("click", async () => {
-    if (!window.confirm("Replace the link? The old one will join nobody.")) return;
+    if (!window.confirm(gettext("Replace the link? The old one will join nobody."))) return;
     try {
       drawMembers(root, await api.post(`/api/leagues/${id}/invite/`));
-      toast("A new invite link is ready.");
+      toast(gettext("A new invite link is ready."));
     } catch (err) {
       toast(err.message, { warn: true });
     }
   });
   $("[data-members]", root).addEventListener("click", async (e) => {
     const button = e.target.closest("[data-remove]");
-    if (!button || !window.confirm(`Remove ${button.dataset.remove} from the league?`)) return;
+    if (!button || !window.confirm(interpolate(gettext("Remove %(name)s from the league?"), { name: button.dataset.remove }))) return;
     try {
       await request("DELETE", `/api/leagues/${id}/members/${encodeURIComponent(button.dataset.remove)}/`);
       refreshMembers();
@@ -128,7 +140,7 @@ function leaguePage(root) {
     }
   });
   $("[data-leave]", root).addEventListener("click", async () => {
-    if (!window.confirm("Leave this league?")) return;
+    if (!window.confirm(gettext("Leave this league?"))) return;
     try {
       await api.post(`/api/leagues/${id}/leave/`);
       window.location.href = "/leagues/";
@@ -137,11 +149,11 @@ function leaguePage(root) {
     }
   });
   $("[data-report]", root).addEventListener("click", async () => {
-    const reason = window.prompt("What is wrong with this league's name?");
+    const reason = window.prompt(gettext("What is wrong with this league's name?"));
     if (!reason) return;
     try {
       await api.post(`/api/leagues/${id}/report/`, { reason });
-      toast("Thank you: a moderator will look at it.");
+      toast(gettext("Thank you: a moderator will look at it."));
     } catch (err) {
       toast(err.message, { warn: true });
     }

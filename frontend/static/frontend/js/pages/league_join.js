@@ -6,6 +6,7 @@
 import { api } from "../shared/api.js";
 import { $, isLoggedIn, postAndOpen } from "../shared/dom.js";
 import { el, fill } from "../shared/html.js";
+import { gettext, interpolate, ngettext } from "../shared/i18n.js";
 
 // The invite a guest chose to sign up or log in for, in this tab only: opening an invite
 // link never joins by itself, only coming back from the click on one of those two does.
@@ -34,14 +35,15 @@ async function joinPage(root) {
   const chosen = chosenBefore(token);
   const here = encodeURIComponent(window.location.pathname);
   let action;
-  if (invite.is_member) action = el("a", { class: "button", href: `/leagues/${invite.id}/` }, "Open the league");
-  else if (isLoggedIn()) action = el("button", { type: "button", class: "button", "data-join-now": true }, `Join ${invite.name}`);
+  if (invite.is_member) action = el("a", { class: "button", href: `/leagues/${invite.id}/` }, gettext("Open the league"));
+  else if (isLoggedIn()) action = el("button", { type: "button", class: "button", "data-join-now": true }, interpolate(gettext("Join %(name)s"), { name: invite.name }));
   else {
-    action = [el("p", null, "Sign up or log in to join; you come back here to play in it."),
-      el("div", "button-row", el("a", { class: "button", href: `/signup/?next=${here}`, "data-choose": true }, "Sign up to join"),
-        " ", el("a", { class: "button ghost", href: `/login/?next=${here}`, "data-choose": true }, "Log in to join"))];
+    action = [el("p", null, gettext("Sign up or log in to join; you come back here to play in it.")),
+      el("div", "button-row", el("a", { class: "button", href: `/signup/?next=${here}`, "data-choose": true }, gettext("Sign up to join")),
+        " ", el("a", { class: "button ghost", href: `/login/?next=${here}`, "data-choose": true }, gettext("Log in to join")))];
   }
-  fill(box, el("p", null, el("strong", null, invite.name), `, run by ${invite.owner}, has ${invite.member_count} member${invite.member_count === 1 ? "" : "s"}.`), action);
+  fill(box, el("p", null, el("strong", null, invite.name), interpolate(ngettext(", run by %(owner)s, has %(count)s member.",
+    ", run by %(owner)s, has %(count)s members.", invite.member_count), { owner: invite.owner, count: invite.member_count })), action);
   for (const link of box.querySelectorAll("[data-choose]")) {
     link.addEventListener("click", () => {
       try {

@@ -4,14 +4,21 @@
 import { api, request } from "../shared/api.js";
 import { $, toast } from "../shared/dom.js";
 import { el, emptyState, fill, playerLink } from "../shared/html.js";
+import { gettext, interpolate, ngettext } from "../shared/i18n.js";
+
+/** "· 3 members · yours" */
+function leagueSize(league) {
+  const size = interpolate(ngettext("· %(count)s member", "· %(count)s members", league.member_count), { count: league.member_count });
+  return league.is_owner ? `${size} ${gettext("· yours")}` : size;
+}
 
 async function showLeagues(box) {
   try {
     const leagues = await api.get("/api/leagues/");
     fill(box, leagues.length
       ? el("ul", "plain", leagues.map((l) => el("li", null, el("a", { href: l.url }, l.name), " ",
-        el("span", "muted", `· ${l.member_count} member${l.member_count === 1 ? "" : "s"}${l.is_owner ? " · yours" : ""}`))))
-      : emptyState("You are in no league yet: make one and send its link to your friends.", "#league-name", "Name a league"));
+        el("span", "muted", leagueSize(l)))))
+      : emptyState(gettext("You are in no league yet: make one and send its link to your friends."), "#league-name", gettext("Name a league")));
   } catch (err) {
     fill(box, el("p", "notice", err.message));
   }
@@ -22,8 +29,8 @@ async function showFollows(box) {
     const { following } = await api.get("/api/follows/");
     fill(box, following.length
       ? el("ul", "plain", following.map((name) => el("li", null, playerLink(name), " ",
-        el("button", { type: "button", class: "linkish", "data-unfollow": name }, "unfollow"))))
-      : emptyState("You follow nobody yet: find players on today's board, or type a name below.", "/leaderboards/daily/", "Today's board"));
+        el("button", { type: "button", class: "linkish", "data-unfollow": name }, gettext("unfollow")))))
+      : emptyState(gettext("You follow nobody yet: find players on today's board, or type a name below."), "/leaderboards/daily/", gettext("Today's board")));
   } catch (err) {
     fill(box, el("p", "notice", err.message));
   }

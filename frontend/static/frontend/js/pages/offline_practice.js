@@ -8,12 +8,13 @@
 // and start time, and is replayed from the deal on every load.
 
 import { Board } from "../shared/board.js";
-import { cardName } from "../shared/cards.js";
+import { theCardName } from "../shared/cards.js";
 import { confirmChoice } from "../shared/confirm.js";
 import { dealGame, parseDealNumber, playMoves } from "../shared/deal.js";
 import { siteConstants, speak, toast } from "../shared/dom.js";
 import { formatTime, variantTitle } from "../shared/format.js";
 import { el } from "../shared/html.js";
+import { gettext, interpolate, ngettext } from "../shared/i18n.js";
 import { applyMove, isWon, legalMoves, revealCard, variantOf } from "../shared/rules.js";
 import { moveSound, playSound } from "../shared/sounds.js";
 
@@ -74,7 +75,7 @@ function saveGame(game) {
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify([game, ...others].slice(0, KEEP_GAMES)));
   } catch {
-    if (!storeWarned) toast("This browser keeps nothing for this site: the game ends with the page.", { warn: true });
+    if (!storeWarned) toast(gettext("This browser keeps nothing for this site: the game ends with the page."), { warn: true });
     storeWarned = true;
   }
 }
@@ -108,7 +109,8 @@ function requestedGame() {
   const number = parseDealNumber(asked);
   if (number === null) {
     const deal = randomDeal();
-    toast(`A deal number is a whole number from 0 to ${constants.max_deal}: dealt #${deal} instead.`, { warn: true });
+    toast(interpolate(gettext("A deal number is a whole number from 0 to %(max)s: dealt #%(deal)s instead."),
+      { max: constants.max_deal, deal }), { warn: true });
     return freshGame(deal, variant);
   }
   const deal = String(number); // "007" is deal 7
@@ -121,7 +123,7 @@ function open(game) {
   try {
     state.pos = playMoves(state.dealt, game.moves).position;
   } catch {
-    toast("The game kept here could not be played back; it starts again.", { warn: true });
+    toast(gettext("The game kept here could not be played back; it starts again."), { warn: true });
     game = freshGame(game.deal, game.variant);
     state.pos = state.dealt.position;
   }
@@ -133,7 +135,8 @@ function open(game) {
   url.searchParams.set("variant", base);
   if (option === "takeback") url.searchParams.set("takeback", "1");
   window.history.replaceState(null, "", url);
-  $("[data-title]").textContent = `Practice #${game.deal} · ${variantTitle(game.variant, constants.variant_titles)}`;
+  $("[data-title]").textContent = interpolate(gettext("Practice #%(deal)s · %(variant)s"),
+    { deal: game.deal, variant: variantTitle(game.variant, constants.variant_titles) });
   $("[data-variant-pick]").value = base;
   board.render(state.pos);
   board.setFrozen(isOver());
@@ -164,7 +167,8 @@ function playMove(text) {
     const column = pos.columns[step.uncovered];
     const card = state.dealt.hidden[step.uncovered][column.down - 1];
     pos = revealCard(pos, step.uncovered, card);
-    announce(`${state.said}; turned up the ${cardName(card)}`);
+    // Translators: %(move)s is what was just said of the move; %(card)s the turned card's name with its article.
+    announce(interpolate(gettext("%(move)s; turned up %(card)s"), { move: state.said, card: theCardName(card) }));
   }
   state.pos = pos;
   state.game.moves.push(text);
@@ -187,7 +191,7 @@ function undo() {
   saveGame(state.game);
   board.render(state.pos, { animate: true });
   updateHud();
-  announce("move taken back");
+  announce(gettext("move taken back"));
 }
 
 // ----- what the page shows --------------------------------------------------------------
@@ -199,8 +203,8 @@ function updateHud() {
   $("[data-time]").textContent = formatTime(((game.finishedAt ?? Date.now()) - game.startedAt) / 1000);
   $("[data-undo]").disabled = isOver() || game.moves.length === 0;
   if (!isOver() && !legalMoves(pos).length) {
-    board.statusLine.textContent = "No legal move left: undo, or deal a new game.";
-    if (!state.stuckTold) announce("No legal move left.");
+    board.statusLine.textContent = gettext("No legal move left: undo, or deal a new game.");
+    if (!state.stuckTold) announce(gettext("No legal move left."));
     state.stuckTold = true;
   } else {
     board.statusLine.textContent = "";
@@ -212,8 +216,9 @@ setInterval(() => { if (state.game && !isOver()) updateHud(); }, 1000);
 function showEnd() {
   const { game, pos } = state;
   const time = formatTime((game.finishedAt - game.startedAt) / 1000);
-  $("[data-end-line]").textContent = `Score ${pos.score} in ${pos.moves} moves, ${time}. `
-    + "Offline practice: kept on this device, not sent to the server.";
+  const score = interpolate(ngettext("Score %(score)s in %(moves)s move, %(time)s.", "Score %(score)s in %(moves)s moves, %(time)s.",
+    pos.moves), { score: pos.score, moves: pos.moves, time });
+  $("[data-end-line]").textContent = `${score} ${gettext("Offline practice: kept on this device, not sent to the server.")}`;
   const dialog = $("[data-end]");
   if (!dialog.open) dialog.showModal();
 }
@@ -223,18 +228,18 @@ function showEnd() {
 function showConnection(changed) {
   const line = $("[data-connection]");
   if (!navigator.onLine) {
-    line.textContent = "You are offline. This practice game is kept on this device.";
+    line.textContent = gettext("You are offline. This practice game is kept on this device.");
     return;
   }
   const [base, option] = state.game.variant.split("+");
   const online = `/practice/${state.game.deal}/?variant=${encodeURIComponent(base)}${option ? "&takeback=1" : ""}`;
   line.replaceChildren(
-    changed ? "You are back online. " : "",
-    "This game is offline practice: it stays on this device and is not sent to the server. ",
-    el("a", { href: online }, "Play this deal online"),
-    " (with hints).",
+    changed ? `${gettext("You are back online.")} ` : "",
+    `${gettext("This game is offline practice: it stays on this device and is not sent to the server.")} `,
+    el("a", { href: online }, gettext("Play this deal online")),
+    ` ${gettext("(with hints).")}`,
   );
-  if (changed) toast("Back online: this offline practice game is not sent to the server.", { silent: true });
+  if (changed) toast(gettext("Back online: this offline practice game is not sent to the server."), { silent: true });
 }
 window.addEventListener("online", () => showConnection(true));
 window.addEventListener("offline", () => showConnection(false));
@@ -242,18 +247,18 @@ window.addEventListener("offline", () => showConnection(false));
 // ----- controls -------------------------------------------------------------------------
 
 /** A game in play with moves made is left only when the player says so. */
-async function mayLeave(go) {
+async function mayLeave(go, starts) {
   const moves = state.game.moves.length;
   if (isOver() || moves === 0) return true;
-  return confirmChoice({
-    title: "Leave this game?",
-    text: `This game is in play, ${moves} move${moves === 1 ? "" : "s"} in. It stays on this device; ${go} starts another.`,
-    go,
-  });
+  const inPlay = interpolate(ngettext("This game is in play, %(moves)s move in.", "This game is in play, %(moves)s moves in.", moves),
+    { moves });
+  return confirmChoice({ title: gettext("Leave this game?"), text: `${inPlay} ${starts}`, go });
 }
 
 async function newDeal() {
-  if (await mayLeave("Deal a new game")) open(freshGame(randomDeal(), state.game.variant));
+  if (await mayLeave(gettext("Deal a new game"), gettext("It stays on this device; Deal a new game starts another."))) {
+    open(freshGame(randomDeal(), state.game.variant));
+  }
 }
 
 $("[data-undo]").addEventListener("click", undo);
@@ -263,7 +268,8 @@ const variantPick = $("[data-variant-pick]");
 variantPick.addEventListener("change", async () => {
   const title = variantPick.selectedOptions[0]?.textContent || variantPick.value;
   const [current, option] = state.game.variant.split("+");
-  if (!(await mayLeave(`Play ${title}`))) {
+  const go = interpolate(gettext("Play %(variant)s"), { variant: title });
+  if (!(await mayLeave(go, interpolate(gettext("It stays on this device; Play %(variant)s starts another."), { variant: title })))) {
     variantPick.value = current;
     return;
   }

@@ -6,13 +6,15 @@
 
 import { api, serverNow } from "../shared/api.js";
 import { Board } from "../shared/board.js";
-import { cardName } from "../shared/cards.js";
+import { theCardName } from "../shared/cards.js";
 import { closingNotice } from "../shared/closing.js";
 import { confirmChoice } from "../shared/confirm.js";
 import { isLoggedIn, siteConstants, speak, toast } from "../shared/dom.js";
 import { formatTime, variantTitle } from "../shared/format.js";
+import { tierWord } from "../shared/game_names.js";
 import { clearHint, hintWords, markHint } from "../shared/hint_words.js";
 import { el, fill } from "../shared/html.js";
+import { gettext, interpolate, ngettext, pageLanguage } from "../shared/i18n.js";
 import { countShare } from "../shared/metrics.js";
 import { shortCommitment } from "../shared/proof.js";
 import { applyMove, fromMasked, isMultiDeck, legalMoves, revealCard } from "../shared/rules.js";
@@ -25,7 +27,9 @@ const root = document.querySelector("[data-game]");
 const $ = (sel) => root.querySelector(sel);
 const announceEl = $("[data-announce]");
 
-const TITLES = { won: "You won!", stuck: "No moves left", resigned: "Resigned", abandoned: "Day closed" };
+const TITLES = {
+  won: gettext("You won!"), stuck: gettext("No moves left"), resigned: gettext("Resigned"), abandoned: gettext("Day closed"),
+};
 
 const state = {
   game: null, // the last game JSON from the server
@@ -59,7 +63,7 @@ async function start() {
     if (root.dataset.mode === "practice") await startPractice();
     else adopt(await api.get(`/api/games/${root.dataset.gameId}/`));
   } catch (err) {
-    fill($("[data-board]"), el("p", "loading", `Could not load the game: ${err.message}.`));
+    fill($("[data-board]"), el("p", "loading", interpolate(gettext("Could not load the game: %(error)s."), { error: err.message })));
   }
 }
 
@@ -105,13 +109,17 @@ function adopt(game) {
   }
   if (game.mode === "daily" || game.mode === "guest") {
     const weekly = game.tier === "weekly" ? ` · ${variantTitle(game.variant, siteConstants()?.variant_titles)}` : "";
-    $("[data-title]").textContent = `${game.date} · ${game.tier}${weekly}`;
+    $("[data-title]").textContent = `${game.date} · ${tierWord(game.tier)}${weekly}`;
     showCommitment(game);
   } else if (game.mode === "archive") {
-    $("[data-title]").textContent = `${game.date} · ${game.tier} · archive`;
+    $("[data-title]").textContent = interpolate(gettext("%(date)s · %(tier)s · archive"),
+      { date: game.date, tier: tierWord(game.tier) });
   } else if (game.tier) { // dealt from the practice pool: proven winnable, rated
-    const rate = game.bot_win_rate == null ? "" : ` · bot wins ${Math.round(game.bot_win_rate * 100)}%`;
-    $("[data-title]").textContent = `Practice #${game.deal} · ${game.tier}${rate}`;
+    const practice = interpolate(gettext("Practice #%(deal)s · %(tier)s"), { deal: game.deal, tier: tierWord(game.tier) });
+    const rate = game.bot_win_rate == null ? "" : ` · ${interpolate(gettext("bot wins %(rate)s"), {
+      rate: new Intl.NumberFormat(pageLanguage(), { style: "percent" }).format(Math.round(game.bot_win_rate * 100) / 100),
+    })}`;
+    $("[data-title]").textContent = `${practice}${rate}`;
   }
   board.render(state.pos);
   board.setFrozen(state.finished);
@@ -130,11 +138,19 @@ function showCommitment(game) {
     if (title) el.title = title;
     return el;
   };
-  const parts = ["Commitment ", code(shortCommitment(game.commitment), game.commitment)];
-  if (game.salt) parts.push(": deal ", code(game.deal), ", salt ", code(game.salt));
+  // The sentence is one message; its codes are put in where its fields stand.
+  const fields = {
+    commitment: code(shortCommitment(game.commitment), game.commitment),
+    deal: game.salt ? code(game.deal) : null,
+    salt: game.salt ? code(game.salt) : null,
+  };
   const how = document.createElement("a");
   how.href = "/fair-play/";
-  how.textContent = "how to check";
+  how.textContent = gettext("how to check");
+  const text = game.salt ? gettext("Commitment %(commitment)s: deal %(deal)s, salt %(salt)s")
+    : gettext("Commitment %(commitment)s");
+  const parts = text.split(/(%\((?:commitment|deal|salt)\)s)/).filter(Boolean)
+    .map((part) => fields[/^%\((\w+)\)s$/.exec(part)?.[1]] ?? part);
   parts.push(" · ", how);
   line.replaceChildren(...parts);
   line.hidden = false;
@@ -171,7 +187,7 @@ async function reload(reason) {
   try {
     adopt(await api.get(`/api/games/${state.game.id}/`));
   } catch (err) {
-    toast(`Could not reload the game: ${err.message}`, { warn: true });
+    toast(interpolate(gettext("Could not reload the game: %(error)s"), { error: err.message }), { warn: true });
   }
 }
 
@@ -211,13 +227,14 @@ async function sendMove(generation, ply, text, uncovered) {
     if (generation !== state.generation) return;
     const closed = err.status === 409 && err.body && err.body.status === "abandoned";
     const why = closed ? err.message
-      : err.status === 409 ? "The game changed elsewhere; reloaded it." : `Move ${text} was not accepted: ${err.message}`;
+      : err.status === 409 ? gettext("The game changed elsewhere; reloaded it.")
+        : interpolate(gettext("Move %(move)s was not accepted: %(error)s"), { move: text, error: err.message });
     await reload(why);
     return;
   }
   if (generation !== state.generation) return;
   if ((uncovered !== null) !== Boolean(result.turned)) {
-    await reload("The board was out of step; reloaded it.");
+    await reload(gettext("The board was out of step; reloaded it."));
     return;
   }
   if (uncovered !== null) {
@@ -229,13 +246,14 @@ async function sendMove(generation, ply, text, uncovered) {
         const game = await api.get(`/api/games/${state.game.id}/`);
         card = `${card}#${game.position.columns[uncovered].copies[0]}`;
       } catch (err) {
-        await reload(`Could not read the turned card: ${err.message}`);
+        await reload(interpolate(gettext("Could not read the turned card: %(error)s"), { error: err.message }));
         return;
       }
       if (generation !== state.generation) return;
     }
     state.pos = revealCard(state.pos, uncovered, card);
-    announce(`turned up the ${cardName(result.turned)}`);
+    // Translators: said when a face-down card turns: %(card)s is its name with its article.
+    announce(interpolate(gettext("turned up %(card)s"), { card: theCardName(result.turned) }));
   }
   state.pos = { ...state.pos, score: result.score };
   state.game = { ...state.game, ply: result.ply, score: result.score, status: result.status, moves: result.moves };
@@ -283,8 +301,8 @@ function updateHud() {
     if (button) button.disabled = state.finished || state.asking;
   }
   if (!state.finished && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
-    board.statusLine.textContent = "No legal move left.";
-    if (!state.stuckTold) announce("No legal move left.");
+    board.statusLine.textContent = gettext("No legal move left.");
+    if (!state.stuckTold) announce(gettext("No legal move left."));
     state.stuckTold = true;
   } else {
     board.statusLine.textContent = "";
@@ -347,7 +365,7 @@ async function loadResults(game) {
   try {
     ending.results = await api.get(`/api/games/${game.id}/results/`);
   } catch (err) {
-    note.textContent = `The day's figures could not be read: ${err.message}`;
+    note.textContent = interpolate(gettext("The day's figures could not be read: %(error)s"), { error: err.message });
     note.hidden = false;
     return;
   }
@@ -383,10 +401,11 @@ function stopCelebrating() {
 function showEnd({ justWon = false } = {}) {
   const g = state.game;
   const dialog = $("[data-end]");
-  $("[data-end-title]").textContent = TITLES[g.status] || "Game over";
+  $("[data-end-title]").textContent = TITLES[g.status] || gettext("Game over");
   if (ending.results && ending.results.game !== g.id) ending.results = null;
   Object.assign(ending, { seconds: elapsedSeconds(), moves: null, par: null });
-  $("[data-end-line]").textContent = `Score ${g.score} in ${g.moves} moves, ${formatTime(ending.seconds)}.`;
+  $("[data-end-line]").textContent = interpolate(ngettext("Score %(score)s in %(moves)s move, %(time)s.",
+    "Score %(score)s in %(moves)s moves, %(time)s.", g.moves), { score: g.score, moves: g.moves, time: formatTime(ending.seconds) });
   fillShare(g);
   $("[data-end-replay]").href = `/replay/${g.id}/`;
   const signUp = signUpHref(g, isLoggedIn());
@@ -400,10 +419,10 @@ function showEnd({ justWon = false } = {}) {
     showRank(g, 0);
   } else if (g.mode === "guest") {
     $("[data-end-rank]").textContent = g.ranks_if_signed_up_before
-      ? "A guest's game is not on the board: it joins it when you sign up before the day closes."
-      : "A guest's game is not on the board.";
+      ? gettext("A guest's game is not on the board: it joins it when you sign up before the day closes.")
+      : gettext("A guest's game is not on the board.");
   } else {
-    $("[data-end-rank]").textContent = "Practice games are not ranked.";
+    $("[data-end-rank]").textContent = gettext("Practice games are not ranked.");
     $("[data-end-board]").hidden = true;
   }
   if (g.mode === "daily" || g.mode === "guest") loadResults(g);
@@ -418,8 +437,8 @@ async function showRank(game, attempt) {
   const rankEl = $("[data-end-rank]");
   if (game.verification !== "verified") {
     rankEl.textContent = game.verification === "rejected"
-      ? "The server could not verify this game, so it is not ranked."
-      : "Checking your game before it enters the leaderboard…";
+      ? gettext("The server could not verify this game, so it is not ranked.")
+      : gettext("Checking your game before it enters the leaderboard…");
     if (game.verification === "pending" && attempt < 15) {
       setTimeout(async () => {
         try {
@@ -436,15 +455,17 @@ async function showRank(game, attempt) {
     if (game.mode === "archive") {
       const board = await api.get(boardApi(game));
       rankEl.textContent = board.me
-        ? `Unranked archive game: #${board.me.rank} on ${game.date}'s ${game.tier} archive board.`
-        : "Verified: on your record and the day's archive board.";
+        ? interpolate(gettext("Unranked archive game: #%(rank)s on %(date)s's %(tier)s archive board."),
+          { rank: board.me.rank, date: game.date, tier: tierWord(game.tier) })
+        : gettext("Verified: on your record and the day's archive board.");
       return;
     }
     const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
     rankEl.textContent = board.me
-      ? `You are #${board.me.rank} on today's ${game.tier} board.` : "Verified: you are on today's board.";
+      ? interpolate(gettext("You are #%(rank)s on today's %(tier)s board."), { rank: board.me.rank, tier: tierWord(game.tier) })
+      : gettext("Verified: you are on today's board.");
   } catch (err) {
-    rankEl.textContent = `Verified. The board could not be read: ${err.message}`;
+    rankEl.textContent = interpolate(gettext("Verified. The board could not be read: %(error)s"), { error: err.message });
   }
 }
 
@@ -453,10 +474,10 @@ $("[data-copy]").addEventListener("click", async () => {
   const text = $("[data-share]").value;
   try {
     await navigator.clipboard.writeText(text);
-    toast("Copied");
+    toast(gettext("Copied"));
   } catch {
     $("[data-share]").select();
-    toast("Select and copy the text");
+    toast(gettext("Select and copy the text"));
   }
 });
 const shareSheet = $("[data-share-sheet]");
@@ -490,7 +511,9 @@ endDialog.addEventListener("close", stopCelebrating);
 /** Resign only when the player says so, unless they turned the question off (settings). */
 function mayResign() {
   if (!currentSettings().confirmResign) return Promise.resolve(true);
-  return confirmChoice({ title: "Resign this game?", text: "It ends here and counts as played.", go: "Resign" });
+  return confirmChoice({
+    title: gettext("Resign this game?"), text: gettext("It ends here and counts as played."), go: gettext("Resign"),
+  });
 }
 
 $("[data-resign]").addEventListener("click", async () => {
@@ -501,7 +524,7 @@ $("[data-resign]").addEventListener("click", async () => {
     try {
       adopt(await api.post(`/api/games/${state.game.id}/resign/`));
     } catch (err) {
-      await reload(`Could not resign: ${err.message}`);
+      await reload(interpolate(gettext("Could not resign: %(error)s"), { error: err.message }));
     }
   });
 });
@@ -514,24 +537,24 @@ if (undoButton) {
       if (generation !== state.generation) return;
       try {
         adopt(await api.post(`/api/games/${state.game.id}/undo/`, { ply: state.ply }));
-        announce("move taken back");
+        announce(gettext("move taken back"));
       } catch (err) {
-        await reload(`Could not undo: ${err.message}`);
+        await reload(interpolate(gettext("Could not undo: %(error)s"), { error: err.message }));
       }
     });
   });
 }
 
 /** A practice game in play with moves made is left only when the player says so ("Keep
- * playing" is the default); `go` names what happens instead ("Deal a new game"). */
-async function mayLeaveGame(go) {
+ * playing" is the default); `go` names what happens instead ("Deal a new game"), and
+ * `goes` says it in the question's sentence ("Deal a new game leaves it unfinished."),
+ * one message each, so every language words both as it needs. */
+async function mayLeaveGame(go, goes) {
   const moves = state.pos?.moves ?? 0;
   if (state.finished || !state.game || moves === 0) return true;
-  return confirmChoice({
-    title: "Leave this game?",
-    text: `This game is in play, ${moves} move${moves === 1 ? "" : "s"} in. ${go} leaves it unfinished.`,
-    go,
-  });
+  const inPlay = interpolate(ngettext("This game is in play, %(moves)s move in.", "This game is in play, %(moves)s moves in.", moves),
+    { moves });
+  return confirmChoice({ title: gettext("Leave this game?"), text: `${inPlay} ${goes}`, go });
 }
 
 function dealAgain() {
@@ -542,7 +565,7 @@ function dealAgain() {
 const newButton = $("[data-new]");
 if (newButton) {
   newButton.addEventListener("click", async () => {
-    if (await mayLeaveGame("Deal a new game")) dealAgain();
+    if (await mayLeaveGame(gettext("Deal a new game"), gettext("Deal a new game leaves it unfinished."))) dealAgain();
   });
 }
 
@@ -550,7 +573,8 @@ const variantPick = $("[data-variant-pick]");
 if (variantPick) {
   variantPick.addEventListener("change", async () => {
     const title = variantPick.selectedOptions[0]?.textContent || variantPick.value;
-    if (!(await mayLeaveGame(`Play ${title}`))) {
+    const go = interpolate(gettext("Play %(variant)s"), { variant: title });
+    if (!(await mayLeaveGame(go, interpolate(gettext("Play %(variant)s leaves it unfinished."), { variant: title })))) {
       variantPick.value = root.dataset.variant; // the game goes on in its own variant
       return;
     }
@@ -562,7 +586,10 @@ const takebackPick = $("[data-takeback-pick]");
 if (takebackPick) {
   takebackPick.addEventListener("change", async () => {
     const on = takebackPick.checked;
-    if (!(await mayLeaveGame(on ? "Deal again with take-back" : "Deal again without take-back"))) {
+    const asked = on
+      ? [gettext("Deal again with take-back"), gettext("Deal again with take-back leaves it unfinished.")]
+      : [gettext("Deal again without take-back"), gettext("Deal again without take-back leaves it unfinished.")];
+    if (!(await mayLeaveGame(...asked))) {
       takebackPick.checked = !on;
       return;
     }
@@ -581,9 +608,9 @@ document.addEventListener("keydown", (e) => {
 // ----- the practice coach -------------------------------------------------------
 
 const VERDICT_WORDS = {
-  solved: "Yes: this game can still be won.",
-  unwinnable: "No win exists from here. Undo a few moves and try another way.",
-  unknown: "No win found in time: the solver could not tell within its budget.",
+  solved: gettext("Yes: this game can still be won."),
+  unwinnable: gettext("No win exists from here. Undo a few moves and try another way."),
+  unknown: gettext("No win found in time: the solver could not tell within its budget."),
 };
 
 // A hint in words ("Move the Q♣ and the cards on it onto column 5."), never a move text; the
@@ -603,7 +630,7 @@ async function askCoach(kind) {
   state.asking = true;
   updateHud();
   const line = $("[data-coach]");
-  line.textContent = kind === "hint" ? "Thinking about a hint…" : "Checking…";
+  line.textContent = kind === "hint" ? gettext("Thinking about a hint…") : gettext("Checking…");
   const generation = state.generation;
   try {
     await state.queue; // the server must have every move first
@@ -611,14 +638,14 @@ async function askCoach(kind) {
     if (generation !== state.generation) return;
     state.game = { ...state.game, hints_used: answer.hints_used };
     if (answer.ply !== state.ply) {
-      line.textContent = "The game moved on meanwhile; ask again.";
+      line.textContent = gettext("The game moved on meanwhile; ask again.");
     } else {
       line.textContent = kind === "hint" ? hintText(answer) : VERDICT_WORDS[answer.verdict];
       if (kind === "hint") showHint(answer.move);
     }
     announce(line.textContent);
   } catch (err) {
-    line.textContent = `The coach could not answer: ${err.message}`;
+    line.textContent = interpolate(gettext("The coach could not answer: %(error)s"), { error: err.message });
   } finally {
     state.asking = false;
     updateHud();

@@ -3,6 +3,7 @@
 
 import { api, ApiError } from "../shared/api.js";
 import { siteConstants } from "../shared/dom.js";
+import { gettext, interpolate, pgettext } from "../shared/i18n.js";
 
 const MAX_DEAL = BigInt(siteConstants().max_deal);
 const MAX_TRIES = 20; // deals still being prepared: ask again after Retry-After, this often
@@ -20,7 +21,7 @@ form.addEventListener("submit", (e) => {
   e.preventDefault();
   const deal = form.elements.deal.value.trim();
   if (/^[0-9]{1,20}$/.test(deal) && BigInt(deal) <= MAX_DEAL) go(deal);
-  else form.elements.deal.setCustomValidity(`A whole number from 0 to ${MAX_DEAL}`);
+  else form.elements.deal.setCustomValidity(interpolate(gettext("A whole number from 0 to %(max)s"), { max: MAX_DEAL }));
   form.reportValidity();
 });
 form.elements.deal.addEventListener("input", () => form.elements.deal.setCustomValidity(""));
@@ -29,12 +30,18 @@ form.querySelector("[data-random]").addEventListener("click", () => {
 });
 
 const tierButtons = [...form.querySelectorAll("[data-tier]")];
+const TIER_WORDS = {
+  easy: () => pgettext("tier", "easy"),
+  medium: () => pgettext("tier", "medium"),
+  hard: () => pgettext("tier", "hard"),
+};
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 async function dealTier(tier) {
   const variant = form.elements.variant.value;
   tierButtons.forEach((b) => { b.disabled = true; });
-  status.textContent = `Finding a proven ${tier} deal…`;
+  const values = { tier: TIER_WORDS[tier]?.() ?? tier };
+  status.textContent = interpolate(gettext("Finding a proven %(tier)s deal…"), values);
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -45,7 +52,10 @@ async function dealTier(tier) {
       } catch (err) {
         const wait = err instanceof ApiError && err.status === 503 ? Number(err.body?.retry_after) : NaN;
         if (!(wait > 0) || attempt >= MAX_TRIES) throw err;
-        status.textContent = `Preparing proven ${tier} deals (the solver is at work); asking again in ${wait} s…`;
+        status.textContent = interpolate(
+          gettext("Preparing proven %(tier)s deals (the solver is at work); asking again in %(seconds)s s…"),
+          { ...values, seconds: wait },
+        );
         await sleep(wait * 1000);
       }
     }
@@ -64,8 +74,8 @@ const pooled = form.elements.variant.dataset.pooled.split(" ");
 function syncTiers() {
   const hasPool = pooled.includes(form.elements.variant.value);
   tierButtons.forEach((b) => { b.disabled = !hasPool; });
-  status.textContent = hasPool ? "" : "Proven deals of a tier are dealt in one-deck variants "
-    + "with today's rules; pick a deal number for this one.";
+  status.textContent = hasPool ? ""
+    : gettext("Proven deals of a tier are dealt in one-deck variants with today's rules; pick a deal number for this one.");
 }
 form.elements.variant.addEventListener("change", syncTiers);
 syncTiers();

@@ -6,6 +6,7 @@ import { siteConstants } from "../shared/dom.js";
 import { formatTime } from "../shared/format.js";
 import { replayTitle } from "../shared/game_names.js";
 import { el, fill } from "../shared/html.js";
+import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { turnoverAt } from "../shared/local_time.js";
 import { applyMove, fromMasked, revealCard } from "../shared/rules.js";
 
@@ -45,7 +46,7 @@ function show(index) {
   $("[data-score]").textContent = frame.pos.score;
   $("[data-moves]").textContent = `${at}/${frames.length - 1}`;
   $("[data-time]").textContent = frame.atMs == null ? "–" : formatTime(frame.atMs / 1000);
-  $("[data-move-text]").textContent = frame.text || "deal";
+  $("[data-move-text]").textContent = frame.text || pgettext("replay", "deal");
   scrub.value = String(at);
   if (at >= frames.length - 1) stop();
 }
@@ -53,15 +54,15 @@ function show(index) {
 function stop() {
   clearInterval(timer);
   timer = 0;
-  playButton.textContent = "Play";
-  playButton.setAttribute("aria-label", "Play");
+  playButton.textContent = pgettext("replay", "Play");
+  playButton.setAttribute("aria-label", pgettext("replay", "Play"));
 }
 
 function play() {
   if (timer) { stop(); return; }
   if (at >= frames.length - 1) show(0);
-  playButton.textContent = "Pause";
-  playButton.setAttribute("aria-label", "Pause");
+  playButton.textContent = pgettext("replay", "Pause");
+  playButton.setAttribute("aria-label", pgettext("replay", "Pause"));
   timer = setInterval(() => show(at + 1), Number($("[data-speed]").value));
 }
 
@@ -70,8 +71,8 @@ async function load() {
   try {
     game = await api.get(`/api/games/${root.dataset.gameId}/replay/`);
   } catch (err) {
-    const why = err.status === 409 ? "This game is still being played; its replay opens when it ends."
-      : err.status === 404 ? "This replay is not public yet (daily games open when their day closes)."
+    const why = err.status === 409 ? gettext("This game is still being played; its replay opens when it ends.")
+      : err.status === 404 ? gettext("This replay is not public yet (daily games open when their day closes).")
         : err.message;
     fill($("[data-board]"), el("p", "loading", why));
     return;
@@ -87,15 +88,21 @@ async function load() {
 
 function showClosedAnalysis() {
   $("[data-analysis]").hidden = false;
-  $("[data-analysis-summary]").textContent = `The analysis of a daily game opens when its day closes, at ${turnoverAt(serverNow())}.`;
+  $("[data-analysis-summary]").textContent = interpolate(
+    gettext("The analysis of a daily game opens when its day closes, at %(time)s."),
+    { time: turnoverAt(serverNow()) },
+  );
 }
 
 // ----- the analysis: where the game stopped being winnable ----------------------
 
 /** The par line: the player's move count beside the solver's line length. */
 function parText(analysis) {
-  const mine = `You played ${analysis.player_moves} moves`;
-  return analysis.par ? `${mine}; par (the solver's winning line from the deal) is ${analysis.par}.` : `${mine}.`;
+  const values = { moves: analysis.player_moves, par: analysis.par };
+  return interpolate(analysis.par
+    ? ngettext("You played %(moves)s move; par (the solver's winning line from the deal) is %(par)s.",
+      "You played %(moves)s moves; par (the solver's winning line from the deal) is %(par)s.", analysis.player_moves)
+    : ngettext("You played %(moves)s move.", "You played %(moves)s moves.", analysis.player_moves), values);
 }
 
 async function loadAnalysis(game, attempt) {
@@ -121,7 +128,7 @@ async function loadAnalysis(game, attempt) {
   const lost = analysis.losing_move;
   if (lost && lost.ply != null) {
     jump.hidden = false;
-    jump.textContent = `Show move ${lost.number}: ${lost.move}`;
+    jump.textContent = interpolate(gettext("Show move %(number)s: %(move)s"), { number: lost.number, move: lost.move });
     jump.onclick = () => { stop(); show(lost.ply + 1); };
   }
   if (analysis.continuation && analysis.continuation.length) {

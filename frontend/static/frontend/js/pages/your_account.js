@@ -3,6 +3,7 @@
 
 import { api, errorText } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 import { setUpReminders } from "../shared/reminders.js";
 
 const nameForm = document.querySelector("[data-display-name]");
@@ -12,7 +13,7 @@ nameForm.addEventListener("submit", async (e) => {
   error.textContent = "";
   try {
     const me = await api.post("/api/auth/display-name/", Object.fromEntries(new FormData(nameForm)));
-    toast(`You are now ${me.player.display_name} on the boards.`);
+    toast(interpolate(gettext("You are now %(name)s on the boards."), { name: me.player.display_name }));
     document.querySelectorAll(".who").forEach((el) => { el.textContent = me.player.display_name; });
   } catch (err) {
     error.textContent = errorText(err.body, err.message);

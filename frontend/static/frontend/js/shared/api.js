@@ -1,8 +1,10 @@
 // Talking to the API: JSON in and out, the session cookie, and the CSRF header.
 
+import { gettext, interpolate } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, detail, body) {
-    super(detail || `request failed (${status})`);
+    super(detail || interpolate(gettext("request failed (%(status)s)"), { status }));
     this.status = status;
     this.body = body;
   }
@@ -73,14 +75,15 @@ export async function request(method, url, data) {
   try {
     response = await fetch(url, init);
   } catch {
-    throw new ApiError(0, "the server cannot be reached; check your connection");
+    throw new ApiError(0, gettext("the server cannot be reached; check your connection"));
   }
   clock = betterClock(clock, sentAt, Date.now(), response.headers);
   let body = null;
   const type = response.headers.get("Content-Type") || "";
   if (response.status !== 204 && type.includes("json")) body = await response.json().catch(() => null);
   if (!response.ok) {
-    throw new ApiError(response.status, errorText(body, `the server answered ${response.status}`), body);
+    const fallback = interpolate(gettext("the server answered %(status)s"), { status: response.status });
+    throw new ApiError(response.status, errorText(body, fallback), body);
   }
   return body;
 }

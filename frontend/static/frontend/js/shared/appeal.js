@@ -4,17 +4,18 @@
 // from the server goes in as text (textContent), never as markup.
 
 import { api } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const APPEAL_STATES = {
-  open: "Your appeal is waiting for a moderator.",
-  upheld: "Your appeal was heard: the decision stands.",
-  reinstated: "Your appeal was heard: the result is back on its board.",
+  open: gettext("Your appeal is waiting for a moderator."),
+  upheld: gettext("Your appeal was heard: the decision stands."),
+  reinstated: gettext("Your appeal was heard: the result is back on its board."),
 };
 
 /** A short line about a notice's appeal, or "" when there is none to mention. */
 export function appealLine(notice) {
   if (notice.appeal) return APPEAL_STATES[notice.appeal.status] || "";
-  return notice.can_appeal ? "You can appeal this decision once." : "";
+  return notice.can_appeal ? gettext("You can appeal this decision once.") : "";
 }
 
 /** The day a notice was sent, as a date (UTC, like every day on the site). */
@@ -43,7 +44,7 @@ function noticeItem(notice, onAppeal) {
   const line = appealLine(notice);
   if (line) item.append(element("p", "muted", line));
   if (notice.can_appeal) {
-    const button = element("button", "button small", "Appeal this decision");
+    const button = element("button", "button small", gettext("Appeal this decision"));
     button.type = "button";
     button.dataset.appealGame = String(notice.game);
     button.addEventListener("click", () => onAppeal(notice, button));
@@ -64,7 +65,8 @@ export async function showModerationNotices(box) {
   const openForm = (notice, button) => {
     opener = button;
     form.elements.game.value = String(notice.game);
-    about.textContent = `Your appeal of the decision about game ${notice.game}. A moderator reads it before any other work.`;
+    about.textContent = interpolate(gettext("Your appeal of the decision about game %(game)s. A moderator reads it before any other work."),
+      { game: notice.game });
     status.textContent = "";
     form.hidden = false;
     form.elements.reason.focus();
@@ -91,7 +93,7 @@ export async function showModerationNotices(box) {
       });
       form.reset();
       form.hidden = true;
-      status.textContent = "Your appeal was sent: a moderator will read it.";
+      status.textContent = gettext("Your appeal was sent: a moderator will read it.");
       await draw();
     } catch (err) {
       status.textContent = err.message;

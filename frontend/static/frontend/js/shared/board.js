@@ -4,7 +4,8 @@
 // legal, and hands legal moves to `onMove(text)`; the page then calls `render()` with the
 // new position. Without `onMove` the board is a read-only view (the replay page).
 
-import { SUITS, SUIT_NAMES, cardLabel, cardName, cardSvgElement, slotSvgElement, suitOf } from "./cards.js";
+import { SUITS, cardLabel, cardName, cardSvgElement, slotSvgElement, suitName, suitOf, theCardName } from "./cards.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { faceOf, illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
 import { reducedMotion } from "./settings.js"; // the player's Animations, else the device's
 
@@ -59,6 +60,18 @@ function el(tag, className, attrs = {}) {
 
 // A suit's foundations' counts as drawn under its slot on a several-deck board: "3 · 0".
 const piles = (counts) => counts.join(" · ");
+
+/** A foundation's accessible name: its top card and how many are home ("king of hearts,
+ * hearts foundation, 13 home"), or, with several decks, every foundation's count as drawn. */
+function foundationLabel(suit, top, n, counts) {
+  const values = { card: top ? cardLabel(top) : "", suit: suitName(suit), count: n, piles: piles(counts), foundations: counts.length };
+  if (counts.length > 1) {
+    return interpolate(top ? gettext("%(card)s, %(suit)s foundation, %(foundations)s foundations holding %(piles)s")
+      : gettext("%(suit)s foundation, %(foundations)s foundations holding %(piles)s"), values);
+  }
+  return interpolate(top ? ngettext("%(card)s, %(suit)s foundation, %(count)s home", "%(card)s, %(suit)s foundation, %(count)s home", n)
+    : gettext("%(suit)s foundation, empty"), values);
+}
 
 export class Board {
   constructor(root, { onMove = null, notify = () => {}, announce = () => {}, sound = () => {} } = {}) {
@@ -171,9 +184,14 @@ export class Board {
         // With several decks, name the copy when the column shows another one just like it.
         const twin = card.length > 2
           && column.up.some((other) => other !== card && faceOf(other) === faceOf(card));
-        const copy = twin ? `, copy ${card.slice(3)}` : "";
-        node.setAttribute("aria-label", `${cardLabel(card)}${copy}, column ${k + 1}, face up`
-          + (i < column.up.length - 1 ? `, ${column.up.length - 1 - i} on it` : ""));
+        const name = twin
+          ? interpolate(gettext("%(card)s, copy %(copy)s"), { card: cardLabel(card), copy: card.slice(3) })
+          : cardLabel(card);
+        const above = column.up.length - 1 - i;
+        node.setAttribute("aria-label", above
+          ? interpolate(ngettext("%(card)s, column %(column)s, face up, %(count)s on it",
+            "%(card)s, column %(column)s, face up, %(count)s on it", above), { card: name, column: k + 1, count: above })
+          : interpolate(gettext("%(card)s, column %(column)s, face up"), { card: name, column: k + 1 }));
         if (!dragged.has(node)) { // a server answer may arrive mid-drag: leave that pile be
           node.style.transform = "";
           node.classList.remove("dragging", "snapback");
@@ -183,8 +201,10 @@ export class Board {
       });
       const empty = column.down === 0 && column.up.length === 0;
       this.slotEls[k].classList.toggle("empty-col", empty);
-      this.slotEls[k].setAttribute("aria-label", empty ? `column ${k + 1}, empty`
-        : `column ${k + 1}, ${column.down} face down, ${column.up.length} face up`);
+      this.slotEls[k].setAttribute("aria-label", empty
+        ? interpolate(gettext("column %(column)s, empty"), { column: k + 1 })
+        : interpolate(gettext("column %(column)s, %(down)s face down, %(up)s face up"),
+          { column: k + 1, down: column.down, up: column.up.length }));
       const colEl = this.columnEls[k];
       const same = colEl.childElementCount === nodes.length
         && nodes.every((n, i) => colEl.children[i] === n);
@@ -214,11 +234,7 @@ export class Board {
         if (counts.length > 1) slot.append(Object.assign(el("span", "piles"), { textContent: piles(counts) }));
       }
       // The name holds the counts as shown, so a voice-control user can say what they see.
-      const many = counts.length > 1
-        ? `, ${counts.length} foundations holding ${piles(counts)}` : "";
-      slot.setAttribute("aria-label", top
-        ? `${cardLabel(top)}, ${SUIT_NAMES[suit]} foundation${many || `, ${n} home`}`
-        : `${SUIT_NAMES[suit]} foundation${many || ", empty"}`);
+      slot.setAttribute("aria-label", foundationLabel(suit, top, n, counts));
     }
     const held = this.selected && locate(pos, this.selected);
     if (!held || held.home) this.selected = null;
@@ -345,10 +361,13 @@ export class Board {
     if (this.selected) {
       // The focused element's name is spoken on focus; this adds whether the drop is legal.
       const dest = col === "F" ? "F" : col;
-      const where = col === "F" ? `${SUIT_NAMES[SUITS[this.focus.index]]} foundation` : `column ${col + 1}`;
+      const where = col === "F"
+        ? interpolate(gettext("%(suit)s foundation"), { suit: suitName(SUITS[this.focus.index]) })
+        : interpolate(gettext("column %(column)s"), { column: col + 1 });
       const fits = col === "F" ? suitOf(this.selected) === SUITS[this.focus.index] && !illegalReason(this.pos, this.selected, dest)
         : !illegalReason(this.pos, this.selected, dest);
-      this.announce(fits ? `${where}: drop here with Enter` : `${where}: cannot drop here`);
+      this.announce(interpolate(fits ? gettext("%(place)s: drop here with Enter") : gettext("%(place)s: cannot drop here"),
+        { place: where }));
     }
   }
 
@@ -376,7 +395,9 @@ export class Board {
     this.selected = null;
     this.clearTargets();
     const text = moveText(card, dest, this.pos);
-    this.announce(`${cardName(card)} to ${dest === "F" ? "its foundation" : `column ${dest + 1}`}`);
+    this.announce(dest === "F"
+      ? interpolate(gettext("%(card)s to its foundation"), { card: cardName(card) })
+      : interpolate(gettext("%(card)s to column %(column)s"), { card: cardName(card), column: dest + 1 }));
     this.onMove(text);
     return true;
   }
@@ -568,7 +589,10 @@ export class Board {
     this.markSelection();
     this.showTargets(card);
     const n = this.pileOf(card).length - 1;
-    this.announce(`picked up ${cardName(card)}${n ? ` with ${n} card${n > 1 ? "s" : ""} on it` : ""}; choose a column`);
+    this.announce(n
+      ? interpolate(ngettext("picked up %(card)s with %(count)s card on it; choose a column",
+        "picked up %(card)s with %(count)s cards on it; choose a column", n), { card: cardName(card), count: n })
+      : interpolate(gettext("picked up %(card)s; choose a column"), { card: cardName(card) }));
   }
 
   onKey(e) {
@@ -626,9 +650,10 @@ export class Board {
       if (!this.selected && n && variantOf(this.pos).takeback && key !== "f" && key !== "F") {
         this.select("A23456789TJQK"[n - 1] + suit); // take-back: pick up the top card
       } else if (!this.selected) {
-        this.announce("pick up a card first");
+        this.announce(gettext("pick up a card first"));
       } else if (suitOf(this.selected) !== SUITS[index]) {
-        this.announce(`the ${cardName(this.selected)} goes on the ${SUIT_NAMES[suitOf(this.selected)]} foundation`);
+        this.announce(interpolate(gettext("%(card)s goes on the %(suit)s foundation"),
+          { card: theCardName(this.selected), suit: suitName(suitOf(this.selected)) }));
       } else if (!this.tryMove(this.selected, "F")) {
         this.clearSelection();
       }
@@ -641,7 +666,7 @@ export class Board {
   }
 
   putBack() {
-    if (this.selected) this.announce("put back");
+    if (this.selected) this.announce(gettext("put back"));
     this.clearSelection();
   }
 }

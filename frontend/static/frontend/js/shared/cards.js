@@ -1,12 +1,48 @@
 // Cards as text ("Kh", "Tc"), their names for screen readers, and their SVG drawings.
 
 import { svgEl } from "./html.js";
+import { interpolate, pgettext } from "./i18n.js";
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = "cdhs";
-export const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-const RANK_NAMES = ["ace", "two", "three", "four", "five", "six", "seven",
-  "eight", "nine", "ten", "jack", "queen", "king"];
+// Suits and ranks as words are read from the page's catalogue (shared/i18n.js) when first
+// asked for: a language's card names are one message each, joined by a message of its own.
+let suitWords = null;
+function suitWordsNow() {
+  suitWords ||= {
+    c: pgettext("suit", "clubs"), d: pgettext("suit", "diamonds"),
+    h: pgettext("suit", "hearts"), s: pgettext("suit", "spades"),
+  };
+  return suitWords;
+}
+/** A suit's name in the page's language ("hearts"; German "Herz"). */
+export function suitName(suit) {
+  return suitWordsNow()[suit];
+}
+let rankWords = null;
+function rankWordsNow() {
+  rankWords ||= [pgettext("rank", "ace"), pgettext("rank", "two"), pgettext("rank", "three"),
+    pgettext("rank", "four"), pgettext("rank", "five"), pgettext("rank", "six"), pgettext("rank", "seven"),
+    pgettext("rank", "eight"), pgettext("rank", "nine"), pgettext("rank", "ten"), pgettext("rank", "jack"),
+    pgettext("rank", "queen"), pgettext("rank", "king")];
+  return rankWords;
+}
+// A card's name with its article, which in many languages follows the rank (Spanish "la
+// reina", "el rey"): one message per rank, told apart by context.
+let theCardWords = null;
+function theCardWordsNow() {
+  theCardWords ||= [
+    // Translators: a card's name (%(card)s, "ace of hearts") with the article an ace takes.
+    pgettext("an ace", "the %(card)s"),
+    pgettext("a two", "the %(card)s"), pgettext("a three", "the %(card)s"),
+    pgettext("a four", "the %(card)s"), pgettext("a five", "the %(card)s"),
+    pgettext("a six", "the %(card)s"), pgettext("a seven", "the %(card)s"),
+    pgettext("an eight", "the %(card)s"), pgettext("a nine", "the %(card)s"),
+    pgettext("a ten", "the %(card)s"), pgettext("a jack", "the %(card)s"),
+    pgettext("a queen", "the %(card)s"), pgettext("a king", "the %(card)s"),
+  ];
+  return theCardWords;
+}
 const RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
 export function rankOf(card) { return RANKS.indexOf(card[0]) + 1; }
@@ -16,16 +52,27 @@ export function isCard(text) {
   return typeof text === "string" && text.length === 2
     && RANKS.includes(text[0]) && SUITS.includes(text[1]);
 }
+/** A rank and a suit as one name, in the language's order ("queen of hearts", German
+ * "Herz-Dame"). */
+function joinName(rank, suit) {
+  // Translators: a card's name: its rank ("queen", or the digit its corner shows) and suit ("hearts").
+  return interpolate(pgettext("card name", "%(rank)s of %(suit)s"), { rank, suit: suitName(suit) });
+}
+/** A card's name for screen readers: "queen of hearts". */
 export function cardName(card) {
-  return `${RANK_NAMES[rankOf(card) - 1]} of ${SUIT_NAMES[suitOf(card)]}`;
+  return joinName(rankWordsNow()[rankOf(card) - 1], suitOf(card));
+}
+/** A card's name with its article, to go into a sentence: "the queen of hearts". */
+export function theCardName(card) {
+  return interpolate(theCardWordsNow()[rankOf(card) - 1], { card: cardName(card) });
 }
 export function rankLabel(card) { return RANK_LABELS[rankOf(card) - 1]; }
 /** A card's accessible name, starting with what its face shows ("4 of diamonds", "king of
  * hearts": the corner reads "4" or "K"), so a voice-control user can say what they see. */
 export function cardLabel(card) {
   const rank = rankOf(card);
-  const shown = rank === 1 || rank > 10 ? RANK_NAMES[rank - 1] : RANK_LABELS[rank - 1];
-  return `${shown} of ${SUIT_NAMES[suitOf(card)]}`;
+  const shown = rank === 1 || rank > 10 ? rankWordsNow()[rank - 1] : RANK_LABELS[rank - 1];
+  return joinName(shown, suitOf(card));
 }
 
 // Suit shapes in a 100x100 box. The shapes alone tell the suits apart (colour is extra).

@@ -3,6 +3,7 @@
 // day"). Pure functions of the game's `closes_at` and the server's clock (api.js); the
 // close is said on the reader's clock (local_time.js).
 
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { clockFrom } from "./local_time.js";
 
 export const WARN_FROM_MS = 60 * 60_000; // a start in the day's last hour is told at once
@@ -25,16 +26,19 @@ export function closingNotice(closesAt, now, status, options = {}) {
   const left = Date.parse(closesAt) - now;
   if (Number.isNaN(left)) return null;
   if (left <= 0) {
-    return { text: "This day has closed: the game can no longer change.", urgent: true, closed: true };
+    return { text: gettext("This day has closed: the game can no longer change."), urgent: true, closed: true };
   }
   if (left <= COUNTDOWN_FROM_MS) {
-    return { text: `The day closes in ${formatLeft(left)}`, urgent: true, closed: false };
+    return { text: interpolate(gettext("The day closes in %(left)s"), { left: formatLeft(left) }), urgent: true, closed: false };
   }
   if (left <= WARN_FROM_MS) {
     const minutes = Math.ceil(left / 60_000);
     return {
-      text: `The day closes at ${clockFrom(closesAt, now, options)} your time, in ${minutes} min: `
-        + "a game unfinished then counts as not finished.",
+      text: interpolate(ngettext(
+        "The day closes at %(time)s your time, in %(minutes)s min: a game unfinished then counts as not finished.",
+        "The day closes at %(time)s your time, in %(minutes)s min: a game unfinished then counts as not finished.",
+        minutes,
+      ), { time: clockFrom(closesAt, now, options), minutes }),
       urgent: false,
       closed: false,
     };

@@ -6,6 +6,7 @@
 // button, which has the focus, keeps what the player has.
 
 import { el } from "./html.js";
+import { gettext } from "./i18n.js";
 
 let dialog = null;
 
@@ -26,7 +27,7 @@ function build() {
  * `go` (the action's own words, "Deal a new game"). `keep` is the default and has the
  * focus. A second question while one is open is answered "keep" at once.
  */
-export function confirmChoice({ title, text, go, keep = "Keep playing" }) {
+export function confirmChoice({ title, text, go, keep = gettext("Keep playing") }) {
   dialog ||= build();
   if (dialog.open) return Promise.resolve(false);
   dialog.querySelector("[data-confirm-title]").textContent = title;

@@ -1,5 +1,7 @@
 // Times and names as the pages show them. No DOM, so the node tests can import what uses it
-// (share.js).
+// (share.js). Words in the page's language (i18n.js).
+
+import { gettext, interpolate, pgettext } from "./i18n.js";
 
 /** Seconds as m:ss, or h:mm:ss from an hour on. */
 export function formatTime(seconds) {
@@ -24,11 +26,19 @@ export function variantTitle(name, titles) {
   if (!name) return "";
   const [base, option] = String(name).split("+");
   const title = titles?.[base] ?? base.replaceAll("-", " ");
-  return option === "takeback" ? `${title} with take-back` : title;
+  return option === "takeback" ? interpolate(gettext("%(variant)s with take-back"), { variant: title }) : title;
 }
 
-/** A tier as a heading or a button says it: "easy" -> "Easy", "weekly" -> "Weekly". */
+const TIER_TITLES = {
+  easy: pgettext("tier", "Easy"),
+  medium: pgettext("tier", "Medium"),
+  hard: pgettext("tier", "Hard"),
+  weekly: pgettext("tier", "Weekly"),
+};
+
+/** A tier as a heading or a button says it: "easy" -> "Easy", "weekly" -> "Weekly"; a tier
+ * it does not know as it came, capitalised. */
 export function tierTitle(tier) {
   const text = String(tier ?? "");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return Object.hasOwn(TIER_TITLES, text) ? TIER_TITLES[text] : text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -6,14 +6,31 @@
 // (shared/format.js, variantTitle).
 
 import { variantTitle } from "./format.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-
-const ENDINGS = { won: "Won", stuck: "No move left", resigned: "Resigned", abandoned: "Not finished", playing: "In play" };
+const ENDINGS = {
+  won: () => gettext("Won"),
+  stuck: () => gettext("No move left"),
+  resigned: () => gettext("Resigned"),
+  abandoned: () => gettext("Not finished"),
+  playing: () => gettext("In play"),
+};
 
 /** How a game ended, in words ("No move left"). */
 export function endingWords(status) {
-  return ENDINGS[status] || status;
+  return ENDINGS[status]?.() || status;
+}
+
+const TIERS = {
+  easy: () => pgettext("tier", "easy"),
+  medium: () => pgettext("tier", "medium"),
+  hard: () => pgettext("tier", "hard"),
+  weekly: () => pgettext("tier", "weekly"),
+};
+
+/** A daily's tier as a word inside a sentence or a heading ("easy"); an unknown one as it came. */
+export function tierWord(tier) {
+  return TIERS[tier]?.() ?? String(tier ?? "");
 }
 
 /** A player page's history row's result in words. A game the player played as a guest
@@ -21,7 +38,7 @@ export function endingWords(status) {
  * "Won · played as a guest, not ranked". */
 export function historyResult(row) {
   const words = endingWords(row.status);
-  return row.guest ? `${words} · played as a guest, not ranked` : words;
+  return row.guest ? interpolate(gettext("%(result)s · played as a guest, not ranked"), { result: words }) : words;
 }
 
 /** A game's variant by name, with its take-back option ("Yukon with take-back"). */
@@ -32,22 +49,28 @@ function variantOf(game, titles) {
 
 /** A practice deal as a list or a share text says it: "Double Yukon #17". */
 export function practiceName(game, titles) {
-  return `${variantOf(game, titles)} #${game.deal ?? ""}`;
+  return interpolate(gettext("%(variant)s #%(deal)s"), { variant: variantOf(game, titles), deal: game.deal ?? "" });
 }
 
 /** A replay's heading: the day and tier of a daily (its variant when not plain Yukon: the
  * weekly's Double Yukon), said unranked for a guest's or an archive game; a practice deal by
  * its variant's name. */
 export function replayTitle(game, titles) {
-  if (game.mode === "practice" || !game.date) return `Replay practice ${practiceName(game, titles)}`;
+  if (game.mode === "practice" || !game.date) {
+    return interpolate(gettext("Replay practice %(game)s"), { game: practiceName(game, titles) });
+  }
   const variant = game.variant && game.variant !== "yukon" ? ` · ${variantOf(game, titles)}` : "";
-  const how = { archive: " (archive)", guest: " (played as a guest)" }[game.mode] ?? "";
-  return `Replay ${game.date} ${game.tier}${variant}${how}`;
+  const day = { date: game.date, tier: tierWord(game.tier), variant };
+  if (game.mode === "archive") return interpolate(gettext("Replay %(date)s %(tier)s%(variant)s (archive)"), day);
+  if (game.mode === "guest") return interpolate(gettext("Replay %(date)s %(tier)s%(variant)s (played as a guest)"), day);
+  return interpolate(gettext("Replay %(date)s %(tier)s%(variant)s"), day);
 }
 
 /** A daily's counts so far: "7 played (1 as a guest) · 3 won"; `guests` are the games
  * played without an account, some since kept by the account their guest signed up for. */
 export function dailyCounts({ played, won, guests = 0 }) {
-  const asGuests = guests ? ` (${plural(guests, "as a guest", "as guests")})` : "";
-  return `${played} played${asGuests} · ${won} won`;
+  const values = { played, won, guests };
+  if (!guests) return interpolate(gettext("%(played)s played · %(won)s won"), values);
+  return interpolate(ngettext("%(played)s played (%(guests)s as a guest) · %(won)s won",
+    "%(played)s played (%(guests)s as guests) · %(won)s won", guests), values);
 }

@@ -7,6 +7,7 @@
 // only markHint and clearHint touch the board.
 
 import { rankLabel, suitOf } from "./cards.js";
+import { gettext, interpolate } from "./i18n.js";
 import { faceOf, parseMove } from "./rules.js";
 
 const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
@@ -48,15 +49,21 @@ export function hintWords(moveText, pos = null) {
   if (!move) return String(moveText ?? "");
   const at = findCard(pos, move);
   const face = faceOf(move.card);
-  const where = at && faceUpCopies(pos, face) > 1 ? ` in column ${at.col + 1}` : "";
-  let subject = `the ${cardSymbol(face)}${where}`;
-  if (move.dest === "F") return `Move ${subject} home`;
-  const above = at ? pos.columns[at.col].up.length - 1 - at.index : 0;
-  if (above === 1) subject += " and the card on it";
-  else if (above > 1) subject += " and the cards on it";
+  const card = cardSymbol(face);
+  const named = at && faceUpCopies(pos, face) > 1; // two alike face up: say which one
+  const above = move.dest === "F" || !at ? 0 : pos.columns[at.col].up.length - 1 - at.index;
+  // Translators: %(card)s is a card as its corner shows it ("Q♥"); "the cards on it" lie on it in its column.
+  const subject = interpolate(named
+    ? [gettext("the %(card)s in column %(column)s"), gettext("the %(card)s in column %(column)s and the card on it"),
+      gettext("the %(card)s in column %(column)s and the cards on it")][Math.min(above, 2)]
+    : [gettext("the %(card)s"), gettext("the %(card)s and the card on it"), gettext("the %(card)s and the cards on it")][Math.min(above, 2)],
+  { card, column: at ? at.col + 1 : "" });
+  // Translators: %(cards)s says which card moves ("the Q♥ and the cards on it").
+  if (move.dest === "F") return interpolate(gettext("Move %(cards)s home"), { cards: subject });
   const target = pos?.columns?.[move.dest];
-  const empty = target && target.down === 0 && target.up.length === 0 ? "the empty " : "";
-  return `Move ${subject} onto ${empty}column ${move.dest + 1}`;
+  const empty = target && target.down === 0 && target.up.length === 0;
+  return interpolate(empty ? gettext("Move %(cards)s onto the empty column %(column)s") : gettext("Move %(cards)s onto column %(column)s"),
+    { cards: subject, column: move.dest + 1 });
 }
 
 /** What the board lights for a hint: the card (the mirror's name for it, or null when it is

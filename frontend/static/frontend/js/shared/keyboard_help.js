@@ -9,54 +9,61 @@
 // Nothing here runs on import.
 
 import { el } from "./html.js";
+import { gettext, interpolate, pgettext } from "./i18n.js";
 
 // Each key combination is a list of keys pressed together; a row lists the combinations
 // that do the same thing. An arrow's symbol is read by its name.
-const KEY_NAMES = { "←": "Left arrow", "→": "Right arrow", "↑": "Up arrow", "↓": "Down arrow", "⌘": "Command" };
+const KEY_NAMES = {
+  "←": gettext("Left arrow"), "→": gettext("Right arrow"), "↑": gettext("Up arrow"), "↓": gettext("Down arrow"),
+  "⌘": gettext("Command"),
+};
+// Keys as their caps are labelled where the language's keyboards differ ("Ctrl": German "Strg").
+const SPACE = pgettext("key", "Space");
+const CTRL = pgettext("key", "Ctrl");
 
 /** The site's shortcuts, by where they work: `where` is a selector for the pages they
  * belong to (null: every page). */
 export const SHORTCUTS = Object.freeze([
   {
-    title: "Everywhere",
+    title: gettext("Everywhere"),
     where: null,
     rows: [
-      { keys: [["?"]], does: "Open this list of keyboard shortcuts." },
-      { keys: [["Esc"]], does: "Close a dialog: this list, a question, the results screen." },
+      { keys: [["?"]], does: gettext("Open this list of keyboard shortcuts.") },
+      { keys: [["Esc"]], does: gettext("Close a dialog: this list, a question, the results screen.") },
     ],
   },
   {
-    title: "The card table",
+    title: gettext("The card table"),
     where: "[data-game]",
     rows: [
-      { keys: [["Tab"]], does: "Reach the card table (one stop); the keys below work while it has the focus." },
-      { keys: [["←"], ["→"]], does: "The previous or next column (round from the last to the first); on the foundations, the previous or next foundation." },
-      { keys: [["↑"], ["↓"]], does: "Up or down a column's face-up cards. ↑ from a column's first face-up card goes to the foundations, ↓ from a foundation back to the columns." },
-      { keys: [["Enter"], ["Space"]], does: "Pick up the chosen card with every card on it; again on another column, drop it there; on its own column, put it back. On a foundation, send the picked-up card home (with take-back and nothing picked up: pick up the foundation's top card)." },
-      { keys: [["F"]], does: "Send the picked-up card, or the chosen one, to its foundation." },
-      { keys: [["Esc"]], does: "Put the picked-up card back." },
+      { keys: [["Tab"]], does: gettext("Reach the card table (one stop); the keys below work while it has the focus.") },
+      { keys: [["←"], ["→"]], does: gettext("The previous or next column (round from the last to the first); on the foundations, the previous or next foundation.") },
+      { keys: [["↑"], ["↓"]], does: gettext("Up or down a column's face-up cards. ↑ from a column's first face-up card goes to the foundations, ↓ from a foundation back to the columns.") },
+      { keys: [["Enter"], [SPACE]], does: gettext("Pick up the chosen card with every card on it; again on another column, drop it there; on its own column, put it back. On a foundation, send the picked-up card home (with take-back and nothing picked up: pick up the foundation's top card).") },
+      { keys: [["F"]], does: gettext("Send the picked-up card, or the chosen one, to its foundation.") },
+      { keys: [["Esc"]], does: gettext("Put the picked-up card back.") },
     ],
   },
   {
-    title: "Practice games",
+    title: gettext("Practice games"),
     where: '[data-game][data-mode="practice"]',
     rows: [
-      { keys: [["Ctrl", "Z"], ["⌘", "Z"]], does: "Undo the last move." },
+      { keys: [[CTRL, "Z"], ["⌘", "Z"]], does: gettext("Undo the last move.") },
     ],
   },
   {
-    title: "The results screen, at the end of a game",
+    title: gettext("The results screen, at the end of a game"),
     where: "[data-game]",
     rows: [
-      { keys: [["any key"]], does: "Stop a win's cascade of cards." },
-      { keys: [["Esc"]], does: "Close the results and look at the board." },
+      { keys: [[pgettext("key", "any key")]], does: gettext("Stop a win's cascade of cards.") },
+      { keys: [["Esc"]], does: gettext("Close the results and look at the board.") },
     ],
   },
   {
-    title: "Replays",
+    title: gettext("Replays"),
     where: "[data-replay]",
     rows: [
-      { keys: [["←"], ["→"]], does: "One move back or forward (the move slider, when it has the focus, moves with the arrow keys too)." },
+      { keys: [["←"], ["→"]], does: gettext("One move back or forward (the move slider, when it has the focus, moves with the arrow keys too).") },
     ],
   },
 ]);
@@ -82,21 +89,21 @@ function keyCombo(keys) {
 }
 
 function groupTable(group, index) {
-  const title = group.here && group.where ? `${group.title} (this page)` : group.title;
+  const title = group.here && group.where ? interpolate(gettext("%(group)s (this page)"), { group: group.title }) : group.title;
   return el("table", "shortcut-table",
     el("caption", { id: `keyboard-help-group-${index}` }, title),
     el("thead", null, el("tr", null,
-      el("th", { scope: "col" }, "Keys"), el("th", { scope: "col" }, "What they do"))),
+      el("th", { scope: "col" }, gettext("Keys")), el("th", { scope: "col" }, gettext("What they do")))),
     el("tbody", null, group.rows.map((row) => el("tr", null,
-      el("th", { scope: "row" }, row.keys.map((keys, i) => [i ? " or " : "", keyCombo(keys)])),
+      el("th", { scope: "row" }, row.keys.map((keys, i) => [i ? ` ${pgettext("between keys", "or")} ` : "", keyCombo(keys)])),
       el("td", null, row.does)))));
 }
 
 function build(doc) {
-  const close = el("button", { type: "button", class: "button small", "data-keyboard-help-close": true }, "Close");
+  const close = el("button", { type: "button", class: "button small", "data-keyboard-help-close": true }, gettext("Close"));
   const dialog = el("dialog", { class: "keyboard-help", "aria-labelledby": "keyboard-help-title", "data-keyboard-help": true },
     el("div", "keyboard-help-head",
-      el("h2", { id: "keyboard-help-title" }, "Keyboard shortcuts"), close),
+      el("h2", { id: "keyboard-help-title" }, gettext("Keyboard shortcuts")), close),
     orderedShortcuts(doc).map(groupTable));
   close.addEventListener("click", () => dialog.close());
   // A click on the backdrop closes it too, as the results screen does. The backdrop's clicks

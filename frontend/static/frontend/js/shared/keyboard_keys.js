@@ -3,6 +3,7 @@
 // use: most visits never open it.
 
 import { el } from "./html.js";
+import { gettext } from "./i18n.js";
 
 const openHelp = (doc) => import("./keyboard_help.js").then(({ openKeyboardHelp }) => openKeyboardHelp(doc));
 
@@ -36,7 +37,7 @@ export function installKeyboardHelp(doc = document) {
   const footer = doc.querySelector(".site-footer nav");
   if (footer) {
     const button = el("button", { type: "button", class: "linkish", "aria-haspopup": "dialog", "data-keyboard-help-open": true },
-      "Keyboard shortcuts");
+      gettext("Keyboard shortcuts"));
     button.addEventListener("click", () => openHelp(doc));
     footer.append(button);
   }

@@ -1,9 +1,13 @@
 // Times on the reader's own clock. The game's day stays the UTC day (one board for the
 // world, turning over at 00:00 UTC), but every time a page shows is the reader's: Intl with
-// the browser's zone and language. Pure functions of a time and `now` (ms); each takes
-// `{locale, timeZone}` so the node tests can pin both (tests/frontend/local_time.test.mjs).
+// the browser's zone and the page's language (<html lang>: i18n.js's pageLanguage, so a
+// German page writes German dates, 24-hour or 12-hour as that language does). Pure
+// functions of a time and `now` (ms); each takes `{locale, timeZone}` so the node tests can
+// pin both (tests/frontend/local_time.test.mjs).
 // `fillLocalTimes` fills the server-rendered `<time data-local>` elements, whose own text
 // (the time in UTC) is what a reader without JavaScript sees.
+
+import { gettext, interpolate, pageLanguage } from "./i18n.js";
 
 export const DAY_MS = 86_400_000;
 
@@ -26,6 +30,7 @@ export function utcDay(now) {
 /** Days from `now`'s date to `when`'s, both on the reader's calendar (0 the same day). */
 function localDaysBetween(now, when, timeZone) {
   const dayNumber = (ms) => {
+    // "en": only read as numbers, never shown
     const parts = Object.fromEntries(new Intl.DateTimeFormat("en", {
       timeZone, year: "numeric", month: "numeric", day: "numeric",
     }).formatToParts(ms).map((part) => [part.type, part.value]));
@@ -35,12 +40,13 @@ function localDaysBetween(now, when, timeZone) {
 }
 
 function isLocalMidnight(when, timeZone) {
+  // "en-GB": compared with "00:00", never shown
   const clock = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   return clock.format(toMs(when)) === "00:00";
 }
 
 /** The clock time of `when` as the reader writes it: "19:00", or "7:00 PM" in en-US. */
-export function localClock(when, { locale, timeZone } = {}) {
+export function localClock(when, { locale = pageLanguage(), timeZone } = {}) {
   return new Intl.DateTimeFormat(locale, { timeStyle: "short", timeZone }).format(toMs(when));
 }
 
@@ -48,55 +54,59 @@ export function localClock(when, { locale, timeZone } = {}) {
  * "09:00 tomorrow", "midnight" (the reader's next midnight). */
 export function clockFrom(when, now, options = {}) {
   const days = localDaysBetween(now, when, options.timeZone);
-  if (days === 1 && isLocalMidnight(when, options.timeZone)) return "midnight";
+  if (days === 1 && isLocalMidnight(when, options.timeZone)) return gettext("midnight");
   const clock = localClock(when, options);
   if (days === 0) return clock;
-  if (days === 1) return `${clock} tomorrow`;
-  if (days === -1) return `${clock} yesterday`;
-  const date = new Intl.DateTimeFormat(options.locale, {
+  if (days === 1) return interpolate(gettext("%(clock)s tomorrow"), { clock });
+  if (days === -1) return interpolate(gettext("%(clock)s yesterday"), { clock });
+  const date = new Intl.DateTimeFormat(options.locale ?? pageLanguage(), {
     timeZone: options.timeZone, weekday: "short", day: "numeric", month: "short",
   }).format(toMs(when));
-  return `${clock} on ${date}`;
+  return interpolate(gettext("%(clock)s on %(date)s"), { clock, date });
 }
 
 /** "this day closes at 19:00 your time": the close of the day ending at `iso` (a game's or
  * a board's `closes_at`, or the next 00:00 UTC), on the reader's clock. */
 export function closesAt(iso, now = Date.now(), options = {}) {
-  return `this day closes at ${clockFrom(iso, now, options)} your time`;
+  return interpolate(gettext("this day closes at %(time)s your time"), { time: clockFrom(iso, now, options) });
 }
 
 /** When the game's day turns over, on the reader's clock: "19:00 your time". */
 export function turnoverAt(now = Date.now(), options = {}) {
-  return `${clockFrom(nextUtcMidnight(now), now, options)} your time`;
+  return interpolate(gettext("%(time)s your time"), { time: clockFrom(nextUtcMidnight(now), now, options) });
 }
 
 /** A span as people say it: "3 h 12 min", "12 min", "45 s" (whole minutes down, the last
  * minute's seconds up, so it never shows 0 before the end). */
 export function countdown(ms) {
-  if (!(ms > 0)) return "0 s";
+  // The units' symbols (h, min, s) are the same in every language we ship; the order and
+  // spacing may not be: each shape is a message.
+  if (!(ms > 0)) return interpolate(gettext("%(s)s s"), { s: 0 });
   const seconds = Math.ceil(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return interpolate(gettext("%(s)s s"), { s: seconds });
   const minutes = Math.floor(seconds / 60);
   const hours = Math.floor(minutes / 60);
-  if (!hours) return `${minutes} min`;
-  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  if (!hours) return interpolate(gettext("%(min)s min"), { min: minutes });
+  return minutes % 60
+    ? interpolate(gettext("%(h)s h %(min)s min"), { h: hours, min: minutes % 60 })
+    : interpolate(gettext("%(h)s h"), { h: hours });
 }
 
 /** A moment with its date, on the reader's clock: "3 Dec 2026, 19:04". */
-export function localDateTime(when, { locale, timeZone } = {}) {
+export function localDateTime(when, { locale = pageLanguage(), timeZone } = {}) {
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(toMs(when));
 }
 
 /** A game's day by name: "Tue, 1 Dec 2026". A day is a date, not a moment, so it is
  * named as it is (in UTC), never moved into the reader's zone. */
-export function dayName(isoDate, { locale } = {}) {
+export function dayName(isoDate, { locale = pageLanguage() } = {}) {
   return new Intl.DateTimeFormat(locale, {
     timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric",
   }).format(Date.parse(`${isoDate}T00:00:00Z`));
 }
 
 /** The reader's zone and its offset from UTC at `now`: "America/New_York, UTC−5". */
-export function zoneLabel(now = Date.now(), { locale, timeZone } = {}) {
+export function zoneLabel(now = Date.now(), { locale = pageLanguage(), timeZone } = {}) {
   const format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
   const offset = format.formatToParts(toMs(now)).find((part) => part.type === "timeZoneName")?.value || "";
   const utc = offset.replace(/^GMT/, "UTC").replace("-", "−");
@@ -110,7 +120,7 @@ export function localText(kind, datetime, now, options = {}) {
     case "turnover": return turnoverAt(now, options);
     case "turnover-in": return countdown(nextUtcMidnight(now) - now);
     case "zone": return zoneLabel(now, options);
-    case "clock": return `${clockFrom(datetime, now, options)} your time`;
+    case "clock": return interpolate(gettext("%(time)s your time"), { time: clockFrom(datetime, now, options) });
     case "datetime": return localDateTime(datetime, options);
     default: return null;
   }

@@ -5,6 +5,8 @@
 // (`http://127.0.0.1:8000/`) the browser refuses with "This is an invalid domain" in the
 // console and nothing on the page; these say so on the page instead.
 
+import { gettext, interpolate } from "./i18n.js";
+
 const LOOPBACK = /^(127(\.\d{1,3}){3}|\[::1\])$/;
 const IP_ADDRESS = /^((\d{1,3}\.){3}\d{1,3}|\[[0-9a-f:.]+\])$/i;
 
@@ -19,20 +21,25 @@ export function passkeyProblem(where, browser) {
   if (LOOPBACK.test(hostname)) {
     const origin = `${protocol}//localhost${port ? `:${port}` : ""}`;
     return {
-      text: "Passkeys need a secure address with a name, not a number:",
+      text: gettext("Passkeys need a secure address with a name, not a number:"),
       href: `${origin}${pathname}${search}`,
-      linkText: `open ${origin}/ instead`,
+      linkText: interpolate(gettext("open %(address)s instead"), { address: `${origin}/` }),
     };
   }
   if (IP_ADDRESS.test(hostname)) {
-    return { text: `Passkeys need the site's name in the address, not an IP address (${hostname}): open the site by its name, over https.` };
+    return {
+      text: interpolate(
+        gettext("Passkeys need the site's name in the address, not an IP address (%(address)s): open the site by its name, over https."),
+        { address: hostname },
+      ),
+    };
   }
   const localName = hostname === "localhost" || hostname.endsWith(".localhost");
   if (!browser.isSecureContext || (protocol !== "https:" && !localName)) {
-    return { text: "Passkeys need a secure address: open this page over https://." };
+    return { text: gettext("Passkeys need a secure address: open this page over https://.") };
   }
   if (!browser.PublicKeyCredential) {
-    return { text: "This browser cannot use passkeys. Log in with your password, or try another browser." };
+    return { text: gettext("This browser cannot use passkeys. Log in with your password, or try another browser.") };
   }
   return null;
 }
@@ -56,16 +63,18 @@ export function passkeyNote(problem, id) {
 export function passkeyFailure(error) {
   switch (error?.name) {
     case "NotAllowedError":
-      return "No passkey was used: the browser's window was closed, or it timed out. Try again.";
+      return gettext("No passkey was used: the browser's window was closed, or it timed out. Try again.");
     case "InvalidStateError":
-      return "This device holds a passkey for your account already.";
+      return gettext("This device holds a passkey for your account already.");
     case "SecurityError":
-      return "The browser refused passkeys at this address. Open the site by its name, over https (or http://localhost).";
+      return gettext("The browser refused passkeys at this address. Open the site by its name, over https (or http://localhost).");
     case "NotSupportedError":
-      return "This device cannot make a passkey of that kind.";
+      return gettext("This device cannot make a passkey of that kind.");
     case "AbortError":
-      return "The passkey request was cancelled.";
+      return gettext("The passkey request was cancelled.");
     default:
-      return `The passkey did not work${error?.message ? `: ${error.message}` : "."}`;
+      return error?.message
+        ? interpolate(gettext("The passkey did not work: %(reason)s"), { reason: error.message })
+        : gettext("The passkey did not work.");
   }
 }

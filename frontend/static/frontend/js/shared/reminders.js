@@ -5,6 +5,7 @@
 
 import { errorText, request } from "./api.js";
 import { toast } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const PREFERENCES = "/api/reminders/preferences/";
 const SUBSCRIPTIONS = "/api/reminders/push-subscriptions/";
@@ -63,14 +64,14 @@ function fill(form, prefs, subscribed) {
   const emailNote = form.querySelector("[data-email-note]");
   form.elements.email.disabled = !prefs.email_verified && !prefs.email;
   emailNote.textContent = prefs.email_verified
-    ? `Sent to ${prefs.email_address}.`
-    : "Email reminders go only to a verified address: add or confirm yours under Email address above.";
+    ? interpolate(gettext("Sent to %(address)s."), { address: prefs.email_address })
+    : gettext("Email reminders go only to a verified address: add or confirm yours under Email address above.");
   const pushNote = form.querySelector("[data-push-note]");
   if (!prefs.push_available || !pushSupported()) {
     form.elements.push.disabled = true;
     pushNote.textContent = prefs.push_available
-      ? "This browser cannot show notifications from a site."
-      : "This site sends no notifications yet; email reminders work.";
+      ? gettext("This browser cannot show notifications from a site.")
+      : gettext("This site sends no notifications yet; email reminders work.");
   }
 }
 
@@ -99,16 +100,16 @@ export async function setUpReminders(form) {
         const permission = await Notification.requestPermission();
         if (permission !== "granted") {
           box.checked = false;
-          pushNote.textContent = "Notifications are blocked for this site: allow them in your browser's site settings, then try again.";
+          pushNote.textContent = gettext("Notifications are blocked for this site: allow them in your browser's site settings, then try again.");
           return;
         }
         await subscribe(workerUrl);
         await save({ push: true });
-        toast("Notifications are on for this device.");
+        toast(gettext("Notifications are on for this device."));
       } else {
         await unsubscribe(workerUrl);
         await save({ push: false });
-        toast("Notifications are off.");
+        toast(gettext("Notifications are off."));
       }
     } catch (err) {
       box.checked = !box.checked;
@@ -131,7 +132,7 @@ export async function setUpReminders(form) {
         email: el.email.checked,
       });
       fill(form, prefs, el.push.checked);
-      toast("Reminders saved.");
+      toast(gettext("Reminders saved."));
     } catch (err) {
       error.textContent = errorText(err.body, err.message);
     }

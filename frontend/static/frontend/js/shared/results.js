@@ -9,6 +9,7 @@
 
 import { cardSvg, RANKS, SUITS } from "./cards.js";
 import { formatTime } from "./format.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { clockFrom, countdown } from "./local_time.js";
 
 const MINUTE_MS = 60_000;
@@ -18,8 +19,9 @@ export function percent(share) {
   return Math.round((share || 0) * 100);
 }
 
-function plural(count, one, many = `${one}s`) {
-  return `${count} ${count === 1 ? one : many}`;
+/** "3 cards" in the page's language. */
+function cardCount(count) {
+  return interpolate(ngettext("%(count)s card", "%(count)s cards", count), { count });
 }
 
 /** What one bar holds, in words: "2–3 min", "1:30–2:00", "10 min or more" (times, ms);
@@ -28,12 +30,18 @@ export function barLabel(bar, kind) {
   if (kind === "time") {
     const minutes = bar.low % MINUTE_MS === 0 && (bar.high == null || bar.high % MINUTE_MS === 0);
     const at = (ms) => (minutes ? String(ms / MINUTE_MS) : formatTime(ms / 1000));
-    if (bar.high == null) return `${at(bar.low)}${minutes ? " min" : ""} or more`;
-    return `${at(bar.low)}–${at(bar.high)}${minutes ? " min" : ""}`;
+    if (bar.high == null) {
+      return minutes
+        ? interpolate(gettext("%(low)s min or more"), { low: at(bar.low) })
+        : interpolate(gettext("%(low)s or more"), { low: at(bar.low) });
+    }
+    return minutes
+      ? interpolate(gettext("%(low)s–%(high)s min"), { low: at(bar.low), high: at(bar.high) })
+      : `${at(bar.low)}–${at(bar.high)}`;
   }
-  if (bar.high == null) return `${bar.low} or more cards`;
-  if (bar.high - 1 === bar.low) return plural(bar.low, "card");
-  return `${bar.low}–${bar.high - 1} cards`;
+  if (bar.high == null) return interpolate(gettext("%(low)s or more cards"), { low: bar.low });
+  if (bar.high - 1 === bar.low) return cardCount(bar.low);
+  return interpolate(gettext("%(low)s–%(high)s cards"), { low: bar.low, high: bar.high - 1 });
 }
 
 /** The bars as the list draws them: label, count, width (share of the fullest bar, at
@@ -42,76 +50,96 @@ export function barRows(spread) {
   const most = Math.max(1, ...spread.bars.map((bar) => bar.count));
   return spread.bars.map((bar) => {
     const label = barLabel(bar, spread.kind);
-    const results = plural(bar.count, "result");
+    const count = bar.count;
+    const spoken = bar.yours
+      ? ngettext("%(label)s: %(count)s result, yours among them", "%(label)s: %(count)s results, yours among them", count)
+      : ngettext("%(label)s: %(count)s result", "%(label)s: %(count)s results", count);
     return {
       label,
-      count: bar.count,
+      count,
       yours: bar.yours,
-      width: bar.count ? Math.max(0.04, bar.count / most) : 0,
-      spoken: `${label}: ${results}${bar.yours ? ", yours among them" : ""}`,
+      width: count ? Math.max(0.04, count / most) : 0,
+      spoken: interpolate(spoken, { label, count }),
     };
   });
 }
 
 /** The heading over the bars: whose results, of which day. */
 export function spreadTitle(spread, { open }) {
-  const day = open ? "Today's" : "The day's";
-  return spread.kind === "time" ? `${day} winners by time` : `${day} other results by cards home`;
+  if (spread.kind === "time") return open ? gettext("Today's winners by time") : gettext("The day's winners by time");
+  return open ? gettext("Today's other results by cards home") : gettext("The day's other results by cards home");
 }
 
 /** "Faster than 73 % of today's winners." / "More cards home than 40 % of today's players
  * who did not win." (`open`: the day has not closed yet). */
 export function percentileSentence(spread, { open }) {
-  const day = open ? "today's" : "the day's";
+  const values = { percentile: spread.percentile };
   if (spread.kind === "time") {
-    if (spread.percentile == null) return open ? "No one else has won today yet." : "No one else won that day.";
-    return `Faster than ${spread.percentile} % of ${day} winners.`;
+    if (spread.percentile == null) return open ? gettext("No one else has won today yet.") : gettext("No one else won that day.");
+    return interpolate(open ? gettext("Faster than %(percentile)s % of today's winners.")
+      : gettext("Faster than %(percentile)s % of the day's winners."), values);
   }
   if (spread.percentile == null) {
-    return open ? "No one else has finished today without a win yet." : "No one else finished that day without a win.";
+    return open ? gettext("No one else has finished today without a win yet.")
+      : gettext("No one else finished that day without a win.");
   }
-  return `More cards home than ${spread.percentile} % of ${day} players who did not win.`;
+  return interpolate(open ? gettext("More cards home than %(percentile)s % of today's players who did not win.")
+    : gettext("More cards home than %(percentile)s % of the day's players who did not win."), values);
 }
 
-/** How many finished the day's deal, and how many won: "7 players have finished today's
- * deal; 3 won." */
+/** How many finished the day's deal, and how many won: "7 players on the board so far
+ * today; 3 won." */
 export function turnoutSentence(spread, { open }) {
-  const players = plural(spread.results, "player");
-  const wins = spread.wins === 1 ? "1 won" : `${spread.wins} won`;
-  return open ? `${players} on the board so far today; ${wins}.` : `${players} on the day's board; ${wins}.`;
+  const players = interpolate(ngettext("%(count)s player", "%(count)s players", spread.results), { count: spread.results });
+  const wins = interpolate(ngettext("%(count)s won", "%(count)s won", spread.wins), { count: spread.wins });
+  return interpolate(open ? gettext("%(players)s on the board so far today; %(wins)s.")
+    : gettext("%(players)s on the day's board; %(wins)s."), { players, wins });
 }
+
+/** Who did better against the computer on the same deal: a key of `VERDICTS`. */
+function botOutcome(bot, game, mine) {
+  if (game.status === "won") {
+    if (!bot.won) return "beat";
+    if (game.moves < bot.moves) return "beatFewer";
+    return game.moves === bot.moves ? "sameMoves" : "botFewer";
+  }
+  if (bot.won) return "botWon";
+  if (mine > bot.cards_home) return "beatCards";
+  return mine === bot.cards_home ? "sameCards" : "botCards";
+}
+
+const VERDICTS = {
+  beat: () => gettext("You beat the computer."),
+  beatFewer: () => gettext("You beat the computer: you won in fewer moves."),
+  sameMoves: () => gettext("You and the computer won in as many moves."),
+  botFewer: () => gettext("The computer won in fewer moves."),
+  botWon: () => gettext("The computer won this one."),
+  beatCards: () => gettext("You beat the computer: more cards home."),
+  sameCards: () => gettext("You and the computer got as many cards home."),
+  botCards: () => gettext("The computer got more cards home."),
+};
 
 /** The computer on the same deal: `verdict` (did you beat it?) and `detail` (its game and
  * its win rate). `game` is the player's game (status, moves); `mine` their cards home when
  * they did not win (the spread's `yours`). */
 export function botSentences(bot, game, mine) {
-  const rate = bot.win_rate == null ? "" : `; it wins ${percent(bot.win_rate)} % of its playouts`;
-  const detail = bot.won
-    ? `The computer won in ${bot.moves} moves${rate}.`
-    : `The computer got stuck with ${plural(bot.cards_home, "card")} home after ${bot.moves} moves${rate}.`;
-  let verdict;
-  if (game.status === "won") {
-    if (!bot.won) verdict = "You beat the computer.";
-    else if (game.moves < bot.moves) verdict = "You beat the computer: you won in fewer moves.";
-    else if (game.moves === bot.moves) verdict = "You and the computer won in as many moves.";
-    else verdict = "The computer won in fewer moves.";
-  } else if (bot.won) {
-    verdict = "The computer won this one.";
-  } else if (mine > bot.cards_home) {
-    verdict = "You beat the computer: more cards home.";
-  } else if (mine === bot.cards_home) {
-    verdict = "You and the computer got as many cards home.";
+  const values = { moves: bot.moves, rate: percent(bot.win_rate), cards: cardCount(bot.cards_home) };
+  let detail;
+  if (bot.won) {
+    detail = bot.win_rate == null ? gettext("The computer won in %(moves)s moves.")
+      : gettext("The computer won in %(moves)s moves; it wins %(rate)s % of its playouts.");
   } else {
-    verdict = "The computer got more cards home.";
+    detail = bot.win_rate == null ? gettext("The computer got stuck with %(cards)s home after %(moves)s moves.")
+      : gettext("The computer got stuck with %(cards)s home after %(moves)s moves; it wins %(rate)s % of its playouts.");
   }
-  return { verdict, detail };
+  return { verdict: VERDICTS[botOutcome(bot, game, mine)](), detail: interpolate(detail, values) };
 }
 
 /** A short line for the share text: the percentile and the computer, plainly. */
 export function shareSummary(results, game, { open }) {
   const parts = [percentileSentence(results.spread, { open }).replace(/\.$/, "")];
-  const { verdict } = botSentences(results.bot, game, results.spread.yours);
-  if (verdict.startsWith("You beat")) parts.push("beat the computer");
+  const outcome = botOutcome(results.bot, game, results.spread.yours);
+  if (outcome.startsWith("beat")) parts.push(gettext("beat the computer"));
   return parts.join(" · ");
 }
 
@@ -126,10 +154,10 @@ export function signUpHref(game, loggedIn) {
 /** The record as label-value pairs: played, win %, current and best streak. */
 export function recordItems(record) {
   return [
-    ["Played", String(record.played)],
-    ["Win %", String(percent(record.win_rate))],
-    ["Current streak", String(record.current_streak)],
-    ["Best streak", String(record.best_streak)],
+    [gettext("Played"), String(record.played)],
+    [gettext("Win %"), String(percent(record.win_rate))],
+    [gettext("Current streak"), String(record.current_streak)],
+    [gettext("Best streak"), String(record.best_streak)],
   ];
 }
 
@@ -138,7 +166,7 @@ export function recordItems(record) {
 export function nextDealText(nextDealAt, now, options = {}) {
   const left = Date.parse(nextDealAt) - now;
   if (!(left > 0)) return null;
-  return { left: countdown(left), at: `${clockFrom(nextDealAt, now, options)} your time` };
+  return { left: countdown(left), at: interpolate(gettext("%(time)s your time"), { time: clockFrom(nextDealAt, now, options) }) };
 }
 
 // ----- the dialog ---------------------------------------------------------------------
@@ -169,10 +197,15 @@ function drawBars(list, spread) {
     bar.style.setProperty("--share", String(row.width));
     track.append(bar);
     shown.append(track, el("span", "bar-count", String(row.count)));
-    if (row.yours) shown.append(el("span", "bar-you", "you"));
+    if (row.yours) shown.append(el("span", "bar-you", gettext("you")));
     item.append(shown, el("span", "sr-only", row.spoken));
     return item;
   }));
+}
+
+function recordTitle(results, game) {
+  if (results.guest) return gettext("Your record (it starts when you sign up)");
+  return game.tier === "weekly" ? gettext("Your weekly record") : gettext("Your daily record");
 }
 
 /**
@@ -184,20 +217,19 @@ export function showResults(root, results, game, now) {
   const open = Date.parse(results.closes_at) > now;
   const $ = (sel) => root.querySelector(sel);
   drawRecord($("[data-record]"), results.record);
-  $("[data-record-title]").textContent = results.guest ? "Your record (it starts when you sign up)"
-    : game.tier === "weekly" ? "Your weekly record" : "Your daily record";
+  $("[data-record-title]").textContent = recordTitle(results, game);
   $("[data-spread-title]").textContent = spreadTitle(results.spread, { open });
   $("[data-percentile]").textContent = percentileSentence(results.spread, { open });
   $("[data-turnout]").textContent = turnoutSentence(results.spread, { open })
-    + (results.spread.counted || results.guest ? "" : " Your result is not on the board yet.");
+    + (results.spread.counted || results.guest ? "" : ` ${gettext("Your result is not on the board yet.")}`);
   drawBars($("[data-histogram]"), results.spread);
   const bot = botSentences(results.bot, game, results.spread.yours);
   $("[data-bot-verdict]").textContent = bot.verdict;
   $("[data-bot-detail]").textContent = bot.detail;
   const par = $("[data-par]");
   par.textContent = results.par == null
-    ? "Par (the solver's line) is shown once the day has closed."
-    : `Par: the solver's line wins in ${results.par} moves.`;
+    ? gettext("Par (the solver's line) is shown once the day has closed.")
+    : interpolate(gettext("Par: the solver's line wins in %(moves)s moves."), { moves: results.par });
   const tick = (at) => {
     const next = nextDealText(results.next_deal_at, at);
     if (next) {

@@ -10,7 +10,8 @@
 // that uncovers a face-down card the client keeps the column as {down: n, up: []} until
 // the server names the card: such a column has an unknown top and takes no part in moves.
 
-import { RANKS, SUITS, SUIT_NAMES, cardName, isRed, rankOf, suitOf } from "./cards.js";
+import { RANKS, SUITS, isRed, rankOf, suitName, suitOf, theCardName } from "./cards.js";
+import { gettext, interpolate } from "./i18n.js";
 
 // build: "alternate" (colour), "suit" (the card's own suit), "other" (any suit but its own)
 export const VARIANTS = {
@@ -31,11 +32,32 @@ export const VARIANTS = {
   },
 };
 
-const BUILD_WORDS = {
-  alternate: "in alternating colour",
-  suit: "in suit",
-  other: "in any suit but the card's own",
+// How each variant builds, as the end of a refusal ("... : Alaska builds up or down in
+// suit"): the whole clause one message, since the variant's name and the words around it
+// change places between languages.
+const BUILD_RULES = {
+  "alternate,down": (title) => interpolate(gettext("%(variant)s builds down in alternating colour"), { variant: title }),
+  "alternate,up-or-down": (title) => interpolate(gettext("%(variant)s builds up or down in alternating colour"), { variant: title }),
+  "suit,down": (title) => interpolate(gettext("%(variant)s builds down in suit"), { variant: title }),
+  "suit,up-or-down": (title) => interpolate(gettext("%(variant)s builds up or down in suit"), { variant: title }),
+  "other,down": (title) => interpolate(gettext("%(variant)s builds down in any suit but the card's own"), { variant: title }),
+  "other,up-or-down": (title) => interpolate(gettext("%(variant)s builds up or down in any suit but the card's own"), { variant: title }),
 };
+
+// The variants' names as players read them: the page's site constants carry them in its
+// language (frontend/templatetags/variant_names.py); without a page (node's tests), English.
+let pageTitles;
+function variantName(v) {
+  pageTitles ??= readPageTitles();
+  return pageTitles[v.name] ?? v.title;
+}
+function readPageTitles() {
+  try {
+    return JSON.parse(globalThis.document?.getElementById("site-constants")?.textContent || "{}")?.variant_titles ?? {};
+  } catch {
+    return {}; // unreadable constants: the English titles
+  }
+}
 
 export function variantOf(pos) {
   const [name, option] = String(pos.variant).split("+");
@@ -82,9 +104,9 @@ function homePile(pos, card) {
   return Array.isArray(n) ? n.indexOf(rankOf(card) - 1) : n === rankOf(card) - 1 ? 0 : -1;
 }
 
+/** How the tableau of `v` builds, named: "Yukon builds down in alternating colour". */
 export function buildRule(v) {
-  const dir = v.upOrDown ? "up or down" : "down";
-  return `builds ${dir} ${BUILD_WORDS[v.build]}`;
+  return BUILD_RULES[`${v.build},${v.upOrDown ? "up-or-down" : "down"}`](variantName(v));
 }
 
 /** May `card` be placed on `onto` in the tableau? */
@@ -208,41 +230,49 @@ export function targetsOf(pos, card) {
 export function illegalReason(pos, card, dest) {
   const v = variantOf(pos);
   const where = locate(pos, card);
-  const name = cardName(card);
-  if (!where) return `the ${name} is face down`;
-  if (where.home && !v.takeback) return "a card on a foundation stays there";
-  if (where.home && dest === "F") return `the ${name} is already home`;
+  const theCard = () => theCardName(card);
+  const suit = () => suitName(suitOf(card));
+  // Translators: %(card)s is a card's name with its article ("the queen of hearts").
+  if (!where) return interpolate(gettext("%(card)s is face down"), { card: theCard() });
+  if (where.home && !v.takeback) return gettext("a card on a foundation stays there");
+  if (where.home && dest === "F") return interpolate(gettext("%(card)s is already home"), { card: theCard() });
   if (dest === "F") {
     const up = pos.columns[where.col].up;
-    if (where.index !== up.length - 1) return "only the last card of a column can go home";
+    if (where.index !== up.length - 1) return gettext("only the last card of a column can go home");
     const have = pos.foundations[suitOf(card)];
     if (Array.isArray(have)) {
       if (homePile(pos, card) >= 0) return null;
       const below = RANKS[rankOf(card) - 2] + suitOf(card);
-      return `no ${SUIT_NAMES[suitOf(card)]} foundation has the ${cardName(below)} on top`;
+      return interpolate(gettext("no %(suit)s foundation has %(card)s on top"),
+        { suit: suit(), card: theCardName(below) });
     }
     if (have !== rankOf(card) - 1) {
       const needed = RANKS[have] + suitOf(card);
-      return `the ${SUIT_NAMES[suitOf(card)]} foundation needs the ${cardName(needed)} first`;
+      return interpolate(gettext("the %(suit)s foundation needs %(card)s first"),
+        { suit: suit(), card: theCardName(needed) });
     }
     return null;
   }
-  if (!where.home && where.col === dest) return `the ${name} is already in column ${dest + 1}`;
+  if (!where.home && where.col === dest) {
+    return interpolate(gettext("%(card)s is already in column %(column)s"), { card: theCard(), column: dest + 1 });
+  }
   const target = pos.columns[dest];
   if (isEmpty(target)) {
-    if (rankOf(card) !== 13) return "only a King can go into an empty column";
+    if (rankOf(card) !== 13) return gettext("only a King can go into an empty column");
     if (!where.home && where.index === 0 && pos.columns[where.col].down === 0) {
-      return "that King already starts its column";
+      return gettext("that King already starts its column");
     }
   } else {
     const top = topOf(target);
-    if (!top) return "wait for the face-down card to turn";
+    if (!top) return gettext("wait for the face-down card to turn");
     if (!fits(v, card, top)) {
-      return `the ${name} cannot go on the ${cardName(top)}: ${v.title} ${buildRule(v)}`;
+      // Translators: %(rule)s says how the variant builds: "Yukon builds down in alternating colour".
+      return interpolate(gettext("%(card)s cannot go on %(onto)s: %(rule)s"),
+        { card: theCard(), onto: theCardName(top), rule: buildRule(v) });
     }
   }
   if (!where.home && v.runsOnly && !isRun(v, pos.columns[where.col].up.slice(where.index))) {
-    return `in ${v.title} only an ordered run moves`;
+    return interpolate(gettext("in %(variant)s only an ordered run moves"), { variant: variantName(v) });
   }
   return null;
 }
@@ -263,7 +293,7 @@ export function clonePosition(pos) {
  */
 export function applyMove(pos, text) {
   const m = parseMove(text);
-  if (!m) throw new Error(`not a move: ${text}`);
+  if (!m) throw new Error(interpolate(gettext("not a move: %(move)s"), { move: text }));
   if (m.source !== undefined && m.card.length === 2 && isMultiDeck(pos)) {
     // A logged move ("3:9h>4") names the copy only when its column shows two: the one there.
     const copy = pos.columns[m.source].up.find((c) => faceOf(c) === m.card);

@@ -3,12 +3,18 @@
 // with no Save button to forget and no reload.
 
 import { el } from "./html.js";
+import { gettext, pgettext } from "./i18n.js";
 import { CHOICES, currentSettings, saveSettings, SETTINGS_EVENT } from "./settings.js";
 
 const WORDS = {
-  theme: { system: "Same as this device", light: "Light", dark: "Dark", contrast: "High contrast" },
-  suits: { two: "Two-colour suits", four: "Four-colour suits" },
-  animations: { system: "Same as this device", on: "On", off: "Off" },
+  theme: {
+    system: gettext("Same as this device"),
+    light: pgettext("theme", "Light"),
+    dark: pgettext("theme", "Dark"),
+    contrast: pgettext("theme", "High contrast"),
+  },
+  suits: { two: gettext("Two-colour suits"), four: gettext("Four-colour suits") },
+  animations: { system: gettext("Same as this device"), on: pgettext("animations", "On"), off: pgettext("animations", "Off") },
 };
 
 /** A group of one choice among `CHOICES[key]`, and any `more` controls after it. */
@@ -27,26 +33,45 @@ function checkbox(key, words, note = null) {
     note && el("span", "settings-note", note));
 }
 
+/** The header's language picker (base.html) again: a change posts the header's form, which
+ * keeps the choice (in the account too) and brings the page back in that language. */
+function languageChoice() {
+  const picker = document.querySelector("[data-language-picker]");
+  if (!picker) return null;
+  const header = picker.querySelector("select");
+  const select = header.cloneNode(true);
+  select.removeAttribute("aria-label"); // named by its label here
+  select.value = header.value;
+  select.addEventListener("change", () => {
+    header.value = select.value;
+    picker.requestSubmit();
+  });
+  return el("fieldset", "settings-group",
+    el("legend", null, gettext("Language")),
+    el("label", "settings-range", gettext("Language of the site and of its mail"), select));
+}
+
 function build(loggedIn) {
   return el("dialog", { class: "settings-panel", "aria-labelledby": "settings-title" },
     el("form", { method: "dialog" },
-      el("h2", { id: "settings-title" }, "Settings"),
-      radios("theme", "Theme"),
-      radios("suits", "Card faces",
-        checkbox("largeIndices", "Large indices", "Bigger rank and suit in the corner, for small screens")),
-      radios("animations", "Animations"),
+      el("h2", { id: "settings-title" }, gettext("Settings")),
+      languageChoice(),
+      radios("theme", gettext("Theme")),
+      radios("suits", gettext("Card faces"),
+        checkbox("largeIndices", gettext("Large indices"), gettext("Bigger rank and suit in the corner, for small screens"))),
+      radios("animations", gettext("Animations")),
       el("fieldset", "settings-group",
-        el("legend", null, "Sounds"),
-        checkbox("sound", "Sounds"),
-        el("label", "settings-range", "Volume",
+        el("legend", null, gettext("Sounds")),
+        checkbox("sound", gettext("Sounds")),
+        el("label", "settings-range", gettext("Volume"),
           el("input", { type: "range", min: 0, max: 1, step: 0.05, "data-setting": "volume" }))),
       el("fieldset", "settings-group",
-        el("legend", null, "Play"),
-        checkbox("confirmResign", "Confirm before resigning"),
-        checkbox("hints", "Show the Hint button in practice")),
+        el("legend", null, pgettext("settings group", "Play")),
+        checkbox("confirmResign", gettext("Confirm before resigning")),
+        checkbox("hints", gettext("Show the Hint button in practice"))),
       el("p", "settings-where",
-        loggedIn ? "Saved in your account and in this browser." : "Saved in this browser. Log in to keep them in your account."),
-      el("div", "settings-actions", el("button", { type: "submit", class: "button", value: "done" }, "Done"))));
+        loggedIn ? gettext("Saved in your account and in this browser.") : gettext("Saved in this browser. Log in to keep them in your account.")),
+      el("div", "settings-actions", el("button", { type: "submit", class: "button", value: "done" }, gettext("Done")))));
 }
 
 /** Set every control to `settings`. */

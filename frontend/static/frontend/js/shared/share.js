@@ -8,9 +8,22 @@
 
 import { formatTime } from "./format.js";
 import { practiceName } from "./game_names.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 export const EIGHTHS = 8;
-const RESULT_WORDS = { won: "won", stuck: "no moves left", resigned: "resigned", abandoned: "not finished" };
+// Read when the text is made: the page's catalogue is loaded by then.
+const RESULT_WORDS = {
+  won: () => pgettext("share result", "won"),
+  stuck: () => pgettext("share result", "no moves left"),
+  resigned: () => pgettext("share result", "resigned"),
+  abandoned: () => pgettext("share result", "not finished"),
+};
+const TIER_WORDS = {
+  easy: () => pgettext("tier", "easy"),
+  medium: () => pgettext("tier", "medium"),
+  hard: () => pgettext("tier", "hard"),
+  weekly: () => pgettext("tier", "weekly"),
+};
 
 /** Cards home at the end of each eighth of a game, from its log's move texts: the moves
  * sent home so far (`...>F`; an undo entry takes back the move before it). A practice game
@@ -35,7 +48,7 @@ export function homeByEighths(moves) {
 
 /** The progress line of a finished game: "Cards home by eighths: 0 2 5 9 14 22 31 52". */
 export function progressLine(moves) {
-  return `Cards home by eighths: ${homeByEighths(moves).join(" ")}`;
+  return interpolate(gettext("Cards home by eighths: %(counts)s"), { counts: homeByEighths(moves).join(" ") });
 }
 
 /** The whole share text: where and when, the result, score and time; moves against par
@@ -44,14 +57,22 @@ export function progressLine(moves) {
  * line; a link to the day's board. A practice deal is named by its variant's title, from
  * `variantTitles` (the page's `siteConstants().variant_titles`). */
 export function shareText(game, { seconds, par = null, streak = null, moves = null, summary = "", origin = "", variantTitles = null }) {
-  const result = RESULT_WORDS[game.status] || game.status;
+  const result = RESULT_WORDS[game.status]?.() ?? game.status;
   const ranked = game.mode === "daily" || game.mode === "guest" || game.mode === "archive";
-  const where = ranked
-    ? `${game.date} ${game.tier}${game.mode === "archive" ? " (archive)" : ""}`
-    : `practice ${practiceName(game, variantTitles)}`;
-  const parts = [`${game.moves} moves${par ? ` (par ${par})` : ""}`, formatTime(seconds)];
-  if (streak && game.mode === "daily") parts.push(game.tier === "weekly" ? `weekly streak ${streak}` : `streak ${streak}`);
-  const lines = [`Yukon Daily ${where}: ${result}, ${game.score}, ${formatTime(seconds)}`, parts.join(" · ")];
+  const day = { date: game.date, tier: TIER_WORDS[game.tier]?.() ?? game.tier };
+  let where;
+  if (!ranked) where = interpolate(gettext("practice %(deal)s"), { deal: practiceName(game, variantTitles) });
+  else if (game.mode === "archive") where = interpolate(gettext("%(date)s %(tier)s (archive)"), day);
+  else where = interpolate(gettext("%(date)s %(tier)s"), day);
+  const moveCount = interpolate(ngettext("%(count)s move", "%(count)s moves", game.moves), { count: game.moves });
+  const parts = [par ? interpolate(gettext("%(moves)s (par %(par)s)"), { moves: moveCount, par }) : moveCount, formatTime(seconds)];
+  if (streak && game.mode === "daily") {
+    parts.push(interpolate(game.tier === "weekly" ? gettext("weekly streak %(count)s") : gettext("streak %(count)s"), { count: streak }));
+  }
+  const first = interpolate(gettext("Yukon Daily %(where)s: %(result)s, %(score)s, %(time)s"), {
+    where, result, score: game.score, time: formatTime(seconds),
+  });
+  const lines = [first, parts.join(" · ")];
   if (summary) lines.push(summary);
   if (moves) lines.push(progressLine(moves));
   if (ranked) {
