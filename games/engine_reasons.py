@@ -15,16 +15,16 @@ from django.utils.translation import gettext, gettext_lazy, ngettext_lazy, pgett
 
 from yukon.engine import VARIANTS, EngineError
 
-_SUITS: dict[str, Promise] = {  # as a foundation is named in a message
+SUIT_NAMES: dict[str, Promise] = {  # as a foundation is named in a message
     "clubs": pgettext_lazy("suit", "clubs"),
     "diamonds": pgettext_lazy("suit", "diamonds"),
     "hearts": pgettext_lazy("suit", "hearts"),
     "spades": pgettext_lazy("suit", "spades"),
 }
 
-# The engine's variant titles ("variant": "Russian" names a game, not a language), as
-# frontend/templatetags/variant_names.py says them (games may not import frontend).
-_TITLES: dict[str, Promise] = {
+# The engine's variant titles ("variant": "Russian" names a game, not a language): the
+# messages and the pages' (frontend/templatetags/variant_names.py) say them alike.
+VARIANT_TITLES: dict[str, Promise] = {
     "yukon": pgettext_lazy("variant", "Yukon"),
     "russian": pgettext_lazy("variant", "Russian"),
     "alaska": pgettext_lazy("variant", "Alaska"),
@@ -162,11 +162,11 @@ def engine_reason(exc: EngineError) -> str:
             said = gettext("%(options)s or %(option)s") % {"options": said, "option": option}
         fields["options"] = said
     suit = fields.get("suit")
-    if isinstance(suit, str) and suit in _SUITS:
-        fields["suit"] = str(_SUITS[suit])
+    if isinstance(suit, str) and suit in SUIT_NAMES:
+        fields["suit"] = str(SUIT_NAMES[suit])
     variant = VARIANTS.get(str(fields.get("variant")))
     if variant is not None:
-        title = str(_TITLES.get(variant.name, variant.title))
+        title = str(VARIANT_TITLES.get(variant.name, variant.title))
         fields["title"] = title
         if "rule" in fields:
             rule = _BUILD_RULES[(variant.build, variant.up_or_down)]

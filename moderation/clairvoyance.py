@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -148,14 +147,21 @@ def masked_chances(position: Position, moves: list[Move], rng: random.Random) ->
         position.movable[king] and position.pos_of[king] > 0 for king in position.variant.kings
     )
     values = [_move_value(position, move, hidden, king_waiting) for move in moves]
+    draw = rng.random
     out = []
     for noise, blunder in MASKED_PLAYERS:
-        picks: Counter[int] = Counter()
+        picks = [0] * len(moves)
+        # Per draw, the first move of the highest noisy value: max() with a key, written
+        # out (this runs for every decision of every game verified), drawing the same
+        # numbers in the same order.
         for _ in range(SAMPLES):
-            picks[max(range(len(moves)), key=lambda i: values[i] + rng.random() * noise)] += 1
-        out.append(
-            [(1 - blunder) * picks[i] / SAMPLES + blunder / len(moves) for i in range(len(moves))]
-        )
+            best_move, best = 0, values[0] + draw() * noise
+            for index in range(1, len(values)):
+                value = values[index] + draw() * noise
+                if value > best:
+                    best_move, best = index, value
+            picks[best_move] += 1
+        out.append([(1 - blunder) * picked / SAMPLES + blunder / len(moves) for picked in picks])
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 
 import pytest
 
@@ -85,6 +86,18 @@ def _tests_play_faster_than_people() -> None:
     # The budgets of costly calls (hints, new games, ...): a new dict, not changed in place,
     # so that yukon_site.settings keeps the real ones for tests/security/test_costly_budgets.py.
     settings.COSTLY_CALL_LIMITS = dict.fromkeys(settings.COSTLY_CALL_LIMITS, "100000/s")
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_told() -> Iterator[None]:
+    """A request through the test client leaves its language active in the test's thread
+    (LocaleMiddleware activates it, nothing deactivates it): each test starts in English
+    and leaves none behind."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -16,29 +16,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
-from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 
+# The titles as messages (a variant missing there shows its English title;
+# tests/frontend/test_variant_names.py checks that every variant is listed).
+from games.engine_reasons import VARIANT_TITLES as TRANSLATED_TITLES
 from yukon.engine import VARIANTS
 
 register = template.Library()
 
 VARIANT_TITLES = {name: variant.title for name, variant in VARIANTS.items()}
 TAKEBACK_SUFFIX = "+takeback"
-
-# The engine's titles, as messages ("variant": "Russian" names a game here, not a language).
-# A variant missing here shows its English title; tests/frontend/test_variant_names.py
-# checks that every variant is listed with its engine's title.
-TRANSLATED_TITLES: dict[str, Promise] = {
-    "yukon": pgettext_lazy("variant", "Yukon"),
-    "russian": pgettext_lazy("variant", "Russian"),
-    "alaska": pgettext_lazy("variant", "Alaska"),
-    "moosehide": pgettext_lazy("variant", "Moosehide"),
-    "moosehide-runs": pgettext_lazy("variant", "Moosehide (runs only)"),
-    "double-yukon": pgettext_lazy("variant", "Double Yukon"),
-    "triple-yukon": pgettext_lazy("variant", "Triple Yukon"),
-    "quadruple-yukon": pgettext_lazy("variant", "Quadruple Yukon"),
-}
 
 
 def translated_titles() -> dict[str, str]:

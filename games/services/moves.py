@@ -15,10 +15,10 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from apikit.errors import Conflict, NotFound
-from games.engine_reasons import engine_reason
+from games.engine_reasons import SUIT_NAMES, engine_reason
 from games.errors import IllegalMove
 from games.models import OPEN_DAY_MODES, DailyChallenge, Game, Mode, Move, Status
 from games.services.closing import refuse_closed_day
@@ -33,6 +33,7 @@ from yukon.engine import (
     parse_card,
     parse_move,
 )
+from yukon.engine.cards import SUIT_NAMES as ENGLISH_SUIT_NAMES
 
 FACE_DOWN_REASON = gettext_lazy("that card is face down: only a face-up card can move")
 
@@ -126,12 +127,6 @@ def _hidden(position: Position, card: int) -> bool:
 
 
 _CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][cdhs])(?![A-Za-z0-9])")
-_SUITS = (  # as a foundation is named in a message ("the hearts foundation")
-    pgettext_lazy("suit", "clubs"),
-    pgettext_lazy("suit", "diamonds"),
-    pgettext_lazy("suit", "hearts"),
-    pgettext_lazy("suit", "spades"),
-)
 
 
 def _safe_reason(position: Position, text: str, exc: EngineError) -> str:
@@ -166,7 +161,11 @@ def _safe_reason(position: Position, text: str, exc: EngineError) -> str:
             "%(card)s cannot go home yet: the %(suit)s foundation holds %(count)s card",
             "%(card)s cannot go home yet: the %(suit)s foundation holds %(count)s cards",
             count,
-        ) % {"card": card_text(card), "suit": str(_SUITS[suit]), "count": count}
+        ) % {
+            "card": card_text(card),
+            "suit": str(SUIT_NAMES[ENGLISH_SUIT_NAMES[suit]]),
+            "count": count,
+        }
     return _("%(move)s is not a legal move here") % {"move": text}
 
 
