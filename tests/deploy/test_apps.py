@@ -8,10 +8,7 @@ any of them fails here, not in production (an image once shipped without `modera
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
@@ -19,20 +16,13 @@ from types import ModuleType
 import pytest
 from django.conf import settings
 
+from tests.scripts import script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def rehearsal() -> ModuleType:
-    """scripts/rehearse-deploy as a module (it has no .py suffix)."""
-    if "rehearse_deploy" not in sys.modules:
-        path = ROOT / "scripts" / "rehearse-deploy"
-        loader = importlib.machinery.SourceFileLoader("rehearse_deploy", str(path))
-        spec = importlib.util.spec_from_loader("rehearse_deploy", loader)
-        assert spec is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["rehearse_deploy"] = module  # dataclasses look their module up
-        loader.exec_module(module)
-    return sys.modules["rehearse_deploy"]
+    return script("rehearse-deploy")
 
 
 def local_apps() -> list[str]:

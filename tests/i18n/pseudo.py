@@ -13,13 +13,10 @@ language they translate here too. Only for tests: it is never in settings.LANGUA
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import math
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +27,7 @@ from django.apps import apps
 from django.conf import global_settings
 
 from tests.i18n import po
+from tests.scripts import script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,16 +158,7 @@ def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
 
 
 def messages_script() -> ModuleType:
-    """scripts/messages (no .py suffix) as a module."""
-    if "yukon_messages" not in sys.modules:
-        path = ROOT / "scripts" / "messages"
-        loader = importlib.machinery.SourceFileLoader("yukon_messages", str(path))
-        spec = importlib.util.spec_from_loader("yukon_messages", loader)
-        assert spec is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["yukon_messages"] = module
-        loader.exec_module(module)
-    return sys.modules["yukon_messages"]
+    return script("messages")
 
 
 @pytest.fixture(scope="session")
