@@ -12,6 +12,9 @@ from typing import Any
 
 class ServiceError(Exception):
     http_status = 400
+    # A refused move's reason in the metrics (apikit.metrics.REFUSAL_REASONS) where the
+    # answer's status and fields cannot tell it; its words are in the player's language.
+    refusal: str | None = None
 
     def __init__(self, detail: str, **extra: Any) -> None:
         super().__init__(detail)

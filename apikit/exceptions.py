@@ -38,7 +38,9 @@ def _flatten(errors: Any, prefix: str = "") -> list[str]:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
-        return Response(exc.body, status=exc.http_status, headers=getattr(exc, "headers", None))
+        answer = Response(exc.body, status=exc.http_status, headers=getattr(exc, "headers", None))
+        answer.refusal = exc.refusal  # type: ignore[attr-defined]  # for apikit.metrics
+        return answer
     if isinstance(exc, exceptions.ValidationError):
         lines = _flatten(exc.detail)
         return Response(

@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 from django.http import HttpResponseBase
-from django.utils.translation import gettext
 from prometheus_client import Counter
 
 # ----- counted in the web processes ---------------------------------------------------
@@ -33,9 +32,6 @@ REFUSAL_REASONS = (
     "other",  # anything else (405, 406, 415, 5xx)
 )
 _REASON_BY_STATUS = {403: "forbidden", 404: "not_found", 429: "rate_limited", 503: "unavailable"}
-# games.services.closing.DAY_CLOSED, word for word: the kit cannot import the games app, and
-# the refusal reaches us in the request's language, so it is told by its translation.
-_DAY_CLOSED_MESSAGE = "this day closed at 00:00 UTC: its games can no longer change"
 
 REDIS_FALLBACKS = Counter(
     "yukon_redis_fallbacks",
@@ -71,6 +67,9 @@ def count_move(response: HttpResponseBase) -> None:
 def refusal_reason(response: HttpResponseBase) -> str:
     """One of REFUSAL_REASONS for a refused move, read from the answer the client got."""
     status = response.status_code
+    refusal = getattr(response, "refusal", None)  # the service's own word (ServiceError)
+    if refusal in REFUSAL_REASONS:
+        return str(refusal)
     if status in _REASON_BY_STATUS:
         return _REASON_BY_STATUS[status]
     if status not in (400, 409):
@@ -79,9 +78,6 @@ def refusal_reason(response: HttpResponseBase) -> str:
     if status == 400:
         # the service's IllegalMove carries the game's ply; input errors do not
         return "illegal" if "ply" in body and "errors" not in body else "invalid"
-    detail = str(body.get("detail", ""))
-    if "day closed" in detail or detail == gettext(_DAY_CLOSED_MESSAGE):
-        return "day_closed"
     game_status = body.get("status")
     if game_status is not None and game_status != "playing":
         return "game_over"

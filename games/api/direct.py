@@ -47,6 +47,7 @@ def _handled(exc: Exception) -> HttpResponse:
     if handled is None:
         raise exc
     answer = _json(handled.data, handled.status_code)
+    answer.refusal = getattr(handled, "refusal", None)  # type: ignore[attr-defined]
     for name, value in handled.headers.items():  # Retry-After
         if name.lower() != "content-type":
             answer[name] = value

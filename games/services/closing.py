@@ -24,6 +24,8 @@ DAY_CLOSED = gettext_lazy("this day closed at 00:00 UTC: its games can no longer
 class DayClosed(Conflict):
     """A move or resign on a daily whose day closed: 409 with the game as it ended."""
 
+    refusal = "day_closed"
+
 
 def day_closed(game: Game, today: dt.date | None = None) -> bool:
     if game.mode not in OPEN_DAY_MODES or game.challenge is None:

@@ -233,10 +233,12 @@ def test_a_move_on_a_finished_game_is_counted_as_game_over(
 
 
 @pytest.mark.usefixtures("metrics_on")
+@pytest.mark.parametrize("language", ["en", "de"])  # the service's word, not the answer's
 def test_a_move_on_a_closed_day_is_counted_as_day_closed(
-    player_client: Client, monkeypatch: pytest.MonkeyPatch
+    player_client: Client, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
     client = player_client
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
     make_challenges(numbers={"easy": 68, "medium": 1, "hard": 0})
     game = client.post("/api/games/", {"daily": "easy"}, content_type="application/json")
     assert game.status_code == 201, game.content
@@ -248,7 +250,8 @@ def test_a_move_on_a_closed_day_is_counted_as_day_closed(
     )
     monkeypatch.setattr(timezone, "now", lambda: after_midnight)
     refused = move(client, game_id, 1, LINE[1])
-    assert refused.status_code == 409 and "day closed" in refused.json()["detail"]
+    assert refused.status_code == 409
+    assert ("day closed" in refused.json()["detail"]) == (language == "en")
     after = scrape(client)
     reason = {"reason": "day_closed"}
     assert (
