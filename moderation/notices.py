@@ -11,17 +11,15 @@ whose language is the moderator's.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 
-from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
-from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from accounts.language import in_language_of
 from accounts.models import User
 from games.models import Game
 from moderation.models import Notice, NoticeKind
@@ -46,14 +44,6 @@ TIER_WORDS = {
     "hard": pgettext_lazy("tier", "hard"),
     "weekly": pgettext_lazy("tier", "weekly"),
 }
-
-
-@contextmanager
-def in_language_of(player: User) -> Iterator[None]:
-    """Write a notice (its text and its mail) in the player's language: the one saved in
-    their account, else the site's."""
-    with translation.override(player.language or settings.LANGUAGE_CODE):
-        yield
 
 
 def game_words(game: Game) -> str:

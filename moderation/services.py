@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import services as account_services
+from accounts.language import in_language_of
 from accounts.models import User
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
 from games import services as game_services
@@ -231,7 +232,7 @@ def disqualify_game(actor: Any, game_id: int, reason: str) -> Game:
         _close_reports([game.pk], actor, reason)
         _audit(actor, AuditAction.DISQUALIFY, game, reason)
         if game.player is not None:
-            with notices.in_language_of(game.player):
+            with in_language_of(game.player):
                 text = notices.disqualified_text(game, reason, seen)
             notices.notify(game.player, NoticeKind.DISQUALIFIED, text, game)
     return game
@@ -258,7 +259,7 @@ def _put_back(actor: Any, game: Game, reason: str, action: str) -> Game:
     _forget_ban_took(game)
     _audit(actor, action, game, reason)
     if game.player is not None:
-        with notices.in_language_of(game.player):
+        with in_language_of(game.player):
             text = notices.reinstated_text(game, reason, on_appeal=action == AuditAction.REINSTATE)
         notices.notify(game.player, NoticeKind.REINSTATED, text, game)
     return game
@@ -363,7 +364,7 @@ def ban_player(actor: Any, user_id: int, reason: str) -> Ban:
         _audit(actor, AuditAction.BAN, user, reason)
         _end_games_in_progress(actor, user, reason)
         taken = _take_results(actor, ban, reason)
-        with notices.in_language_of(user):
+        with in_language_of(user):
             text = notices.banned_text(reason, taken)
         notices.notify(user, NoticeKind.BANNED, text)
     return ban
@@ -544,7 +545,7 @@ def _decide_appeal(actor: Any, appeal_id: int, reason: str, *, reinstate: bool) 
             _put_back(actor, game, reason, AuditAction.REINSTATE)
         elif not reinstate:
             _audit(actor, AuditAction.UPHOLD_APPEAL, game, reason)
-            with notices.in_language_of(appeal.player):
+            with in_language_of(appeal.player):
                 text = notices.appeal_refused_text(game, reason)
             notices.notify(appeal.player, NoticeKind.APPEAL_REFUSED, text, game)
         appeal.status = AppealStatus.REINSTATED if reinstate else AppealStatus.UPHELD
