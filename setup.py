@@ -1,9 +1,10 @@
 """Only the C extension of the solver; everything else about the package is in pyproject.toml.
 
 ``pip install -e .`` (or ``python setup.py build_ext --inplace``) compiles
-``yukon/solver/_csolver.c`` into ``yukon.solver._csolver``. With ``YUKON_SANITIZE=1`` in
-the environment it is built with AddressSanitizer and UBSan instead (see
-scripts/solver-sanitize-test).
+``yukon/solver/_csolver.c`` into ``yukon.solver._csolver`` (Yukon and its one-deck family)
+and ``yukon/solver/_cmulti.c`` into ``yukon.solver._cmulti`` (the multi-deck games). With
+``YUKON_SANITIZE=1`` in the environment they are built with AddressSanitizer and UBSan
+instead (see scripts/solver-sanitize-test).
 
 A built package (the wheel the image installs) also carries the translations: each
 locale/<language>/LC_MESSAGES/<domain>.po compiled by msgfmt (gettext) into
@@ -57,10 +58,11 @@ setup(
     cmdclass={"build_py": BuildPyWithCatalogues},
     ext_modules=[
         Extension(
-            "yukon.solver._csolver",
-            sources=["yukon/solver/_csolver.c"],
+            f"yukon.solver.{name}",
+            sources=[f"yukon/solver/{name}.c"],
             extra_compile_args=compile_args,
             extra_link_args=link_args,
         )
+        for name in ("_csolver", "_cmulti")
     ],
 )

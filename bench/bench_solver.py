@@ -1,6 +1,7 @@
 """Benchmark of the solver: settled deals, wrong verdicts, time per deal, positions per second.
 
-    python bench/bench_solver.py       # yukon 1..200 at 10 CPU-s, then 50 deals of each other
+    python bench/bench_solver.py       # 1..200 of Yukon and the multi-deck games, 1..50 of the rest
+    python bench/bench_solver.py --variants double-yukon,triple-yukon,quadruple-yukon --random 200
     python bench/bench_solver.py --variants yukon --deals 1-200 --seconds 10 --jobs 2
     python bench/bench_solver.py --variants yukon --deals 1-200 --nodes 4000000
     python bench/bench_solver.py --variants yukon --deals 1-200 --seconds 10 --threads 2
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import sys
 import time
@@ -38,7 +40,7 @@ from typing import Any, TextIO
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from yukon.engine import replay  # noqa: E402
+from yukon.engine import VARIANT_NAMES, get_variant, replay  # noqa: E402
 from yukon.solver import DEFAULT_MEMORY_MB, solve  # noqa: E402
 
 KNOWN_DEALS = ROOT / "yukon" / "tests" / "solver" / "fixtures" / "known-deals.json"
@@ -140,12 +142,22 @@ def main() -> int:
     )
     parser.add_argument(
         "--variants",
-        default="yukon,russian,alaska,moosehide,moosehide-runs",
+        default=",".join(VARIANT_NAMES),
         help="names, +takeback for the option: yukon,yukon+takeback",
     )
     parser.add_argument(
-        "--deals", default=None, help="e.g. 1-200 (default: 1-200 yukon, 1-50 others)"
+        "--deals",
+        default=None,
+        help="e.g. 1-200 (default: 1-200 for Yukon and the multi-deck games, 1-50 others)",
     )
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N random 64-bit deal numbers instead (the same N on every run: seed --seed)",
+    )
+    parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--seconds", type=float, default=None, help="CPU seconds per deal")
     parser.add_argument("--nodes", type=int, default=None, help="positions per deal")
     parser.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB)
@@ -161,7 +173,12 @@ def main() -> int:
     load_before = os.getloadavg()
     rows = []
     for variant in args.variants.split(","):
-        deals = parse_deals(args.deals or ("1-200" if variant == "yukon" else "1-50"))
+        if args.random:
+            rng = random.Random(f"{args.seed}:{variant}")
+            deals = [rng.getrandbits(64) for _ in range(args.random)]
+        else:
+            wide = variant == "yukon" or get_variant(variant).multi_deck
+            deals = parse_deals(args.deals or ("1-200" if wide else "1-50"))
         rows.append(bench(variant, deals, args, log))
         print_table(rows, args, load_before)
     return 1 if any(row["wrong"] for row in rows) else 0

@@ -371,10 +371,8 @@ if DAILY_SOLVE_JOBS not in (1, 2):
     raise ImproperlyConfigured("DAILY_SOLVE_JOBS must be 1 or 2.")
 DAILY_BOT_PLAYOUTS = env.int("DAILY_BOT_PLAYOUTS", default=200)
 DAILY_MAX_ATTEMPTS = env.int("DAILY_MAX_ATTEMPTS", default=60)
-# The weekly challenge (Sundays, Double Yukon): the multi-deck search is pure Python, about
-# 20,000 positions per CPU second, so it gets its own node budget (docs/daily.md).
-WEEKLY_SOLVE_NODES = env.int("WEEKLY_SOLVE_NODES", default=150_000)
-WEEKLY_SOLVE_SECONDS = env.float("WEEKLY_SOLVE_SECONDS", default=60.0)
+# The weekly challenge (Sundays, Double Yukon): candidates tried before giving up (its
+# solver budget is the dailies', docs/daily.md).
 WEEKLY_MAX_ATTEMPTS = env.int("WEEKLY_MAX_ATTEMPTS", default=30)
 # Without Redis there is no beat: GET /api/daily/ prepares a missing today in-process.
 DAILY_PREPARE_ON_REQUEST = env.bool("DAILY_PREPARE_ON_REQUEST", default=not REDIS_URL)

@@ -158,9 +158,10 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
     assert not missing, f"the wheel lacks {missing}"
     # The core as a library: typed, with its compiled search, without its tests.
     core = {"yukon/__init__.py", "yukon/py.typed", "yukon/engine/py.typed"}
-    core |= {"yukon/solver/py.typed", "yukon/solver/_csolver.pyi"}
+    core |= {"yukon/solver/py.typed", "yukon/solver/_csolver.pyi", "yukon/solver/_cmulti.pyi"}
     assert core <= shipped, f"the wheel lacks {core - shipped}"
-    assert any(re.fullmatch(r"yukon/solver/_csolver\..+\.so", name) for name in shipped)
+    for extension in ("_csolver", "_cmulti"):
+        assert any(re.fullmatch(rf"yukon/solver/{extension}\..+\.so", name) for name in shipped)
     # The translations, compiled by setup.py: each language offered but English, both domains.
     languages = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
     catalogues = {
@@ -263,6 +264,7 @@ def test_the_shipped_dockerignore_keeps_built_and_local_files_out() -> None:
         assert ignore.excluded(path), path
     for path in (
         "yukon/solver/_csolver.c",
+        "yukon/solver/_cmulti.c",
         "yukon/engine/cards.py",
         "frontend/static/frontend/site.css",
         "manage.py",

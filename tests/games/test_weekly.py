@@ -401,7 +401,7 @@ def test_prepare_daily_makes_the_weekly_on_sundays_proven_and_rated(settings: An
     weekly = DailyChallenge.objects.select_related("deal").get(date=SUNDAY, tier=WEEKLY)
     deal = weekly.deal
     assert deal.variant == "double-yukon" and deal.verdict == Verdict.SOLVED
-    assert deal.solve_nodes is not None and deal.solve_nodes <= settings.WEEKLY_SOLVE_NODES
+    assert deal.solve_nodes is not None and deal.solve_nodes <= settings.DAILY_SOLVE_NODES
     assert weekly.bot_win_rate is not None and weekly.bot_win_rate in BANDS[WEEKLY]
     position = Position.deal(deal.number, "double-yukon")
     for text in deal.solution or []:

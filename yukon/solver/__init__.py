@@ -8,8 +8,9 @@ and replays every winning line through ``yukon.engine`` before returning it.
     >>> result.verdict
     'solved'
 
-Multi-deck variants (Double, Triple, Quadruple Yukon) are searched by the pure-Python
-``yukon.solver.multideck`` (same verdicts, same budgets, same replay of every line).
+Multi-deck variants (Double, Triple, Quadruple Yukon) are searched by a second C core,
+``yukon.solver._cmulti`` (duplicate cards), under the same portfolio, budgets and replay
+of every line.
 
 Verdicts: ``solved`` (``moves`` is a verified winning line from the given position),
 ``unwinnable`` (a search whose every pruning rule is proven sound exhausted the space,
@@ -27,7 +28,7 @@ from typing import Final, Literal
 
 from yukon.engine import EngineError, Position, move_text
 
-from . import _csolver, multideck
+from . import _cmulti, _csolver
 
 __all__ = [
     "ALL_RULES",
@@ -61,8 +62,10 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # place, so a proof search whose table fills its cap (memory_mb from 64 to 127) still goes
 # narrow and holds twice the positions (node counts unchanged otherwise). 8: every
 # search keeps one table entry per twin class (F_MERGE, Yukon): other lines, node counts
-# and verdicts; a position count includes the classes' other members.
-SOLVER_VERSION: Final = 8
+# and verdicts; a position count includes the classes' other members. 9: the multi-deck
+# games are searched in C (``_cmulti``) under the portfolio, with cards that can never
+# go home (F_STUCK) over copies; Yukon's family unchanged.
+SOLVER_VERSION: Final = 9
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {
@@ -239,7 +242,7 @@ def solve(
     two threads (the C search releases the GIL), each with the whole ``seconds`` of its
     own CPU and the whole ``nodes``, and the first to settle the deal stops the other.
     The verdict is the one either would reach alone; which line comes back may depend on
-    timing. For Yukon and its single-deck family; the multi-deck search keeps to one.
+    timing.
     """
     _check_budgets(seconds, nodes, memory_mb, rules)
     if wall_seconds is not None and (isinstance(wall_seconds, bool) or not 0 < wall_seconds <= 1e6):
@@ -247,15 +250,6 @@ def solve(
     if jobs not in (1, 2) or isinstance(jobs, bool):
         raise SolverError("jobs must be 1 or 2")
     start = _start_position(position, variant)
-    if start.variant.multi_deck:
-        return _solve_multi_deck(
-            start,
-            seconds=seconds,
-            nodes=nodes,
-            memory_mb=memory_mb,
-            rules=rules,
-            wall_seconds=wall_seconds,
-        )
     runs = _Runs(start, rules, memory_mb, seconds, wall_seconds)
     if jobs == 2 and restarts:
         return _solve_side_by_side(runs, nodes)
@@ -291,7 +285,11 @@ def solve(
 
 @dataclass(frozen=True)
 class _Runs:
-    """The C searches of one call: the position, the rules and the budgets they share."""
+    """The C searches of one call: the position, the rules and the budgets they share.
+
+    One-deck variants run in ``_csolver``, multi-deck ones in ``_cmulti`` (same flag bits
+    for the rules both know; twin classes, the twin lock and the narrow table are the
+    one-deck core's alone, docs/solver.md)."""
 
     start: Position
     rules: int
@@ -299,28 +297,56 @@ class _Runs:
     seconds: float | None
     wall_seconds: float | None
 
+    @property
+    def multi_deck(self) -> bool:
+        return self.start.variant.multi_deck
+
     def _args(self) -> tuple[int, list[list[int]], list[int], list[int]]:
         start = self.start
-        return VARIANT_CODES[start.variant.name], start.cols, start.down, start.found
+        first = start.variant.decks if self.multi_deck else VARIANT_CODES[start.variant.name]
+        return first, start.cols, start.down, start.found
 
     def restart(self, budget: _Budget, max_nodes: int, i: int) -> tuple[int, list[int], int, str]:
         """Restart ``i``: random tie-breaks (its own seed), a fresh table."""
-        verdict, line, used, reason = _csolver.solve(
-            *self._args(),
-            flags=self.rules,
-            max_nodes=max_nodes,
-            seconds=budget.seconds_until(self.seconds),
-            wall_seconds=budget.wall_until(),
-            memory_mb=self.memory_mb,
-            seed=(i * 0x9E3779B97F4A7C15) % (1 << 64),
-            randomize=True,
-            takeback=self.start.variant.foundation_takeback,
-        )
+        seconds, wall = budget.seconds_until(self.seconds), budget.wall_until()
+        seed = (i * 0x9E3779B97F4A7C15) % (1 << 64)
+        if self.multi_deck:
+            found = _cmulti.solve(
+                *self._args(),
+                flags=self.rules & _cmulti.F_ALL,
+                max_nodes=max_nodes,
+                seconds=seconds,
+                wall_seconds=wall,
+                memory_mb=self.memory_mb,
+                seed=seed,
+                randomize=True,
+            )
+        else:
+            found = _csolver.solve(
+                *self._args(),
+                flags=self.rules,
+                max_nodes=max_nodes,
+                seconds=seconds,
+                wall_seconds=wall,
+                memory_mb=self.memory_mb,
+                seed=seed,
+                randomize=True,
+                takeback=self.start.variant.foundation_takeback,
+            )
+        verdict, line, used, reason = found
         budget.used += used
         return verdict, line, used, reason
 
-    def search(self, expect_nodes: int, *, narrow: int) -> _csolver.Search:
-        """A deterministic search; its table goes narrow at ``narrow`` slots (0: never)."""
+    def search(self, expect_nodes: int, *, narrow: int) -> _csolver.Search | _cmulti.Search:
+        """A deterministic search; its table goes narrow at ``narrow`` slots (0: never;
+        the multi-deck table never does)."""
+        if self.multi_deck:
+            return _cmulti.Search(
+                *self._args(),
+                flags=self.rules & _cmulti.F_ALL,
+                memory_mb=self.memory_mb,
+                expect_nodes=expect_nodes,
+            )
         return _csolver.Search(
             *self._args(),
             flags=self.rules,
@@ -343,7 +369,7 @@ class _Proof:
     "probably lost", and the search begins again with a wide table, whose exhaustion is
     the proof (docs/solver.md, "Narrow table")."""
 
-    def __init__(self, runs: _Runs, search: _csolver.Search) -> None:
+    def __init__(self, runs: _Runs, search: _csolver.Search | _cmulti.Search) -> None:
         self.runs = runs
         self.search = search
 
@@ -424,29 +450,6 @@ def _solve_side_by_side(runs: _Runs, nodes: int | None) -> SolveResult:
     return _finish(runs.start, budget, verdict, line, reason)
 
 
-def _solve_multi_deck(
-    start: Position,
-    *,
-    seconds: float | None,
-    nodes: int | None,
-    memory_mb: int,
-    rules: int,
-    wall_seconds: float | None,
-) -> SolveResult:
-    """One deterministic search (no restarts yet), its line replayed like the C search's."""
-    budget = _Budget(seconds, nodes, wall_seconds)
-    found = multideck.search(
-        start,
-        rules=rules,
-        max_nodes=nodes or 0,
-        seconds=seconds or 0.0,
-        wall_seconds=wall_seconds or 0.0,
-        memory_mb=memory_mb,
-    )
-    budget.used = found.nodes
-    return _finish_texts(start, budget, found.verdict, found.line, found.reason)
-
-
 def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rules: int) -> None:
     if seconds is None and nodes is None:
         raise SolverError("give a budget: seconds, nodes or both")
@@ -462,16 +465,28 @@ def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rul
         raise SolverError("unknown rule flags")
 
 
+def _texts(start: Position, line: list[int]) -> list[str]:
+    """The line's move texts. A multi-deck move's text names its column and copy, which
+    depend on the position it is played in: those are written while replaying it. A move
+    that is not legal there ends the texts with one verify_line refuses."""
+    if not start.variant.multi_deck:
+        return [move_text(m) for m in line]
+    position = start.copy()
+    texts = []
+    for move in line:
+        if not position.is_legal(move):
+            texts.append(f"?{move}")
+            break
+        texts.append(position.move_text(move))
+        position.push(move)
+    return texts
+
+
 def _finish(
     start: Position, budget: _Budget, verdict: int, line: list[int], reason: str
 ) -> SolveResult:
-    return _finish_texts(start, budget, verdict, [move_text(m) for m in line], reason)
-
-
-def _finish_texts(
-    start: Position, budget: _Budget, verdict: int, texts: list[str], reason: str
-) -> SolveResult:
     elapsed, cpu = budget.elapsed(), budget.cpu()
+    texts = _texts(start, line) if verdict == 0 else []
     if verdict == 0:
         problem = verify_line(start, texts)
         if problem is None:
