@@ -1,7 +1,7 @@
 """Dragging a card with the mouse, as a player does, for the browser tests.
 
 Each drag measures the card's grab point and the drop point in one round trip to the
-browser (separate locator calls cost about a dozen a drag, and a won game is 99 to 467
+browser (separate locator calls cost about a dozen a drag, and a won game is 99 to 177
 drags), once the last move's glide has ended: a point taken mid-glide misses its card.
 An endless animation (a pulse) is not waited for.
 """

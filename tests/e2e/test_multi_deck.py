@@ -29,7 +29,7 @@ def token(position: Position, card: int) -> str:
 def test_a_double_yukon_practice_deal_is_won_by_dragging(browse: Any, eager_celery: None) -> None:
     line = solve(0, variant="double-yukon", seconds=10).moves
     assert line
-    # Without the glide each of the 467 drags waits for (test_play drags with it on).
+    # Without the glide each of the 177 drags waits for (test_play drags with it on).
     page = browse(DESKTOP, reduced_motion="reduce")
     page.goto("/practice/0/?variant=double-yukon")
     p = page.page
