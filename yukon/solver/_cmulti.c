@@ -91,6 +91,7 @@ typedef struct {
     uint8_t pos_of[MAXCARDS];
     int nhome;
     uint64_t ca[MAXCOLS], cb[MAXCOLS]; /* each column's two hashes */
+    uint64_t pa[MAXCOLS], pb[MAXCOLS]; /* and its parts of the key (col_in) */
     uint64_t ha, hb;                   /* the key */
     Table tt;
     uint64_t nodes, max_nodes;
@@ -159,8 +160,19 @@ static inline int fits(int c, int p) { return rank0(p) == rank0(c) + 1 && is_red
 
 /* the card as the key sees it: its face with F_CANON, else the physical card */
 static inline uint64_t card_id(const S *s, int c) { return (s->flags & F_CANON) ? (uint64_t)face(c) : (uint64_t)c; }
-static inline uint64_t zc(const S *s, int h, int c, uint64_t salt) {
-    return mix(((uint64_t)h << 8 | card_id(s, c)) + salt);
+static inline uint64_t zc_mix(int h, uint64_t id, uint64_t salt) { return mix(((uint64_t)h << 8 | id) + salt); }
+
+/* The values of the low heights, where nearly every card lies, come from a table (the
+ * same values: mix() of the same input); higher ones are mixed on the fly. */
+#define ZH 64
+static uint64_t ZA[ZH][MAXCARDS], ZB[ZH][MAXCARDS];
+
+static void init_keys(void) {
+    for (int h = 0; h < ZH; h++)
+        for (int id = 0; id < MAXCARDS; id++) {
+            ZA[h][id] = zc_mix(h, (uint64_t)id, SALT_A);
+            ZB[h][id] = zc_mix(h, (uint64_t)id, SALT_B);
+        }
 }
 static inline uint64_t zd(int down, uint64_t salt) { return mix((uint64_t)down + salt); }
 /* a column's part of the key: without F_CANON its place counts too */
@@ -174,12 +186,14 @@ static inline uint64_t pile_part(const S *s, int p, uint64_t salt) {
 }
 
 static inline void col_out(S *s, int k) {
-    s->ha -= col_part(s, k, s->ca[k], SALT_CA);
-    s->hb -= col_part(s, k, s->cb[k], SALT_CB);
+    s->ha -= s->pa[k];
+    s->hb -= s->pb[k];
 }
 static inline void col_in(S *s, int k) {
-    s->ha += col_part(s, k, s->ca[k], SALT_CA);
-    s->hb += col_part(s, k, s->cb[k], SALT_CB);
+    s->pa[k] = col_part(s, k, s->ca[k], SALT_CA);
+    s->pb[k] = col_part(s, k, s->cb[k], SALT_CB);
+    s->ha += s->pa[k];
+    s->hb += s->pb[k];
 }
 static inline void pile_out(S *s, int p) {
     s->ha -= pile_part(s, p, SALT_FA);
@@ -190,8 +204,14 @@ static inline void pile_in(S *s, int p) {
     s->hb += pile_part(s, p, SALT_FB);
 }
 static inline void card_xor(S *s, int k, int h, int c) {
-    s->ca[k] ^= zc(s, h, c, SALT_A);
-    s->cb[k] ^= zc(s, h, c, SALT_B);
+    uint64_t id = card_id(s, c);
+    if (h < ZH) {
+        s->ca[k] ^= ZA[h][id];
+        s->cb[k] ^= ZB[h][id];
+    } else {
+        s->ca[k] ^= zc_mix(h, id, SALT_A);
+        s->cb[k] ^= zc_mix(h, id, SALT_B);
+    }
 }
 static inline void down_xor(S *s, int k) {
     s->ca[k] ^= zd(s->down[k], SALT_DA);
@@ -469,22 +489,11 @@ static int never_home(const S *s) {
     int changed = 1;
     while (changed) {
         changed = 0;
+        /* B, and the E it gives the card beneath: each column from the top down, so a
+         * chain down one column takes one sweep */
         for (int k = 0; k < s->ncols; k++) {
             for (int h = s->len[k] - 1; h >= 0; h--) {
                 int c = s->cols[k][h], r = rank0(c);
-                if (!H[c] && E[c]) {
-                    int ok = 0;
-                    for (int p = suit(c); p < s->npiles && !ok; p += 4) ok = s->found[p] == r;
-                    for (int d = 0; d < s->decks && !ok && r > 0; d++) {
-                        int x = d * 52 + face(c) - 1;
-                        ok = s->col_of[x] != HOME && H[x];
-                    }
-                    if (ok) {
-                        H[c] = 1;
-                        home++;
-                        changed = 1;
-                    }
-                }
                 if (B[c] || !(h >= s->down[k] || E[c])) continue;
                 int b = H[c];
                 if (!b && r < 12) {
@@ -504,9 +513,28 @@ static int never_home(const S *s) {
                     empty = 1;
             }
         }
+        /* H: each suit from the Ace up, so a chain of ranks takes one sweep */
+        for (int u = 0; u < 4; u++) {
+            for (int r = 0; r < 13; r++) {
+                int ready = 0; /* a foundation at r now, or a copy of the predecessor goes home */
+                for (int p = u; p < s->npiles && !ready; p += 4) ready = s->found[p] == r;
+                for (int d = 0; d < s->decks && !ready && r > 0; d++) {
+                    int x = d * 52 + u * 13 + r - 1;
+                    ready = s->col_of[x] != HOME && H[x];
+                }
+                if (!ready) continue;
+                for (int d = 0; d < s->decks; d++) {
+                    int c = d * 52 + u * 13 + r;
+                    if (s->col_of[c] == HOME || H[c] || !E[c]) continue;
+                    H[c] = 1;
+                    home++;
+                    changed = 1;
+                }
+            }
+        }
         if (home == out) return 0;
     }
-    return home < out;
+    return 1;
 }
 
 /* ---------------------------------------------------------------- table */
@@ -1093,6 +1121,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cmulti",
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cmulti(void) {
+    init_keys();
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
