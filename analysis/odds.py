@@ -190,17 +190,18 @@ class Outcome:
     nodes: int
     cpu_ms: int
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "number": self.number,
+            "verdict": self.verdict,
+            "length": self.length,
+            "nodes": self.nodes,
+            "cpu_ms": self.cpu_ms,
+        }
+
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "variant": self.variant,
-                "number": self.number,
-                "verdict": self.verdict,
-                "length": self.length,
-                "nodes": self.nodes,
-                "cpu_ms": self.cpu_ms,
-            }
-        )
+        return json.dumps(self.as_dict())
 
 
 def study_one(variant: str, number: int, budget_nodes: int) -> Outcome:
@@ -216,6 +217,25 @@ def study_one(variant: str, number: int, budget_nodes: int) -> Outcome:
         nodes=result.nodes,
         cpu_ms=max(0, round(result.cpu_seconds * 1000)),
     )
+
+
+def study_stamp(budget_nodes: int) -> dict[str, int]:
+    """What a study's rows depend on besides the deal and the variant: rows made under
+    another stamp do not compare, and never go into the same work file."""
+    return {
+        "budget_nodes": budget_nodes,
+        "solver_version": SOLVER_VERSION,
+        "deal_algorithm_version": DEAL_ALGORITHM_VERSION,
+        "memory_mb": STUDY_MEMORY_MB,
+    }
+
+
+def study_chunk(variant: str, numbers: list[int], budget_nodes: int) -> dict[str, Any]:
+    """One chunk of a study, as a study worker sends it back (JSON): the stamp it was made
+    under and each deal's row. The same chunk solved again, anywhere, gives the same rows
+    but for ``cpu_ms``."""
+    rows = [study_one(variant, number, budget_nodes).as_dict() for number in numbers]
+    return {**study_stamp(budget_nodes), "variant": variant, "rows": rows}
 
 
 class WorkFile:

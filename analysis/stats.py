@@ -21,7 +21,7 @@ from games.models import DailyChallenge, Game, Mode, Status, Tier, Verification
 
 BAR_WIDTH = 420  # px of a 100 % bar in the verdict chart
 BAR_HEIGHT = 22
-LABEL_WIDTH = 90
+LABEL_WIDTH = 120  # px for the longest variant title ("Quadruple Yukon", "Moosehide (runs only)")
 HIST_WIDTH = 520
 HIST_HEIGHT = 160
 BIN = 10  # moves per bin of the line-length histogram

@@ -1,4 +1,5 @@
-"""Celery tasks of the analysis app: analyse a finished game, sweep up the analyses due.
+"""Celery tasks of the analysis app: analyse a finished game, sweep up the analyses due,
+solve a chunk of the published odds study.
 
 Tasks take ids, have explicit names, are idempotent through ``GameAnalysis.status`` and
 retry only on transient database errors. Without REDIS_URL they run eagerly in-process.
@@ -10,7 +11,7 @@ from typing import Any
 
 from celery import shared_task
 
-from analysis import services
+from analysis import odds, services
 from apikit.retries import RETRY_ON_DATABASE_ERRORS
 
 
@@ -32,3 +33,14 @@ def analyse_game(game_id: int) -> str:
 def sweep_analyses() -> dict[str, Any]:
     """Queue analyses of closed days' daily games and of any practice game that was missed."""
     return services.sweep_analyses(queue=analyse_game.delay)
+
+
+@shared_task(name="analysis.study_chunk", acks_late=True)
+def study_chunk(variant: str, numbers: list[int], budget_nodes: int) -> dict[str, Any]:
+    """Solve a chunk of the published odds study (``manage.py odds --publish --workers``).
+
+    Routed to the study queue (CELERY_STUDY_QUEUE), never the site's: it may take minutes.
+    Touches no database; a chunk run again after its worker died returns the same rows
+    (a position budget, not a time budget), so the message is simply delivered again.
+    """
+    return odds.study_chunk(variant, numbers, budget_nodes)

@@ -55,6 +55,7 @@ def run(variant: str, size: int, max_attempts: int, seconds: float) -> None:
     from django.db import connection
 
     from games import practice_pool
+    from games.daily import solve_budget
     from games.models import PracticeDeal, Tier
 
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -62,7 +63,7 @@ def run(variant: str, size: int, max_attempts: int, seconds: float) -> None:
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     print(
         f"{variant}: {size} deals per tier, {connection.vendor}; solver budget "
-        f"{settings.DAILY_SOLVE_NODES:,} nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts "
+        f"{solve_budget()[1]:,} nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts "
         f"per candidate"
     )
     pooled = max(sum(refill.added.values()), 1)

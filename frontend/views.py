@@ -27,7 +27,7 @@ from games import practice_pool
 from games.models import Tier, is_weekly_day, tiers_of
 from games.services import get_game_for, get_replay_for
 from moderation import origins
-from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES
+from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 
 BOARDS = ("daily", "streaks", "alltime")
 
@@ -102,6 +102,8 @@ def practice_index(request: HttpRequest) -> HttpResponse:
         variants=VARIANT_NAMES,
         tiers=Tier.values,
         pooled=" ".join(practice_pool.pool_variants()),
+        # take-back is a one-deck option: the page greys it out for these
+        multi_deck=" ".join(name for name in VARIANT_NAMES if get_variant(name).multi_deck),
     )
 
 

@@ -92,11 +92,10 @@ def candidate_number(secret: str, date: dt.date, tier: str, attempt: int) -> int
     return int.from_bytes(digest[:8], "big")
 
 
-def solve_budget(variant: str) -> tuple[float, int]:
-    """(safety cap in CPU seconds, node budget) for proving a candidate of ``variant``: the
-    same for every variant since the multi-deck games are searched in C too (solver
-    version 9, docs/daily.md)."""
-    del variant
+def solve_budget() -> tuple[float, int]:
+    """(safety cap in CPU seconds, node budget) for proving a candidate: the same for every
+    variant since the multi-deck games are searched in C too (solver version 9,
+    docs/daily.md)."""
     return settings.DAILY_SOLVE_SECONDS, settings.DAILY_SOLVE_NODES
 
 
@@ -111,7 +110,7 @@ def proven_winnable(
     """
     rules = get_variant(variant).rules_version
     deal, created = Deal.objects.get_or_create(number=number, variant=variant, rules_version=rules)
-    seconds, nodes = solve_budget(variant)
+    seconds, nodes = solve_budget()
     solved = solve_deal(deal.pk, seconds, nodes, jobs=settings.DAILY_SOLVE_JOBS)
     if solved is not None and solved.verdict == Verdict.SOLVED:
         return solved

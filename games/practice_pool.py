@@ -1,23 +1,22 @@
 """The practice pool: deals proven winnable and rated into the daily tiers, ready to deal.
 
-Each single-deck variant has a pool per tier. A refill draws deal numbers from the
-operating system's cryptographic source (``secrets``), proves each with the daily
-pipeline's solver budget and rates it with its strategy bot (``games.daily``), and keeps
-the ones whose bot win rate falls in a tier that needs deals. A daily's deal never
-enters: a number that is (or was) a daily challenge's is refused here, a deal that
-becomes one leaves the pool as the challenge is saved (``DailyChallenge.save``), and
-the services never deal a pooled deal that a challenge uses.
+Each variant with its current rules (one deck or several) has a pool per tier. A refill
+draws deal numbers from the operating system's cryptographic source (``secrets``), proves
+each with the daily pipeline's solver budget and rates it with its strategy bot
+(``games.daily``), and keeps the ones whose bot win rate falls in a tier that needs deals.
+A daily's deal never enters: a number that is (or was) a daily challenge's is refused
+here, a deal that becomes one leaves the pool as the challenge is saved
+(``DailyChallenge.save``), and the services never deal a pooled deal that a challenge uses.
 
 A pooled deal can be dealt to many players, each at most once; the pool's size is its
 entries nobody has been dealt yet (``PracticeDeal.dealt == 0``), and a refill tops that
-up to ``PRACTICE_POOL_SIZE`` per tier. Refills run on the Celery worker (beat every
+up to ``pool_size`` per tier. Refills run on the Celery worker (beat every
 ``PRACTICE_POOL_SWEEP_SECONDS``, and queued when a request drains a tier); without Redis
 (the embedded default) in a thread of the web process, which requests wait on briefly.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import secrets
 import threading
@@ -32,29 +31,38 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from games.models import DailyChallenge, Deal, PracticeDeal, PracticePoolStatus, Tier
-from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, Position
+from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 from yukon.engine.variants import RETIRED_RULES
 
 log = logging.getLogger(__name__)
 
-CARDS_IN_ONE_DECK = 52
-
-
-@functools.cache
-def _one_deck(variant: str) -> bool:
-    start = Position.deal(0, variant)
-    return sum(len(column) for column in start.cols) == CARDS_IN_ONE_DECK
-
 
 def pool_variants() -> tuple[str, ...]:
-    """The engine's current one-deck variants: each has a practice pool.
+    """The engine's variants with their current rules, one deck or several: each has a
+    practice pool.
 
     A variant that only keeps a retired rule for old games (``moosehide-runs``: no deal of
     5,000 is winnable, docs/odds.md) has none: its refills could never find a deal, and a
     tier of it would answer 503 for ever. Its numbered deals stay playable.
     """
     retired = set(RETIRED_RULES.values())
-    return tuple(name for name in VARIANT_NAMES if _one_deck(name) and name not in retired)
+    return tuple(name for name in VARIANT_NAMES if name not in retired)
+
+
+def pool_size(variant: str) -> int:
+    """Undealt deals a refill keeps in each tier of ``variant``. The multi-deck games keep
+    fewer: the bot's rating of one of their deals costs about 2.5 to 15 CPU seconds against a
+    fraction of one for a single deck (docs/practice.md, "The multi-deck variants")."""
+    if get_variant(variant).multi_deck:
+        return int(settings.PRACTICE_POOL_MULTI_DECK_SIZE)
+    return int(settings.PRACTICE_POOL_SIZE)
+
+
+def refill_seconds(variant: str) -> float:
+    """One refill run's time budget for ``variant`` (a run may overrun it by one candidate)."""
+    if get_variant(variant).multi_deck:
+        return float(settings.PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS)
+    return float(settings.PRACTICE_POOL_REFILL_SECONDS)
 
 
 def random_numbers() -> Iterator[int]:
@@ -65,7 +73,8 @@ def random_numbers() -> Iterator[int]:
 
 def is_daily_number(number: int) -> bool:
     """Is ``number`` the deal of a daily challenge (prepared or published, any date, any
-    variant: single-deck variants deal the same cards from one number)?"""
+    variant: single-deck variants deal the same cards from one number, and a multi-deck
+    pool keeps clear of a weekly's number the same way)?"""
     return DailyChallenge.objects.filter(deal__number=number).exists()
 
 
@@ -142,13 +151,14 @@ def top_up(
     seconds: float | None = None,
 ) -> Refill:
     """Add proven, rated deals to ``variant``'s tiers until each holds ``size`` undealt
-    ones, trying at most ``max_attempts`` numbers within ``seconds``. Idempotent: a full
-    pool tries nothing. Records the run in PracticePoolStatus (failures included)."""
+    ones (default ``pool_size``), trying at most ``max_attempts`` numbers within ``seconds``
+    (default ``refill_seconds``). Idempotent: a full pool tries nothing. Records the run in
+    PracticePoolStatus (failures included)."""
     from games import daily  # daily imports the services, which import this module lazily
 
-    size = settings.PRACTICE_POOL_SIZE if size is None else size
+    size = pool_size(variant) if size is None else size
     max_attempts = settings.PRACTICE_POOL_MAX_ATTEMPTS if max_attempts is None else max_attempts
-    seconds = settings.PRACTICE_POOL_REFILL_SECONDS if seconds is None else seconds
+    seconds = refill_seconds(variant) if seconds is None else seconds
     numbers = numbers if numbers is not None else random_numbers()
     run = Refill(variant, needs(variant, size))
     started = time.monotonic()
@@ -268,7 +278,7 @@ def wait_for_growth(since: int, timeout: float) -> bool:
 
 def warm_up(variant: str) -> None:
     """Without a worker, start ``variant``'s refill thread if its pool lacks deals."""
-    if settings.PRACTICE_POOL_FILL_ON_REQUEST and needs(variant, settings.PRACTICE_POOL_SIZE):
+    if settings.PRACTICE_POOL_FILL_ON_REQUEST and needs(variant, pool_size(variant)):
         fill_in_background(variant)
 
 

@@ -12,7 +12,6 @@ import datetime as dt
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
@@ -91,12 +90,16 @@ def top_up_practice_pool(variant: str) -> dict[str, Any]:
     """Top up one variant's practice pool (docs/practice.md); one run per variant at a time.
 
     Idempotent: a full pool tries nothing. A run is bounded by PRACTICE_POOL_MAX_ATTEMPTS
-    and PRACTICE_POOL_REFILL_SECONDS (well inside the broker's visibility timeout).
+    and PRACTICE_POOL_REFILL_SECONDS (PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS for the
+    multi-deck variants), well inside the broker's visibility timeout.
     """
     if variant not in practice_pool.pool_variants():
         return {"variant": variant, "skipped": "no practice pool for this variant"}
     lock = f"games:practice-pool:running:{variant}"
-    if not cache.add(lock, 1, timeout=int(settings.PRACTICE_POOL_REFILL_SECONDS) + 60):
+    # A run may overrun its budget by one candidate: a solve (at most its cap) and a rating.
+    solve_cap, _nodes = daily.solve_budget()
+    timeout = int(practice_pool.refill_seconds(variant) + solve_cap) + 60
+    if not cache.add(lock, 1, timeout=timeout):
         return {"variant": variant, "skipped": "a refill of this variant is running"}
     try:
         run = practice_pool.top_up(variant)
@@ -107,10 +110,10 @@ def top_up_practice_pool(variant: str) -> dict[str, Any]:
 
 @shared_task(name="games.top_up_practice_pools", acks_late=True)
 def top_up_practice_pools() -> list[str]:
-    """Queue a refill of every single-deck variant whose pool lacks deals in some tier."""
+    """Queue a refill of every pooled variant whose pool lacks deals in some tier."""
     queued = []
     for variant in practice_pool.pool_variants():
-        if practice_pool.needs(variant, settings.PRACTICE_POOL_SIZE):
+        if practice_pool.needs(variant, practice_pool.pool_size(variant)):
             top_up_practice_pool.delay(variant)
             queued.append(variant)
     return queued

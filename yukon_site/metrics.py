@@ -246,11 +246,15 @@ class ScrapeCollector:
             for tier in Tier.values:
                 size.add_metric([variant, tier], undealt.get((variant, tier), 0))
         yield size
-        yield GaugeMetricFamily(
+        target = GaugeMetricFamily(
             "yukon_practice_pool_target",
-            "Undealt deals each tier's pool is topped up to (PRACTICE_POOL_SIZE).",
-            value=settings.PRACTICE_POOL_SIZE,
+            "Undealt deals each tier's pool is topped up to, by variant (PRACTICE_POOL_SIZE; "
+            "PRACTICE_POOL_MULTI_DECK_SIZE for the multi-deck variants).",
+            labels=["variant"],
         )
+        for variant in practice_pool.pool_variants():
+            target.add_metric([variant], practice_pool.pool_size(variant))
+        yield target
         failures = CounterMetricFamily(
             "yukon_practice_pool_refill_failures",
             "Refill runs that found none of the deals a tier needed, or broke off.",

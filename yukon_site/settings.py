@@ -249,6 +249,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# The odds study's chunks (`manage.py odds --publish --workers`, docs/odds.md) have a queue
+# of their own that only study workers consume (`celery worker -Q study`): hours of solving
+# queued there never delay verification, dailies or hints on the default queue, whose
+# workers (no -Q) consume the default queue only.
+CELERY_STUDY_QUEUE = env.str("CELERY_STUDY_QUEUE", default="study")
+CELERY_TASK_ROUTES = {"analysis.study_chunk": {"queue": CELERY_STUDY_QUEUE}}
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -284,7 +290,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep_daily",
         "schedule": env.float("DAILY_SWEEP_SECONDS", default=900.0),
     },
-    # Each single-deck variant's practice pool is topped up to PRACTICE_POOL_SIZE per tier.
+    # Each variant's practice pool is topped up to PRACTICE_POOL_SIZE per tier (the
+    # multi-deck ones to PRACTICE_POOL_MULTI_DECK_SIZE).
     "top-up-practice-pools": {
         "task": "games.top_up_practice_pools",
         "schedule": env.float("PRACTICE_POOL_SWEEP_SECONDS", default=600.0),
@@ -387,6 +394,15 @@ PRACTICE_POOL_REFILL_SECONDS = env.float("PRACTICE_POOL_REFILL_SECONDS", default
 PRACTICE_POOL_RETRY_AFTER = env.int("PRACTICE_POOL_RETRY_AFTER", default=30)
 PRACTICE_POOL_FILL_ON_REQUEST = env.bool("PRACTICE_POOL_FILL_ON_REQUEST", default=not REDIS_URL)
 PRACTICE_POOL_WAIT_SECONDS = env.float("PRACTICE_POOL_WAIT_SECONDS", default=2.0)
+# The multi-deck pools (Double, Triple, Quadruple Yukon): the bot's rating of one of their
+# deals costs about 2.5 to 15 CPU seconds, so they keep fewer deals per tier and a refill
+# run of one gets less time (docs/practice.md, "The multi-deck variants").
+PRACTICE_POOL_MULTI_DECK_SIZE = env.int(
+    "PRACTICE_POOL_MULTI_DECK_SIZE", default=10 if REDIS_URL else 2
+)
+PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS = env.float(
+    "PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS", default=120.0
+)
 
 # The practice coach and post-game analysis (docs/practice.md): the solver's time budget
 # for a hint or "still winnable?", its memory cap (each search, in MB), the budget of each

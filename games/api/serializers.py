@@ -98,7 +98,7 @@ class StartGameSerializer(serializers.Serializer):
         choices=Tier.choices,
         required=False,
         help_text="Start a practice game on a proven-winnable deal of this tier that you "
-        "have not played (the practice pool: yukon, russian, alaska, moosehide).",
+        f"have not played (the practice pool: {', '.join(practice_pool.pool_variants())}).",
     )
     variant = serializers.ChoiceField(
         choices=list(VARIANT_NAMES), default="yukon", help_text="Practice only."
@@ -223,7 +223,10 @@ class DealStartSerializer(StartShape):
 
 class PracticeStartSerializer(StartShape):
     key = "practice"
-    refused = [{"required": ["variant"], "properties": {"variant": {"enum": UNPOOLED_VARIANTS}}}]
+    refused = [
+        {"required": ["variant"], "properties": {"variant": {"enum": UNPOOLED_VARIANTS}}},
+        *DealStartSerializer.refused,  # take-back is for one deck, pooled or not
+    ]
 
     practice = serializers.ChoiceField(
         choices=Tier.choices,
@@ -238,7 +241,7 @@ class PracticeStartSerializer(StartShape):
     takeback = BooleanAsRead(
         default=False,
         help_text="The top card of a foundation may come back to the tableau (it costs the "
-        "10 points it earned).",
+        "10 points it earned). One-deck variants only.",
     )
 
 

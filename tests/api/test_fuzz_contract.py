@@ -62,6 +62,10 @@ def make_run_env(workdir: Path) -> dict[str, str]:
             # with the solver: at make run's 5 a tier, POST /api/games/ alone took 27 s.
             # One a tier deals every tier and lets the pool run dry (503), as 5 does.
             "PRACTICE_POOL_SIZE": "1",
+            # The same for Double to Quadruple Yukon, whose deals cost the bot 8 to 60 times
+            # as much to rate: short runs, or their refills would crowd the server.
+            "PRACTICE_POOL_MULTI_DECK_SIZE": "1",
+            "PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS": "5",
             # Rating each refill's deals with the bot's 200 playouts was half of the
             # server's time; a coarser rating puts deals in tiers just the same.
             "DAILY_BOT_PLAYOUTS": "20",

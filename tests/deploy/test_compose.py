@@ -23,8 +23,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-APP_SERVICES = ("migrate", "web", "worker", "beat")
-LONG_RUNNING = ("postgres", "redis", "web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "worker", "study-worker", "beat")
+LONG_RUNNING = ("postgres", "redis", "web", "worker", "study-worker", "beat")
 # Must reach every app service: without them settings refuse to load (DEBUG off) or the
 # app would quietly run on SQLite and in-process tasks.
 REQUIRED = {
@@ -109,7 +109,7 @@ def test_the_settings_reader_finds_the_known_variables() -> None:
 def test_services_and_named_volumes() -> None:
     data = compose()
     services = data["services"]
-    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "beat"}
+    assert set(services) == {"postgres", "redis", *APP_SERVICES}
     declared = set(data["volumes"])
     used = set()
     for name, service in services.items():

@@ -1,6 +1,6 @@
-"""The practice page's tier buttons in a real Chromium: "Hard" deals a proven-winnable deal
-from the pool, and the coach's hint endpoint names a move on it; the player page lists the
-game to resume."""
+"""The practice page's tier buttons in a real Chromium: offered for every variant with a
+pool (multi-deck ones too), "Hard" deals a proven-winnable deal from the pool, and the
+coach's hint endpoint names a move on it; the player page lists the game to resume."""
 
 from __future__ import annotations
 
@@ -29,11 +29,18 @@ def test_hard_button_deals_a_proven_hard_game_whose_hint_names_a_move(
     assert "may be unwinnable" in p.locator("#random-note").inner_text()
     page.shot("practice-tiers")
     hard = p.get_by_role("button", name="Hard", exact=True)
-    for no_pool in ("double-yukon", "moosehide-runs"):  # the API would answer 400
-        p.locator("select[name=variant]").select_option(no_pool)
-        assert hard.is_disabled()
-        assert "dealt in one-deck variants" in p.locator("[data-practice-status]").inner_text()
-    p.locator("select[name=variant]").select_option("yukon")
+    variant = p.locator("select[name=variant]")
+    variant.select_option("moosehide-runs")  # a retired rule: no pool, the API would say 400
+    assert hard.is_disabled()
+    assert "variants with today's rules" in p.locator("[data-practice-status]").inner_text()
+    takeback = p.locator("input[name=takeback]")
+    takeback.check()
+    for pooled in ("quadruple-yukon", "yukon"):  # several decks or one: tiers either way
+        variant.select_option(pooled)
+        assert hard.is_enabled() and not p.locator("[data-practice-status]").inner_text()
+        # take-back is a one-deck option: greyed out (and cleared) for several decks
+        assert takeback.is_disabled() == (pooled == "quadruple-yukon")
+    assert not takeback.is_checked()
     assert hard.is_enabled()
     hard.click()
     p.wait_for_url(re.compile(r"/practice/\d+/\?variant=yukon&game=\d+$"), timeout=15_000)

@@ -4,7 +4,8 @@ the embedded default's refill thread, failures in the admin and /metrics, bad in
 
 Everything runs the real solver and strategy bot. Where a test needs known deals it hands
 the refill a list of numbers instead of the cryptographic source: Yukon deals 2, 11, 14
-(hard), 1, 6 (easy), 0, 9 (medium) under the daily budgets (200 bot playouts, seed 0).
+(hard), 1, 6 (easy), 0, 9 (medium) under the daily budgets (200 bot playouts, seed 0);
+Double Yukon deal 6 (hard: the bot wins 7 %).
 """
 
 from __future__ import annotations
@@ -129,12 +130,43 @@ def test_random_numbers_come_from_the_whole_range() -> None:
     assert max(drawn) > 2**60  # not a small-range or seeded generator
 
 
-def test_every_current_single_deck_variant_of_the_engine_has_a_pool() -> None:
+def test_every_current_variant_of_the_engine_has_a_pool_multi_deck_ones_too() -> None:
     from yukon.engine import VARIANT_NAMES
 
-    one_deck = [v for v in VARIANT_NAMES if sum(map(len, Position.deal(7, v).cols)) == 52]
-    assert practice_pool.pool_variants() == tuple(v for v in one_deck if v != "moosehide-runs")
-    assert {"yukon", "moosehide"} <= set(one_deck)
+    assert practice_pool.pool_variants() == tuple(v for v in VARIANT_NAMES if v != "moosehide-runs")
+    assert {"yukon", "moosehide", "double-yukon", "triple-yukon", "quadruple-yukon"} <= set(
+        practice_pool.pool_variants()
+    )
+
+
+@pytest.mark.slow
+def test_a_double_yukon_tier_deals_a_proven_rated_deal_whose_analysis_gives_par(
+    api: Api, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.PRACTICE_POOL_MULTI_DECK_SIZE = 1  # the multi-deck pools' own, smaller size
+    run = practice_pool.top_up("double-yukon", numbers=iter([6]))
+    assert run.needed == {"easy": 1, "medium": 1, "hard": 1} and run.added == {"hard": 1}
+    deal = Deal.objects.get(number=6, variant="double-yukon")
+    assert deal.verdict == Verdict.SOLVED and 0.02 <= (deal.bot_win_rate or 0) < 0.12
+    position = deal.start_position()
+    for text in deal.solution or []:
+        position.play_text(text)
+    assert position.is_won()
+
+    response = start(api, "hard", "double-yukon")
+    assert response.status_code == 201, response.content
+    game = response.json()
+    assert (game["variant"], game["tier"], game["deal"]) == ("double-yukon", "hard", "6")
+    assert game["bot_win_rate"] == deal.bot_win_rate
+    # Par: the stored line's length, read by the analysis without a search.
+    with django_capture_on_commit_callbacks(execute=True):  # verified, then analysed
+        api.post(f"/api/games/{game['id']}/resign/")
+    _, analysis = api.get(f"/api/games/{game['id']}/analysis/")
+    assert analysis["outcome"] == "winnable_at_end", analysis
+    assert analysis["par"] == len(deal.solution or []) > 0
+    # Take-back is a one-deck option, pooled deal or not.
+    refused = post(api, {"practice": "hard", "variant": "double-yukon", "takeback": True})
+    assert refused.status_code == 400 and "one-deck" in str(refused.json())
 
 
 def test_a_retired_rule_that_is_never_won_has_no_tiers(api: Api) -> None:
@@ -232,7 +264,16 @@ def test_the_refill_task_skips_a_variant_already_refilling_and_the_sweeper_queue
     from django.core.cache import cache
 
     settings.PRACTICE_POOL_SIZE = 0
+    settings.PRACTICE_POOL_MULTI_DECK_SIZE = 0
     assert tasks.top_up_practice_pools.delay().get() == []  # nothing is short
+    # The multi-deck pools have their own size and time budget (here: none, so no number
+    # is tried and each run is recorded as failed).
+    settings.PRACTICE_POOL_MULTI_DECK_SIZE = 1
+    settings.PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS = 0
+    multi_deck = ["double-yukon", "triple-yukon", "quadruple-yukon"]
+    assert tasks.top_up_practice_pools.delay().get() == multi_deck
+    statuses = PracticePoolStatus.objects.filter(variant__in=multi_deck, failures=1)
+    assert statuses.count() == 9 and not PracticeDeal.objects.exists()
     cache.add("games:practice-pool:running:yukon", 1, timeout=60)
     try:
         assert "skipped" in tasks.top_up_practice_pool.delay("yukon").get()
@@ -391,7 +432,9 @@ def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(settings: An
     assert samples[("yukon_practice_pool_deals", (("tier", "easy"), ("variant", "yukon")))] == 0
     for variant in practice_pool.pool_variants():
         assert ("yukon_practice_pool_deals", (("tier", "medium"), ("variant", variant))) in samples
-    assert samples[("yukon_practice_pool_target", ())] == 3
+    assert samples[("yukon_practice_pool_target", (("variant", "yukon"),))] == 3
+    multi_deck_target = ("yukon_practice_pool_target", (("variant", "quadruple-yukon"),))
+    assert samples[multi_deck_target] == settings.PRACTICE_POOL_MULTI_DECK_SIZE
     failures = "yukon_practice_pool_refill_failures_total"
     assert samples[(failures, (("tier", "hard"), ("variant", "moosehide-runs")))] == 1
     admin = logged_in(
@@ -416,7 +459,7 @@ def test_pool_size_and_refill_failures_in_the_metrics_and_the_admin(settings: An
         {"practice": "hard", "deal": 5},
         {"practice": "hard", "daily": "hard"},
         {"practice": "hard", "variant": "klondike"},
-        {"practice": "hard", "variant": "double-yukon"},  # several decks: no pool
+        {"practice": "hard", "variant": "moosehide-runs"},  # a retired rule: no pool
         {"practice": "HARD"},
     ],
 )

@@ -7,6 +7,8 @@ already studied are skipped, so an interrupted study picks up where it stopped.
 budget per deal (``--nodes``, reproducible on any machine), each verdict appended to a
 work file as soon as it is known (``--work``; a rerun resumes from it), and the compact
 result written to analysis/data/odds-study.json (``--output``), which /stats/ shows.
+With ``--workers`` the deals go in chunks (``--chunk``) to the Celery workers of the study
+queue (``--queue``, CELERY_STUDY_QUEUE), and their rows into the same work file.
 See docs/odds.md.
 """
 
@@ -15,12 +17,16 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import RedisError
 
-from analysis import odds
+from analysis import odds, study_workers
 from analysis.models import DealStudy
 from yukon.engine import DEAL_ALGORITHM_VERSION, MAX_DEAL_NUMBER, VARIANT_NAMES
 from yukon.solver import SolveResult
@@ -106,6 +112,22 @@ class Command(BaseCommand):
             default=str(odds.STUDY_FILE),
             help="With --publish: the compact study (default analysis/data/odds-study.json).",
         )
+        parser.add_argument(
+            "--workers",
+            action="store_true",
+            help="With --publish: solve on the Celery workers of the study queue, in chunks.",
+        )
+        parser.add_argument(
+            "--chunk",
+            type=int,
+            default=50,
+            help="With --workers: deals per task (default 50).",
+        )
+        parser.add_argument(
+            "--queue",
+            default=None,
+            help="With --workers: the queue (default CELERY_STUDY_QUEUE, 'study').",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         deals: int = options["deals"]
@@ -119,6 +141,15 @@ class Command(BaseCommand):
             raise CommandError("--seconds must be above 0 and at most 3600")
         if not 1 <= options["jobs"] <= 64:
             raise CommandError("--jobs must be 1 to 64")
+        if options["workers"]:
+            if not options["publish"]:
+                raise CommandError("--workers needs --publish (the stored study runs here)")
+            if options["jobs"] != 1:
+                raise CommandError("--workers takes no --jobs: each worker solves one deal at once")
+            if not 1 <= options["chunk"] <= 10_000:
+                raise CommandError("--chunk must be 1 to 10,000")
+            if options["queue"] is not None and not options["queue"].strip():
+                raise CommandError("--queue must name a queue")
         variants = list(VARIANT_NAMES) if options["variant"] == "all" else [options["variant"]]
         numbers = range(start, start + deals)
         if options["publish"]:
@@ -183,6 +214,10 @@ class Command(BaseCommand):
                 if progress.done % 250 == 0:  # a long study shows its figures as it goes
                     self.write_output(work, output, keep)
 
+            if options["workers"]:
+                self.study_on_workers(work, variant, numbers, options, report)
+                self.write_output(work, output, keep)
+                continue
             odds.run_study(work, variant, numbers, jobs=options["jobs"], on_result=report)
             self.write_output(work, output, keep)
         self.write_output(work, output, keep)
@@ -190,6 +225,56 @@ class Command(BaseCommand):
         if study is not None:
             self.stdout.write("")
             self.stdout.write(odds.format_published(study))
+
+    def study_on_workers(
+        self,
+        work: odds.WorkFile,
+        variant: str,
+        numbers: range,
+        options: dict[str, Any],
+        report: Callable[[odds.Outcome], None],
+    ) -> None:
+        queue: str = options["queue"] or settings.CELERY_STUDY_QUEUE
+
+        def sent(done: study_workers.WorkersReport, chunks: int) -> None:
+            reused = f", {done.reused} finished by an earlier run" if done.reused else ""
+            where = (
+                "solved here, one after another (no broker: REDIS_URL is unset)"
+                if study_workers.study_chunk.app.conf.task_always_eager
+                else f"for the workers of queue '{queue}' (celery -A yukon_site worker -Q {queue})"
+            )
+            noun = "chunk" if chunks == 1 else "chunks"
+            self.stdout.write(
+                f"{variant}: {chunks} {noun} of {options['chunk']} deals{reused}, {where}"
+            )
+
+        try:
+            done = study_workers.run_study_on_workers(
+                work,
+                variant,
+                numbers,
+                chunk_size=options["chunk"],
+                queue=queue,
+                on_result=report,
+                on_sent=sent,
+            )
+        except (BrokerError, RedisError) as exc:  # the broker's, or the result backend's
+            raise CommandError(f"Redis cannot be reached ({exc}): is it up?") from exc
+        except study_workers.StudyWorkerError as exc:
+            raise CommandError(str(exc)) from exc
+        except KeyboardInterrupt:
+            # The chunks already sent stay queued and the workers finish them; a rerun of
+            # the same command collects the finished ones from the result backend.
+            raise CommandError(
+                f"interrupted: {len(work.outcomes)} deals in {work.path}; run the same command "
+                "again to resume",
+                returncode=130,
+            ) from None
+        if done.failed:
+            raise CommandError(
+                f"{len(done.failed)} chunks failed (their deals are not in {work.path}; run the "
+                "same command again to send them again): " + "; ".join(done.failed[:3])
+            )
 
     def write_output(self, work: odds.WorkFile, output: Path, keep: dict[str, Any]) -> None:
         data = odds.compact_study(work, git_commit=current_commit(), keep=keep)

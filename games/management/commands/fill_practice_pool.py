@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import practice_pool
@@ -19,8 +18,9 @@ def _positive(name: str, value: Any, *, allow_zero: bool = False) -> Any:
 
 class Command(BaseCommand):
     help = (
-        "Top up the practice pool of each single-deck variant (default: all of them) to "
-        "--size undealt deals per tier (default PRACTICE_POOL_SIZE). Idempotent."
+        "Top up the practice pool of each variant (default: all of them) to --size undealt "
+        "deals per tier (default PRACTICE_POOL_SIZE; PRACTICE_POOL_MULTI_DECK_SIZE for "
+        "Double, Triple and Quadruple Yukon). Idempotent."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -41,12 +41,12 @@ class Command(BaseCommand):
             raise CommandError(
                 f"no practice pool for {', '.join(unknown)}: choose from {', '.join(pooled)}"
             )
-        size = _positive("size", options["size"], allow_zero=True)
-        size = settings.PRACTICE_POOL_SIZE if size is None else size
+        asked_size = _positive("size", options["size"], allow_zero=True)
         attempts = _positive("max-attempts", options["max_attempts"])
         seconds = _positive("seconds", options["seconds"])
         short = False
         for variant in variants:
+            size = practice_pool.pool_size(variant) if asked_size is None else asked_size
             run = practice_pool.top_up(variant, size=size, max_attempts=attempts, seconds=seconds)
             have = practice_pool.fresh_counts(variant)
             counts = ", ".join(f"{tier} {have.get((variant, tier), 0)}" for tier in Tier.values)

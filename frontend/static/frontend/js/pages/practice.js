@@ -69,13 +69,18 @@ tierButtons.forEach((button) => {
   button.addEventListener("click", () => dealTier(button.dataset.tier));
 });
 
-// Proven deals of a tier exist for the variants with a practice pool (data-pooled) only.
+// Proven deals of a tier exist for the variants with a practice pool (data-pooled) only;
+// take-back is an option of the one-deck variants (data-multi-deck: the others).
 const pooled = form.elements.variant.dataset.pooled.split(" ");
+const multiDeck = form.elements.variant.dataset.multiDeck.split(" ");
 function syncTiers() {
+  const takeback = form.elements.takeback;
+  takeback.disabled = multiDeck.includes(form.elements.variant.value);
+  if (takeback.disabled) takeback.checked = false;
   const hasPool = pooled.includes(form.elements.variant.value);
   tierButtons.forEach((b) => { b.disabled = !hasPool; });
   status.textContent = hasPool ? ""
-    : gettext("Proven deals of a tier are dealt in one-deck variants with today's rules; pick a deal number for this one.");
+    : gettext("Proven deals of a tier are dealt in the variants with today's rules; pick a deal number for this one.");
 }
 form.elements.variant.addEventListener("change", syncTiers);
 syncTiers();
