@@ -134,8 +134,8 @@ def run_weekly(start: dt.date, sundays: int) -> int:
     band = BANDS[WEEKLY]
     print(
         f"\n{sundays} Sundays, {connection_vendor()}; weekly solver budget "
-        f"{settings.WEEKLY_SOLVE_NODES:,} nodes, {settings.DAILY_BOT_PLAYOUTS} bot playouts, "
-        f"band {band.low:.2f}-{band.high:.2f}"
+        f"{settings.DAILY_SOLVE_NODES:,} nodes (the dailies'), "
+        f"{settings.DAILY_BOT_PLAYOUTS} bot playouts, band {band.low:.2f}-{band.high:.2f}"
     )
     print(f"time per Sunday: median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s")
     print(
