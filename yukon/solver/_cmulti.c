@@ -6,7 +6,7 @@
  * to four decks two identical cards can be in play at once, so these games get this
  * search: the same interface (solve(), Search with resumable run(), legal_moves()), the
  * same portfolio in Python (yukon/solver/__init__.py), and the rules that are argued
- * sound for duplicate cards in docs/solver.md ("The multi-deck search"):
+ * sound for duplicate cards in docs/solver.md ("Multi-deck variants"):
  *
  *   F_AUTO       safe auto-foundation, with the twin condition (a copy sent home takes
  *                no foundation another copy of its face needs);

@@ -4,8 +4,8 @@ through the engine, and budgets give ``unknown``.
 
 The endgames (8 to 14 cards left, two to four decks) are built so that identical cards
 are often in play together: the case the face-keyed table, the auto-foundation rule and
-the test of cards that can never go home must get right (docs/solver.md, "The multi-deck
-search").
+the test of cards that can never go home must get right (docs/solver.md, "Multi-deck
+variants").
 """
 
 from __future__ import annotations
