@@ -60,6 +60,7 @@ setup(
         Extension(
             f"yukon.solver.{name}",
             sources=[f"yukon/solver/{name}.c"],
+            depends=["yukon/solver/_common.h"],
             extra_compile_args=compile_args,
             extra_link_args=link_args,
         )

@@ -39,6 +39,8 @@
 #include <time.h>
 #include <sys/mman.h>
 
+#include "_common.h"
+
 #define MAXDECKS 4
 #define MAXCARDS (52 * MAXDECKS)
 #define MAXCOLS 16
@@ -113,32 +115,11 @@ typedef struct {
 
 /* ---------------------------------------------------------------- clocks, keys */
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* CPU time of the searching thread: a verdict does not depend on the machine's load */
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int clock_out(const S *s) {
     if (s->deadline > 0 && cpu_now() >= s->deadline) return R_TIME;
     if (s->wall_deadline > 0 && now() >= s->wall_deadline) return R_WALL;
     return R_NONE;
 }
-
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static uint64_t splitmix(uint64_t *state) { return mix(*state += 0x9E3779B97F4A7C15ULL); }
 
 #define SALT_A 0x6d756c7469644b41ULL
 #define SALT_B 0x3c79ac492ba7b653ULL
@@ -539,20 +520,6 @@ static int never_home(const S *s) {
 
 /* ---------------------------------------------------------------- table */
 
-static uint64_t *alloc_words(size_t words) {
-    size_t bytes = words * 8;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= (2u << 20)) (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return (uint64_t *)p;
-}
-
-static void free_words(uint64_t *p, size_t words) {
-    if (p) munmap(p, words * 8);
-}
-
 static int table_setup(Table *t, size_t slots) {
     t->t = alloc_words(2 * slots);
     if (!t->t) return -1;
@@ -738,33 +705,6 @@ static int search(S *s) {
 
 /* ---------------------------------------------------------------- Python glue */
 
-static int read_int(PyObject *o, long lo, long hi, const char *what, long *out) {
-    if (!PyLong_Check(o) || PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    int overflow = 0;
-    long v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow || v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError, "%s must be in %ld..%ld", what, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int read_u64(PyObject *o, const char *what, unsigned long long *out) {
-    if (!PyLong_Check(o) || PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = v;
-    return 0;
-}
-
 /* Read a list of ints of length n (want >= 0) or up to MAXCOLS (want < 0) into out. */
 static int read_ints(PyObject *seq, int want, long lo, long hi, const char *what, int *out, int *n_out) {
     PyObject *f = PySequence_Fast(seq, "expected a sequence of ints");
@@ -920,14 +860,6 @@ static S *new_search(int decks, PyObject *columns, PyObject *down, PyObject *fou
         return NULL;
     }
     return s;
-}
-
-static int check_seconds(double seconds) {
-    if (!(seconds >= 0.0) || seconds > 1e7) {
-        PyErr_SetString(PyExc_ValueError, "seconds must be between 0 (no limit) and 1e7");
-        return -1;
-    }
-    return 0;
 }
 
 static PyObject *run_search(S *s, unsigned long long max_nodes, double seconds, double wall_seconds) {

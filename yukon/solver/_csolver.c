@@ -34,6 +34,8 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 
+#include "_common.h"
+
 #define NCOLS 7
 #define HOME 7
 #define FOUND_DEST 7
@@ -172,13 +174,6 @@ typedef struct {
     uint64_t members;
 } S;
 
-static uint64_t splitmix(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 static void init_keys(void) {
     uint64_t st = 0x59554b4f4e2d534fULL;
     for (int c = 0; c < 52; c++) {
@@ -189,21 +184,6 @@ static void init_keys(void) {
         DA[c] = splitmix(&st);
         DB[c] = splitmix(&st);
     }
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* The budget is CPU time of the thread that runs the search, so a verdict does not
- * depend on how busy the machine is (the search never blocks, so its CPU time is its
- * work); the wall clock is only an optional cap for callers that must answer in time. */
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* R_TIME or R_WALL when a deadline has passed, else R_NONE. */
@@ -640,22 +620,6 @@ static int twin_lock(const S *s) {
 }
 
 /* ---------------------------------------------------------------- table */
-
-/* The table is zeroed memory from mmap, with transparent huge pages where the kernel
- * allows them (random access over hundreds of MB otherwise misses the TLB each time). */
-static uint64_t *alloc_words(size_t words) {
-    size_t bytes = words * 8;
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= (2u << 20)) (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return (uint64_t *)p;
-}
-
-static void free_words(uint64_t *p, size_t words) {
-    if (p) munmap(p, words * 8);
-}
 
 /* 16-byte slots (the level search's tables of keys it sent) */
 static uint64_t *alloc_table(size_t slots) { return alloc_words(2 * slots); }
@@ -1497,33 +1461,6 @@ static int search(S *s) {
 
 /* ---------------------------------------------------------------- Python glue */
 
-static int read_int(PyObject *o, long lo, long hi, const char *what, long *out) {
-    if (!PyLong_Check(o) || PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    int overflow = 0;
-    long v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow || v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError, "%s must be in %ld..%ld", what, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int read_u64(PyObject *o, const char *what, unsigned long long *out) {
-    if (!PyLong_Check(o) || PyBool_Check(o)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
-        return -1;
-    }
-    unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1; /* OverflowError for < 0 or >= 2**64 */
-    *out = v;
-    return 0;
-}
-
 static int read_position(S *s, PyObject *columns, PyObject *down, PyObject *found) {
     int seen[52] = {0};
     PyObject *cf = PySequence_Fast(columns, "columns must be a sequence of 7 sequences");
@@ -1723,14 +1660,6 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
         return NULL;
     }
     return s;
-}
-
-static int check_seconds(double seconds) {
-    if (!(seconds >= 0.0) || seconds > 1e7) {
-        PyErr_SetString(PyExc_ValueError, "seconds must be between 0 (no limit) and 1e7");
-        return -1;
-    }
-    return 0;
 }
 
 /* Run (or resume) the search with max_nodes more positions (0: no limit), seconds of
