@@ -180,6 +180,20 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 # Check a kept connection before a request uses it (no round trip on PostgreSQL:
 # yukon_site/postgresql), so a PostgreSQL restart costs no request an error once it is back.
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
+# DATABASE_URL names PgBouncer in transaction mode (docker-compose.yml; docs/operations.md,
+# "Connection pooling"): each transaction may run on another server connection, so
+# nothing may outlive one. Server-side cursors (`.iterator()`) and psycopg's prepared
+# statements would (PgBouncer 1.18 passes neither on); the app's advisory locks are
+# transaction locks, and Django's time zone is a parameter PgBouncer carries over. The
+# kept connections (CONN_MAX_AGE) and their health check are to PgBouncer: cheap, right.
+DATABASE_POOLER = env.str("DATABASE_POOLER", default="")
+if DATABASE_POOLER == "pgbouncer":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    # None: psycopg prepares nothing (yukon_site/postgresql prepares the move's statements
+    # only when the threshold is left unset)
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+elif DATABASE_POOLER:
+    raise ImproperlyConfigured("DATABASE_POOLER must be empty or pgbouncer.")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Decided before the first migration: players have a unique display name (leaderboards).

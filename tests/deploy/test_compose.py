@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import json
 import os
 import re
 import shlex
@@ -24,7 +25,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_SERVICES = ("migrate", "web", "worker", "study-worker", "beat")
-LONG_RUNNING = ("postgres", "redis", "web", "worker", "study-worker", "beat")
+LONG_RUNNING = ("postgres", "pgbouncer", "redis", "web", "worker", "study-worker", "beat")
+# Through PgBouncer; migrate alone keeps a direct connection (its comment says why).
+POOLED = ("web", "worker", "study-worker", "beat")
 # Must reach every app service: without them settings refuse to load (DEBUG off) or the
 # app would quietly run on SQLite and in-process tasks.
 REQUIRED = {
@@ -109,7 +112,7 @@ def test_the_settings_reader_finds_the_known_variables() -> None:
 def test_services_and_named_volumes() -> None:
     data = compose()
     services = data["services"]
-    assert set(services) == {"postgres", "redis", *APP_SERVICES}
+    assert set(services) == {"postgres", "pgbouncer", "redis", *APP_SERVICES}
     declared = set(data["volumes"])
     used = set()
     for name, service in services.items():
@@ -134,6 +137,7 @@ def test_every_long_running_service_has_a_healthcheck_and_waits_for_healthy_deps
         assert depends["postgres"] == {"condition": "service_healthy"}, name
         if name != "migrate":
             assert depends["redis"] == {"condition": "service_healthy"}, name
+            assert depends["pgbouncer"] == {"condition": "service_healthy"}, name
             assert depends["migrate"] == {"condition": "service_completed_successfully"}, name
     assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
     assert services["migrate"]["restart"] == "no"
@@ -162,10 +166,16 @@ def test_every_variable_passed_is_one_the_app_reads_and_the_required_ones_are_pa
 def test_database_and_redis_urls_point_at_their_services() -> None:
     services = compose()["services"]
     pg = {k: interpolate(str(v), SAMPLE) for k, v in services["postgres"]["environment"].items()}
+    listen_port = int(pgbouncer_conf()["pgbouncer"]["listen_port"])
     for name in APP_SERVICES:
         env = environment(name)
         db = urlsplit(env["DATABASE_URL"])
-        assert (db.scheme, db.hostname, db.port) == ("postgres", "postgres", 5432)
+        if name in POOLED:
+            assert (db.scheme, db.hostname, db.port) == ("postgres", "pgbouncer", listen_port)
+            assert env["DATABASE_POOLER"] == "pgbouncer", name
+        else:
+            assert (db.scheme, db.hostname, db.port) == ("postgres", "postgres", 5432)
+            assert not env.get("DATABASE_POOLER"), name
         assert (db.username, db.password) == (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"])
         assert db.path.lstrip("/") == pg["POSTGRES_DB"]
         redis_url = urlsplit(env["REDIS_URL"])
@@ -198,7 +208,8 @@ def test_commands_and_ports() -> None:
     assert services["worker"]["command"][:4] == ["celery", "-A", "yukon_site", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "yukon_site", "beat"]
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
-    for name in ("postgres", "redis", "worker", "beat", "migrate"):
+    assert services["pgbouncer"]["command"] == ["start-pgbouncer", "/etc/pgbouncer/pgbouncer.ini"]
+    for name in ("postgres", "pgbouncer", "redis", "worker", "beat", "migrate"):
         assert "ports" not in services[name], f"{name} is not published"
 
 
@@ -226,6 +237,128 @@ def test_dockerfile() -> None:
     assert cmd and yaml.safe_load(cmd.group(1)) == compose()["services"]["web"]["command"]
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".git", ".venv", "db.sqlite3"} <= set(ignored)
+
+
+# ---------------------------------------------------------------- connection pooling (PgBouncer)
+# docs/operations.md, "Connection pooling"; scripts/rehearse-deploy runs this service.
+
+PGBOUNCER_IMAGE = ROOT / "deploy" / "pgbouncer"
+
+
+def pgbouncer_conf() -> configparser.ConfigParser:
+    conf = configparser.ConfigParser(interpolation=None)
+    conf.read_string((PGBOUNCER_IMAGE / "pgbouncer.ini").read_text())
+    return conf
+
+
+def test_pgbouncer_pools_transactions_on_a_fixed_number_of_server_connections() -> None:
+    services = compose()["services"]
+    service = services["pgbouncer"]
+    assert service["build"] == "deploy/pgbouncer"
+    assert service["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    conf = pgbouncer_conf()
+    own = conf["pgbouncer"]
+    assert own["pool_mode"] == "transaction"
+    pool = int(own["default_pool_size"])
+    assert 0 < pool <= int(own["max_db_connections"]) < 100  # PostgreSQL's max_connections
+    assert int(own["max_client_conn"]) >= 200
+    # Clients and PgBouncer itself log in with the postgres service's user and password:
+    # start-pgbouncer writes them to the auth_file the configuration names.
+    pg = {k: interpolate(str(v), SAMPLE) for k, v in services["postgres"]["environment"].items()}
+    env = environment("pgbouncer")
+    assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"]) == (
+        pg["POSTGRES_USER"],
+        pg["POSTGRES_PASSWORD"],
+    )
+    assert own["auth_type"] == "scram-sha-256" and own["auth_file"].startswith("/tmp/")
+    assert pg["POSTGRES_USER"] in own["admin_users"].split(",")  # SHOW POOLS, SHOW STATS
+    ((name, target),) = conf["databases"].items()
+    words = dict(word.split("=", 1) for word in target.split())
+    assert name == words["dbname"] == pg["POSTGRES_DB"]
+    assert (words["host"], words["port"]) == ("postgres", "5432")
+    # Its health check asks its own port.
+    check = " ".join(service["healthcheck"]["test"])
+    assert f"pg_isready --dbname=postgres://{pg['POSTGRES_USER']}@127.0.0.1:" in check
+    assert f":{own['listen_port']}/{name}" in check
+    # The image: Debian's PgBouncer (the version the rehearsal and CI run), not as root,
+    # the command's files where the compose command names them.
+    dockerfile = (PGBOUNCER_IMAGE / "Dockerfile").read_text()
+    assert re.findall(r"^FROM (\S+)$", dockerfile, re.M) == ["debian:bookworm-slim"]
+    assert re.search(r"apt-get install .*\bpgbouncer\b.*\bpostgresql-client\b", dockerfile)
+    assert re.findall(r"^USER (\S+)$", dockerfile, re.M) == ["postgres"]
+    command = service["command"]
+    cmd = re.search(r"^CMD (\[.*\])$", dockerfile, re.M)
+    assert cmd and yaml.safe_load(cmd.group(1)) == command
+    assert f"COPY pgbouncer.ini {command[1]}\n" in dockerfile
+    assert f"COPY start-pgbouncer /usr/local/bin/{command[0]}\n" in dockerfile
+    assert os.access(PGBOUNCER_IMAGE / "start-pgbouncer", os.X_OK)
+
+
+def test_start_pgbouncer_writes_the_auth_file_its_configuration_names(tmp_path: Path) -> None:
+    config = tmp_path / "pgbouncer.ini"
+    auth_file = tmp_path / "userlist.txt"
+    config.write_text(
+        (PGBOUNCER_IMAGE / "pgbouncer.ini").read_text().replace("/tmp/userlist.txt", str(auth_file))
+    )
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "pgbouncer").write_text('#!/bin/sh\necho "pgbouncer $*"\n')
+    (fake / "pgbouncer").chmod(0o755)
+    result = subprocess.run(
+        [str(PGBOUNCER_IMAGE / "start-pgbouncer"), str(config)],
+        env={
+            "PATH": f"{fake}:/usr/bin:/bin",
+            "POSTGRES_USER": "yukon",
+            "POSTGRES_PASSWORD": 'a"b c',
+        },
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout == f"pgbouncer {config}\n"  # exec'd, with the configuration
+    assert auth_file.read_text() == '"yukon" "a""b c"\n'  # PgBouncer's quoting
+    assert auth_file.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.slow
+def test_the_pooled_services_settings_keep_to_what_transaction_pooling_allows() -> None:
+    """DATABASE_POOLER=pgbouncer: no server-side cursors, psycopg prepares nothing; the
+    direct connection (migrate) keeps both."""
+    probe = (
+        "import json, os, runpy, sys\n"
+        "out = {}\n"
+        "for name, env in json.loads(sys.argv[1]).items():\n"
+        "    os.environ.clear(); os.environ.update(env)\n"
+        "    db = runpy.run_path('yukon_site/settings.py')['DATABASES']['default']\n"
+        "    options = db.get('OPTIONS', {})\n"
+        "    out[name] = [db.get('DISABLE_SERVER_SIDE_CURSORS', False),\n"
+        "                 'prepare_threshold' in options,\n"
+        "                 options.get('prepare_threshold', 'unset'), db['CONN_MAX_AGE']]\n"
+        "print(json.dumps(out))\n"
+    )
+    envs = {name: {"PATH": os.environ["PATH"], **environment(name)} for name in ("web", "migrate")}
+    envs["bad"] = {**envs["web"], "DATABASE_POOLER": "pgbouncr"}
+    result = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps({k: envs[k] for k in ("web", "migrate")})],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(result.stdout) == {
+        "web": [True, True, None, 60],
+        "migrate": [False, False, "unset", 60],
+    }
+    typo = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps({"bad": envs["bad"]})],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "DATABASE_POOLER must be empty or pgbouncer" in typo.stderr
 
 
 # ---------------------------------------------------------------- WAL archiving (pgBackRest)

@@ -3,8 +3,8 @@
 The whole rehearsal runs once, with a Redis of its own and a PostgreSQL cluster of its own
 that archives WAL with pgBackRest as the postgres service does: the Dockerfile's files
 built into a wheel and installed in a fresh virtualenv, every compose service started with
-its own command and environment, a player
-who wins today's daily through gunicorn, then two webs and two workers. Around it: the
+its own command and environment (PgBouncer's with this machine's PgBouncer), a player
+who wins today's daily through gunicorn and PgBouncer, then two webs and two workers. Around it: the
 rehearsal refuses an image whose build stage leaves out an app, stops what it started when
 it is stopped, and reads .dockerignore and compose files as Docker does.
 """
@@ -130,6 +130,7 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
         assert_servers_released(output, own_redis.url)
     for step in (
         "stack: postgres archives its WAL with pgBackRest (pgbackrest check passed",
+        "stack: rehearsal-pgbouncer-1 healthy",
         "stack: rehearsal-migrate-1 completed successfully",
         "stack: rehearsal-web-1 healthy",
         "stack: rehearsal-worker-1 healthy",
@@ -148,6 +149,18 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
     ):
         assert step in output, f"missing {step!r}:\n{output[-6000:]}"
     assert re.search(r"alternating between ports \[\d+, \d+\]", output)
+    # Every connection of the app's processes to the database went through PgBouncer's
+    # fixed pool, in play and after scaling out.
+    for step in ("play", "scale"):
+        pooled = re.search(
+            rf"{step}: through PgBouncer: (\d+) client connections of the app's processes on "
+            r"(\d+) server connections to postgres, none direct; (\d+) transactions "
+            r"\(pool_mode transaction, default_pool_size (\d+)\)",
+            output,
+        )
+        assert pooled, f"{step} did not go through PgBouncer:\n{output[-6000:]}"
+        clients, servers, transactions, pool = map(int, pooled.groups())
+        assert 0 < servers <= pool and clients > 0 and transactions > 0, pooled.group(0)
     assert not processes_using(workdir), processes_using(workdir)
 
     (wheel,) = (workdir / "stages" / "build" / "wheels").glob("yukon_daily-*.whl")

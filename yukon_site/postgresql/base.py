@@ -11,7 +11,9 @@
   connection (server-side binding, prepared on first use). Django's cursors bind on the
   client, so PostgreSQL plans every statement again; for the two statements of a move
   that was more than half of the server's work (bench/bench_load.py). Behind PgBouncer
-  in transaction mode this needs PgBouncer 1.21+ with ``max_prepared_statements`` set.
+  in transaction mode (``DATABASE_POOLER=pgbouncer``: ``OPTIONS["prepare_threshold"]``
+  None) it prepares nothing: PgBouncer 1.18 does not carry prepared statements over
+  from one server connection to the next (1.21+ with ``max_prepared_statements`` does).
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ _ONLY_WHEN_ASKED = 2**31 - 1
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
-        if params.get("prepare_threshold") is None:
+        # OPTIONS' own prepare_threshold wins; None there (DATABASE_POOLER) prepares nothing
+        if "prepare_threshold" not in self.settings_dict["OPTIONS"]:
             params["prepare_threshold"] = _ONLY_WHEN_ASKED
         return params
 
