@@ -88,6 +88,21 @@ def _tests_play_faster_than_people() -> None:
     settings.COSTLY_CALL_LIMITS = dict.fromkeys(settings.COSTLY_CALL_LIMITS, "100000/s")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _passwords_hash_in_a_blink() -> Iterator[None]:
+    """Django's advice for a test suite: a fast hasher. The site's PBKDF2 costs about 0.2
+    CPU-s a hash, and the suite signs up and logs in players by the hundred (the back-off
+    tests alone try hundreds of passwords). The real hashers stay in the list after it, so
+    a hash made the real way (tests/accounts/test_allauth_migration.py) still checks; the
+    servers tests start as processes (gunicorn, the rehearsal) hash as production does."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    fast = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=fast):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _english_unless_told() -> Iterator[None]:
     """A request through the test client leaves its language active in the test's thread

@@ -48,10 +48,8 @@ def saved_in_account(p: Any) -> Any:
 
 
 def test_settings_apply_at_once_stay_after_a_reload_and_follow_the_player(
-    browse: Any, live_server: Any, settings: Any
+    browse: Any, live_server: Any
 ) -> None:
-    # The log-in is real; the password's hashing need not cost the test seconds.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # A guest's choice: applied at once, kept by this browser.
     guest = browse(PHONE)
     g = guest.page
