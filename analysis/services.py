@@ -25,7 +25,7 @@ from analysis.models import AnalysisStatus, GameAnalysis
 from analysis.review import Review, review_line
 from apikit.errors import Forbidden, NotFound
 from games.models import Game, Mode, Verdict, Verification, utc_today
-from games.services import Actor, get_replay_for
+from games.services import Actor, get_replay_for, log_entries
 from yukon.engine import Position, play_log
 from yukon.solver import SolveResult
 
@@ -47,9 +47,9 @@ class StandingLine:
 
 def standing_line(game: Game) -> StandingLine:
     """The game's log with each undo taking back the move before it (the engine's rule)."""
-    entries = list(game.log.order_by("ply").values_list("ply", "text"))
-    standing = play_log(game.start_position(), [text for _, text in entries])
-    return StandingLine([entries[i][1] for i in standing], [entries[i][0] for i in standing])
+    entries = log_entries(game)
+    standing = play_log(game.start_position(), [entry.text for entry in entries])
+    return StandingLine([entries[i].text for i in standing], [entries[i].ply for i in standing])
 
 
 def _deal_result(game: Game) -> SolveResult | None:

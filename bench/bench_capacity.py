@@ -385,12 +385,13 @@ def replay_only() -> list[float]:
     """The replay alone (read the log, replay it from the deal), per game: the part of a
     verification that grows with the log."""
     from games.models import Game
+    from games.services import log_entries
     from games.services.verification import replay_game_log
 
     times = []
     for game in Game.objects.select_related("deal", "challenge").order_by("pk"):
         started = time.process_time()
-        log = list(game.log.order_by("ply").values_list("ply", "text", "turned", "at_ms"))
+        log = log_entries(game)  # packed once verified
         replay_game_log(game, log)
         times.append(time.process_time() - started)
     return times
@@ -577,6 +578,12 @@ def run_phases(players: Players, roots: Roots) -> dict[str, Any]:
         out["move_rows"], out["move_row_bytes"] = cursor.fetchone()
         cursor.execute("SELECT count(*), avg(pg_column_size(g.*)) FROM games_game g")
         out["game_rows"], out["game_row_bytes"] = cursor.fetchone()
+        # Verified games keep their log packed in the row (games/packed_log.py).
+        cursor.execute(
+            "SELECT coalesce(sum(ply), 0), coalesce(sum(octet_length(packed_log)), 0) "
+            "FROM games_game WHERE packed_log IS NOT NULL"
+        )
+        out["packed_moves"], out["packed_bytes"] = cursor.fetchone()
     out["at_rest"] = Storage.now().tables
     out["rows_per_game"] = row_bytes_per_game(int(out["game_rows"]))
     from django.db.models import Count
@@ -660,14 +667,20 @@ def report(
         )
     )
     rows, game_rows = results["move_rows"], results["game_rows"]
+    packed_moves, packed_bytes = results["packed_moves"], results["packed_bytes"]
     rest = results["at_rest"]
     move_rest = rest["games_move"]
+    if rows:
+        print(
+            f"at rest (after VACUUM): {rows:,} moves in rows, games_move {move_rest[2]:,} B = "
+            f"{move_rest[2] / rows:.1f} B a move (heap {move_rest[0] / rows:.1f}, indexes "
+            f"{move_rest[1] / rows:.1f}; a row's own bytes "
+            f"{float(results['move_row_bytes']):.1f} + 28 of tuple header and line pointer)"
+        )
     print(
-        f"at rest (after VACUUM): {rows:,} moves, games_move {move_rest[2]:,} B = "
-        f"{move_rest[2] / rows:.1f} B a move (heap {move_rest[0] / rows:.1f}, indexes "
-        f"{move_rest[1] / rows:.1f}; a row's own bytes {float(results['move_row_bytes']):.1f} + 28 "
-        f"of tuple header and line pointer); {game_rows} games, a game row "
-        f"{float(results['game_row_bytes']):.0f} B"
+        f"at rest, packed (verified games): {packed_moves:,} moves in {packed_bytes:,} B = "
+        f"{packed_bytes / max(packed_moves, 1):.1f} B a move; {game_rows} games, a game row "
+        f"{float(results['game_row_bytes']):.0f} B (bench/bench_packed_logs.py: before/after)"
     )
     redis_figures = results["redis"]
     big = args.board_results
@@ -723,7 +736,8 @@ def report(
         "all_tables_bytes_per_move": round(m["total"] / n, 1),
         "wal_bytes_per_move": round(m["wal"] / n, 1),
         "wal_records_per_move": round(m["wal_records"] / n, 2),
-        "at_rest_bytes_per_move": round(move_rest[2] / rows, 1),
+        "at_rest_bytes_per_move": round(move_rest[2] / rows, 1) if rows else None,
+        "packed_bytes_per_move": round(packed_bytes / max(packed_moves, 1), 2),
         "bytes_per_start": round(starts.storage["total"] / starts.count, 1),
         "wal_bytes_per_start": round(starts.storage["wal"] / starts.count, 1),
         "bytes_per_finish": round(finishes.storage["total"] / finished, 1),

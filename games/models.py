@@ -341,6 +341,10 @@ class Game(models.Model):
     held = models.BooleanField(default=False)
     # A practice game dealt from the practice pool (games/practice_pool.py): its tier.
     practice_tier = models.CharField(max_length=8, choices=Tier.choices, blank=True, default="")
+    # The whole log of a verified game, packed (games/packed_log.py: a few bytes a move);
+    # its Move rows are gone then. Null while the log is in rows: in play, pending,
+    # rejected. Read either form through games.services.move_log.
+    packed_log = models.BinaryField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -442,7 +446,8 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    """One entry of a game's log. Append-only: rows are inserted, never updated."""
+    """One entry of a game's log. Append-only: rows are inserted, never updated; once the
+    game is verified they are packed into ``Game.packed_log`` and deleted."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log", db_index=False)
     ply = models.PositiveIntegerField()

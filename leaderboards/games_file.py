@@ -33,7 +33,6 @@ from games.models import (
     DailyChallenge,
     Game,
     Mode,
-    Move,
     Status,
     Verification,
     utc_today,
@@ -101,12 +100,10 @@ def _game_lines(game_ids: list[int]) -> Iterator[dict[str, Any]]:
     for start in range(0, len(game_ids), CHUNK):
         chunk = game_ids[start : start + CHUNK]
         games = {row["id"]: row for row in Game.objects.filter(pk__in=chunk).values(*GAME_FIELDS)}
-        logs: dict[int, list[dict[str, Any]]] = {game_id: [] for game_id in chunk}
-        entries = Move.objects.filter(game_id__in=chunk).order_by("game_id", "ply")
-        for game_id, ply, text, turned, at_ms in entries.values_list(
-            "game_id", "ply", "text", "turned", "at_ms"
-        ):
-            logs[game_id].append(receipts.log_entry(ply, text, turned, at_ms))
+        logs = {
+            game_id: [receipts.log_entry(*entry) for entry in log]
+            for game_id, log in game_services.logs_of(chunk).items()
+        }
         for place, game_id in enumerate(chunk, start=start + 1):
             game = games.get(game_id)
             if game is None:  # deleted while streaming: the count in the header tells

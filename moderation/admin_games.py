@@ -21,6 +21,7 @@ from django.utils.html import format_html
 
 from apikit.converters import IdConverter
 from games.models import DailyChallenge, Game
+from games.services import log_entries
 from moderation import services as moderation
 from moderation.admin_actions import ModerationPermissions, reason_action
 from moderation.models import Flag, FlagKind, FlagStatus, GameOrigin, Report
@@ -124,12 +125,12 @@ def replay_frames(game: Game) -> list[dict[str, Any]]:
 
     A log the engine refuses (a rejected game's) shows up to the entry it refused.
     """
-    entries = list(game.log.order_by("ply").values_list("text", "at_ms"))
+    entries = log_entries(game)
     position = game.start_position()
     frames = [_frame(position, "deal", 0)]
     try:
-        for step in replay_log(position, (text for text, _ in entries)):
-            frames.append(_frame(position, step.text, entries[step.ply][1]))
+        for step in replay_log(position, (entry.text for entry in entries)):
+            frames.append(_frame(position, step.text, entries[step.ply].at_ms))
     except LogError:
         pass
     return frames
@@ -298,7 +299,7 @@ class GameAdmin(ModerationPermissions, admin.ModelAdmin):
             )
         extra: dict[str, Any] = dict(extra_context or {})
         if game is not None:
-            log = list(game.log.order_by("ply"))
+            log = log_entries(game)
             gaps = [b.at_ms - a for a, b in zip([0, *[m.at_ms for m in log]], log, strict=False)]
             extra.update(
                 moderation_game=game,

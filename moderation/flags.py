@@ -40,13 +40,13 @@ __all__ = ["Finding", "Thresholds", "inspect_game", "played_game", "raise_flags"
 
 
 def played_game(game: Game) -> PlayedGame:
-    """The verified log as the detector reads it (one query)."""
-    log = list(game.log.order_by("ply").values_list("text", "at_ms"))
+    """The verified log as the detector reads it (packed: no query)."""
+    log = game_services.log_entries(game)
     return PlayedGame(
         number=game.deal.number,
         variant=game.deal.variant,
-        moves=[text for text, _ in log],
-        at_ms=[at for _, at in log],
+        moves=[entry.text for entry in log],
+        at_ms=[entry.at_ms for entry in log],
         solution=game.deal.solution or None,
         tier=game.challenge.tier if game.challenge is not None else None,
     )

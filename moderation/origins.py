@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game, Mode
+from games.services import log_entries
 from moderation.detector import Finding, Thresholds
 from moderation.models import (
     Appeal,
@@ -176,10 +177,11 @@ def _same_owner(game: Game) -> Q:
 
 def turned_cards(game: Game) -> dict[str, dt.datetime]:
     """Each card the game turned up, and when (the server's clock)."""
-    log = game.log.exclude(turned="").order_by("ply").values_list("turned", "at_ms")
     turned: dict[str, dt.datetime] = {}
-    for card, at_ms in log:
-        turned.setdefault(card, game.started_at + dt.timedelta(milliseconds=at_ms))
+    for entry in log_entries(game):
+        if entry.turned:
+            moment = game.started_at + dt.timedelta(milliseconds=entry.at_ms)
+            turned.setdefault(entry.turned, moment)
     return turned
 
 

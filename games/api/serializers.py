@@ -30,7 +30,7 @@ from games.models import (
     Tier,
 )
 from games.receipts import RECEIPT_STATUSES
-from games.services import MoveResult
+from games.services import LogEntry, MoveResult, log_entries
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 
 MOVE_STATUSES = ("playing", "won", "stuck")  # what a move can lead to
@@ -537,6 +537,7 @@ class ResignAnswerSerializer(GameSerializer):
         return receipt
 
 
+# A Move row's fields, read from a LogEntry of either form (games.services.move_log).
 class LogEntrySerializer(serializers.ModelSerializer):
     move = serializers.CharField(source="text", help_text="Move text, or 'undo'.")
     turned = serializers.SerializerMethodField()
@@ -547,7 +548,7 @@ class LogEntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_turned(self, entry: Move) -> str | None:
+    def get_turned(self, entry: LogEntry) -> str | None:
         return entry.turned or None
 
 
@@ -555,7 +556,7 @@ class ReplaySerializer(GameSerializer):
     """A finished (or public) game with its whole log and the masked starting position."""
 
     start = serializers.SerializerMethodField()
-    log = LogEntrySerializer(many=True, read_only=True)
+    log = serializers.SerializerMethodField()
 
     class Meta(GameSerializer.Meta):
         fields = (*GameSerializer.Meta.fields, "start", "log")
@@ -564,6 +565,11 @@ class ReplaySerializer(GameSerializer):
     @extend_schema_field(MaskedPositionSerializer)
     def get_start(self, game: Game) -> dict[str, Any]:
         return game.start_position().masked()
+
+    @extend_schema_field(LogEntrySerializer(many=True))
+    def get_log(self, game: Game) -> list[dict[str, Any]]:
+        """The log from its rows or its packed form (games.services.move_log)."""
+        return list(LogEntrySerializer(log_entries(game), many=True).data)
 
 
 class OwnGameSummarySerializer(serializers.ModelSerializer):

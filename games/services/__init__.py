@@ -7,6 +7,8 @@
 - ``closing``: the close of day (a daily left in play ends unfinished);
 - ``reads``: who may look at a game and at its log; a day's published challenges;
 - ``verification``: a finished game's log replayed from the deal, and the sweeps;
+- ``move_log``: a game's log from its Move rows or its packed form (once verified), the
+  one way every reader gets it; packing, and the batches that pack older games;
 - ``provisional``: a new account's ranked result, marked until it is confirmed (and held
   off the boards while moderation finds it linked to a guest's game);
 - ``standing``: whether a result stands: disqualify games, put them back, void a day's
@@ -28,6 +30,14 @@ from games.services.closing import (
     end_if_day_closed,
 )
 from games.services.common import Actor, status_word, tier_word
+from games.services.move_log import (
+    LogEntry,
+    last_move_at_ms,
+    log_entries,
+    logs_of,
+    pack_verified_games,
+    pack_verified_log,
+)
 from games.services.moves import FACE_DOWN_REASON, MoveResult, play_move
 from games.services.playing import (
     PoolExhausted,
@@ -70,6 +80,7 @@ __all__ = [
     "FACE_DOWN_REASON",
     "Actor",
     "DayClosed",
+    "LogEntry",
     "LogRejected",
     "MoveResult",
     "PoolExhausted",
@@ -87,7 +98,12 @@ __all__ = [
     "get_replay_for",
     "hold_results",
     "issue_receipt",
+    "last_move_at_ms",
+    "log_entries",
+    "logs_of",
     "next_deal_at",
+    "pack_verified_games",
+    "pack_verified_log",
     "play_move",
     "public_challenges",
     "receipt_at_the_end",

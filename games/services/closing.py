@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from apikit.errors import Conflict
 from games.models import OPEN_DAY_MODES, Game, Status, utc_today
 from games.services.common import finish
+from games.services.move_log import last_move_at_ms
 
 DAY_CLOSED = gettext_lazy("this day closed at 00:00 UTC: its games can no longer change")
 
@@ -37,7 +38,7 @@ def day_closed(game: Game, today: dt.date | None = None) -> bool:
 
 def _stopped_at(game: Game) -> dt.datetime:
     """When a game left in play at the close stopped: its last move, or its start."""
-    last_at_ms = game.log.order_by("-ply").values_list("at_ms", flat=True).first()
+    last_at_ms = last_move_at_ms(game)
     return game.started_at + dt.timedelta(milliseconds=last_at_ms or 0)
 
 

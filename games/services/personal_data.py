@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
-
-from games.models import Game, Move
+from games.models import Game
+from games.services.move_log import LogEntry, log_entries, logs_of
 
 
 def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def game_record(game: Game) -> dict[str, Any]:
+def game_record(game: Game, log: list[LogEntry] | None = None) -> dict[str, Any]:
     public = game.is_public()
     return {
         "id": game.pk,
@@ -43,7 +42,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "verified_at": _iso(game.verified_at),
         "log": [
             {"ply": m.ply, "move": m.text, "turned": m.turned or None, "at_ms": m.at_ms}
-            for m in game.log.all()
+            for m in (log_entries(game) if log is None else log)
         ],
     }
 
@@ -53,7 +52,7 @@ def player_games(user: Any) -> dict[str, Any]:
     games = (
         Game.objects.filter(player=user)
         .select_related("deal", "challenge")
-        .prefetch_related(Prefetch("log", queryset=Move.objects.order_by("ply")))
         .order_by("started_at", "pk")
     )
-    return {"games": [game_record(game) for game in games]}
+    logs = logs_of(game.pk for game in games)
+    return {"games": [game_record(game, logs[game.pk]) for game in games]}

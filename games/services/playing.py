@@ -39,6 +39,7 @@ from games.models import (
 )
 from games.services.closing import day_closed, refuse_closed_day
 from games.services.common import Actor, finish, ms_between, status_word, tier_word
+from games.services.move_log import log_entries
 from games.services.moves import check_turn
 from games.signals import result_counting
 from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, get_variant, play_log
@@ -375,7 +376,7 @@ def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
         check_turn(game, ply)
         if game.moves == 0:
             raise Conflict(_("there is no move to undo"), ply=game.ply, status=game.status)
-        texts = list(game.log.order_by("ply").values_list("text", flat=True))
+        texts = [entry.text for entry in log_entries(game)]
         position = game.start_position()
         standing = play_log(position, [*texts, UNDO])
         now = timezone.now()

@@ -26,6 +26,7 @@ from games import receipts, signing
 from games.models import Game, Mode, Receipt, Status
 from games.services.closing import end_if_day_closed
 from games.services.common import Actor
+from games.services.move_log import log_entries
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ def issue_receipt(game_id: int) -> dict[str, Any] | None:
     )
     if game is None or game.challenge is None or game.player is None:
         return None
-    log = game.log.order_by("ply").values_list("ply", "text", "turned", "at_ms")
+    log = log_entries(game)
     document = signing.sign(
         receipts.receipt(
             date=game.challenge.date.isoformat(),

@@ -1,16 +1,16 @@
 """Verification and sweeps: a finished game's log replayed from the deal, once.
 
-``verify_game`` runs in a Celery task after the game ends; on success ``game_verified``
-is sent after commit (the leaderboards, moderation and analysis listen). The sweeper
-re-queues what a lost task message left pending and ends dailies left in play after
-their day closed.
+``verify_game`` runs in a Celery task after the game ends; on success the log is packed
+into the game's row (``move_log``) and ``game_verified`` is sent after commit (the
+leaderboards, moderation and analysis listen). The sweeper re-queues what a lost task
+message left pending and ends dailies left in play after their day closed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from django.utils import timezone
 from games.models import OPEN_DAY_MODES, Game, Mode, Status, Verification
 from games.services.closing import abandon_closed_games
 from games.services.common import ms_between
+from games.services.move_log import log_entries, pack_verified_log
 from games.services.provisional import is_new_account
 from games.signals import game_verified, result_counting
 from yukon.engine import DEAL_ALGORITHM_VERSION, UNDO, LogError, Position, card_text, replay_log
@@ -40,7 +41,7 @@ class LogRejected(Exception):
     """The stored log does not hold up; the message says why."""
 
 
-def replay_game_log(game: Game, log: list[tuple[int, str, str, int]]) -> Replayed:
+def replay_game_log(game: Game, log: Sequence[tuple[int, str, str, int]]) -> Replayed:
     """Replay ``(ply, text, turned, at_ms)`` entries from the deal; raise LogRejected.
 
     Each entry's ply and time are checked before the engine plays it, so the first
@@ -127,7 +128,7 @@ def verify_game(game_id: int) -> str:
             return f"already {game.verification}"
         if game.status == Status.PLAYING:
             return "still playing"
-        log = list(game.log.order_by("ply").values_list("ply", "text", "turned", "at_ms"))
+        log = log_entries(game)  # a re-run reads the packed form
         try:
             _check_result(game, replay_game_log(game, log))
         except LogRejected as exc:
@@ -144,6 +145,8 @@ def verify_game(game_id: int) -> str:
             )
         game.verified_at = timezone.now()
         game.save(update_fields=["verification", "rejection_reason", "verified_at", "provisional"])
+        # Verified, the log is settled evidence: packed into the row, its Move rows gone.
+        pack_verified_log(game, log)
         if game.mode == Mode.DAILY and game.verification == Verification.VERIFIED:
             result_counting.send(sender=Game, game=game)
         return str(game.verification)

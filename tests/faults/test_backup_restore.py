@@ -39,6 +39,7 @@ import pytest
 import redis
 
 from games.models import Game, Status, Verification, utc_today
+from games.packed_log import unpack
 from tests.factories import make_challenges, winning_lines
 from tests.faults.pgtools import pg_tool, with_database
 from tests.faults.server import Browser, gunicorn, production_env
@@ -184,8 +185,13 @@ def fresh_database(database_url: str, name: str) -> Iterator[str]:
 def restored_log(database_url: str) -> tuple[set[tuple[int, int, str]], dict[int, int]]:
     with psycopg.connect(database_url) as conn:
         moves = conn.execute("SELECT game_id, ply, text FROM games_move").fetchall()
+        packed = conn.execute(  # verified games' logs, packed into their rows
+            "SELECT id, packed_log FROM games_game WHERE packed_log IS NOT NULL"
+        ).fetchall()
         plies: dict[int, int] = dict(conn.execute("SELECT id, ply FROM games_game").fetchall())
-    return {(g, p, t) for g, p, t in moves}, plies
+    log = {(g, p, t) for g, p, t in moves}
+    log |= {(game_id, e.ply, e.text) for game_id, data in packed for e in unpack(data)}
+    return log, plies
 
 
 def verified_ids(database_url: str) -> set[int]:

@@ -22,6 +22,7 @@ import httpx
 import psycopg
 import pytest
 
+from games.packed_log import unpack
 from tests.factories import winning_lines
 from tests.faults.server import Browser, free_port, gunicorn, production_env
 from tests.workers import ROOT
@@ -187,6 +188,12 @@ def test_moves_through_a_postgres_restart(tmp_path: Path) -> None:
                     "SELECT ply, text FROM games_move WHERE game_id = %s ORDER BY ply",
                     [player.game_id],
                 ).fetchall()
+                packed = conn.execute(  # a verified game's log is packed into its row
+                    "SELECT packed_log FROM games_game WHERE id = %s AND packed_log IS NOT NULL",
+                    [player.game_id],
+                ).fetchone()
+                if packed is not None:
+                    log = [(entry.ply, entry.text) for entry in unpack(packed[0])]
                 plies = [ply for ply, _ in log]
                 assert plies == list(range(len(player.line)))  # gapless, each ply once
                 assert len(set(player.acknowledged)) == len(player.acknowledged)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from games.models import Game, Move
+from games.models import Game
+from games.services import log_entries
 from tests.factories import winning_lines
 from tests.faults.server import Browser, gunicorn
 from yukon.engine import Position
@@ -75,7 +76,7 @@ def test_two_tabs_of_one_player(tmp_path: Path) -> None:
     assert accepted == list(range(len(line)))  # every ply accepted once, by one tab or the other
     assert tabs[0].accepted and tabs[1].accepted and tabs[0].conflicts + tabs[1].conflicts > 0
     game = Game.objects.get(pk=game_id)
-    log = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "text"))
+    log = [(entry.ply, entry.text) for entry in log_entries(game)]  # rows, or packed
     assert log == list(enumerate(line))
     position = Position.deal(68)
     for move in line:

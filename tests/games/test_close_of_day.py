@@ -142,7 +142,7 @@ def test_the_midnight_attack_is_refused(
     assert (stored.status, stored.ply, stored.moves) == (Status.ABANDONED, 3, 3)
     assert stored.verification == Verification.VERIFIED  # played, not won: it counts as such
     assert stored.finished_at is not None and stored.finished_at < midnight(day)
-    assert Move.objects.filter(game=stored).count() == 3
+    assert len(services.log_entries(stored)) == 3  # verified: packed
     rows = board_rows(api, day)
     assert [(r["display_name"], r["won"], r["status"]) for r in rows] == [
         (player.display_name, False, Status.ABANDONED)

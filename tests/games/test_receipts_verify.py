@@ -23,12 +23,13 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
-from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
 from games import receipts
-from games.models import Game, Move, utc_today
+from games.models import Game, utc_today
+from games.packed_log import pack
+from games.services import log_entries
 from leaderboards import day_board, sealing
 from leaderboards import services as board_services
 from leaderboards.models import CloseRecord
@@ -171,11 +172,18 @@ def test_a_dropped_game_is_caught_by_its_receipt(played: dict[str, Any]) -> None
     assert check_receipt(played, "quick").returncode == 0  # the others' games are there
 
 
+def retime(game_id: int, ply: int, change_ms: int) -> None:
+    """A dishonest server's edit of a verified game's (packed) log: one move's time."""
+    log = log_entries(Game.objects.get(pk=game_id))
+    log[ply] = log[ply]._replace(at_ms=log[ply].at_ms + change_ms)
+    Game.objects.filter(pk=game_id).update(packed_log=pack(log))
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_re_timed_log_is_caught_by_its_receipt(played: dict[str, Any]) -> None:
     day, quick = played["day"], played["ids"]["quick"]
     # a move made to look quicker: still legal, still in order, the same total time
-    Move.objects.filter(game_id=quick, ply=3).update(at_ms=F("at_ms") - 400)
+    retime(quick, 3, -400)
     reseal(day)
     alone = run_verify(played["site"], day.isoformat(), "easy")
     assert alone.returncode == 0, alone.stderr
@@ -187,7 +195,7 @@ def test_a_re_timed_log_is_caught_by_its_receipt(played: dict[str, Any]) -> None
     )
     assert "a move or a move's time was changed" in result.stderr
     # and a file changed without a new record is caught by the record itself
-    Move.objects.filter(game_id=quick, ply=3).update(at_ms=F("at_ms") + 400)
+    retime(quick, 3, +400)
     result = check_receipt(played, "twin")
     assert result.returncode == 1
     assert "the games file is not the one the site sealed at the close" in result.stderr
