@@ -64,8 +64,11 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # search keeps one table entry per twin class (F_MERGE, Yukon): other lines, node counts
 # and verdicts; a position count includes the classes' other members. 9: the multi-deck
 # games are searched in C (``_cmulti``) under the portfolio, with cards that can never
-# go home (F_STUCK) over copies; Yukon's family unchanged.
-SOLVER_VERSION: Final = 9
+# go home (F_STUCK) over copies; Yukon's family unchanged. 10: the proof search's table
+# goes narrow at 2^24 slots, not 2^23 (narrow_slots): a proof search that exhausts between
+# about 2.1 and 4.2 million classes is a proof the first time (deal 71), where it was
+# "unknown" under a position budget; below that, verdicts and node counts unchanged.
+SOLVER_VERSION: Final = 10
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {
@@ -89,9 +92,21 @@ PROOF_SHARE: Final = 2.0  # proof-search positions per restart position, interle
 LATE_AFTER: Final = 3_000_000
 LATE_PROOF_SHARE: Final = 64.0
 # The proof search's table goes narrow (8-byte slots) when it doubles to this many slots,
-# about 2.1 million positions: every unwinnable proof of deals 1..200 and every search of
-# the published study stays below it, wide (docs/solver.md, "Narrow table").
-NARROW_SLOTS: Final = 1 << 23
+# about 4.2 million twin classes (2.1 million, 2^23, until deal 71's proof, 3.6 million
+# classes, had to be proven twice: docs/solver.md, "Narrow table"), or sooner when the
+# wide table could not double within memory_mb (narrow_slots()).
+NARROW_SLOTS: Final = 1 << 24
+
+
+def narrow_slots(memory_mb: int) -> int:
+    """Where the proof search's table goes narrow: NARROW_SLOTS, but 2^23 as before when
+    ``memory_mb`` holds no more than 2^22 16-byte slots (64 to 127 MB), so that a wide table
+    full at that cap still goes narrow in place and holds twice the positions; a smaller
+    table never goes narrow, as before."""
+    wide = 1024
+    while wide * 2 * 16 <= memory_mb << 20:
+        wide *= 2
+    return min(NARROW_SLOTS, max(2 * wide, 1 << 23))
 
 
 def proof_share(used: int) -> float:
@@ -358,7 +373,7 @@ class _Runs:
 
     def proof_search(self, expect_nodes: int) -> _Proof:
         """The deterministic search, run in slices by ``_Proof.run``."""
-        return _Proof(self, self.search(expect_nodes, narrow=NARROW_SLOTS))
+        return _Proof(self, self.search(expect_nodes, narrow=narrow_slots(self.memory_mb)))
 
 
 class _Proof:

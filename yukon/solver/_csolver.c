@@ -65,7 +65,9 @@ enum { V_YUKON = 0, V_RUSSIAN = 1, V_ALASKA = 2, V_MOOSEHIDE = 3, V_MOOSEHIDE_RU
 enum { R_NONE = 0, R_NODES, R_TIME, R_MEMORY, R_WALL };
 static const char *REASONS[] = {"", "nodes", "seconds", "memory", "wall"};
 
-static uint64_t ZA[52][FLOOR + NCOLS], ZB[52][FLOOR + NCOLS], DA[52], DB[52];
+/* Z[card][under] and D[card] (face down): the two words of a key's random value side by
+ * side, so a change of the key reads one cache line, not two */
+static uint64_t Z[52][FLOOR + NCOLS][2] __attribute__((aligned(64))), D[52][2] __attribute__((aligned(64)));
 
 typedef struct {
     uint16_t move;
@@ -178,11 +180,11 @@ static void init_keys(void) {
     uint64_t st = 0x59554b4f4e2d534fULL;
     for (int c = 0; c < 52; c++) {
         for (int b = 0; b < FLOOR + NCOLS; b++) {
-            ZA[c][b] = splitmix(&st);
-            ZB[c][b] = splitmix(&st);
+            Z[c][b][0] = splitmix(&st);
+            Z[c][b][1] = splitmix(&st);
         }
-        DA[c] = splitmix(&st);
-        DB[c] = splitmix(&st);
+        D[c][0] = splitmix(&st);
+        D[c][1] = splitmix(&st);
     }
 }
 
@@ -214,8 +216,8 @@ static inline int below_key(S *s, int k, int h) {
 }
 
 static inline void hash_card(S *s, int c, int below) {
-    s->ha ^= ZA[c][below];
-    s->hb ^= ZB[c][below];
+    s->ha ^= Z[c][below][0];
+    s->hb ^= Z[c][below][1];
 }
 
 /* ---------------------------------------------------------------- moves */
@@ -277,8 +279,8 @@ static int push_move(S *s, int move) {
     if (h > 0 && h == s->down[k]) {
         int t = s->cols[k][h - 1];
         s->down[k]--;
-        s->ha ^= DA[t];
-        s->hb ^= DB[t];
+        s->ha ^= D[t][0];
+        s->hb ^= D[t][1];
         u.turned = 1;
     }
     s->log[s->log_len++] = u;
@@ -301,8 +303,8 @@ static void pop_move(S *s) {
     if (u.turned) {
         int t = s->cols[k][h - 1];
         s->down[k]++;
-        s->ha ^= DA[t];
-        s->hb ^= DB[t];
+        s->ha ^= D[t][0];
+        s->hb ^= D[t][1];
     }
     if (d == FOUND_DEST) {
         s->cols[k][h] = (uint8_t)c;
@@ -1016,53 +1018,89 @@ static inline int is_flip(const S *s, int move) {
  * none is left (0, or -1: out of memory). Positions with one key flip to one position,
  * so they are in one class.
  *
- * Most positions need one flip or none, and one flip is found without making it: the
- * flip of y (the pile y..w) off r onto the top q of column B changes only y's key pair;
- * afterwards q is covered, r (whose children, y and its twin, have no free parent) and w
- * are the tops of their columns, so the other flips stay as they were except those onto
- * q or onto w (which moved to B), and the new ones are onto w, of a card under r. */
+ * The flips are walked without making them while each is between two columns no earlier
+ * one of the walk touched (below); half the children of a long search need two or more. */
 static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
     size_t mark = s->log_len;
     uint64_t a, b;
     for (;;) {
-        /* the piles on a parent whose other parent may be a top, lowest card first */
-        uint64_t may = 0;
+        /* the piles on a parent whose other parent may be a top, lowest card first (a
+         * pile's lowest card y lies on one parent, so it has one flip at most: onto the
+         * other) */
+        uint64_t may = 0, tops = 0;
         for (int k = 0; k < NCOLS; k++)
-            if (s->len[k]) may |= s->childmask[s->cols[k][s->len[k] - 1]];
+            if (s->len[k]) {
+                int t = s->cols[k][s->len[k] - 1];
+                tops |= 1ULL << t;
+                may |= s->childmask[t];
+            }
         may &= s->on_parent;
-        int n = 0, best = 0, ys[2 * NCOLS], ts[2 * NCOLS], ks[2 * NCOLS];
+        int n = 0, ys[4 * NCOLS], ts[4 * NCOLS], ks[4 * NCOLS]; /* a walk adds one at most per flip */
         for (; may; may &= may - 1) {
             int y = __builtin_ctzll(may), ky = s->col_of[y], r = s->cols[ky][s->pos_of[y] - 1];
             for (int i = 0; i < s->npar[y]; i++) {
-                int t = s->par[y][i], k = s->col_of[t];
-                if (t > r || k == HOME || k == ky || s->pos_of[t] != s->len[k] - 1) continue;
+                int t = s->par[y][i];
+                if (t > r || !(tops >> t & 1)) continue;
+                int k = s->col_of[t];
+                if (k == ky) continue;
                 ys[n] = y;
                 ts[n] = t;
                 ks[n++] = k;
             }
         }
-        if (!n) {
-            a = s->ha;
-            b = s->hb;
-            break;
+        /* The flips, first to last, without making them while each is between two
+         * columns no earlier one touched: the flip of y (the pile y..w) off r onto q, the
+         * top of column B, changes only y's key pair; after it q is covered, r (whose
+         * children, y and its twin, have no free parent) and w are the tops of their
+         * columns, so the list of flips loses those onto q and those onto w of cards in B
+         * (w is in B now), those onto w go to column B, and it gains those onto w of
+         * cards under r, face up on their other parent (a card has one flip at most, and
+         * none of these had one: w was in their column). A flip between touched columns
+         * is made (with those before it), and the list found again. */
+        a = s->ha;
+        b = s->hb;
+        uint16_t walked[NCOLS];
+        int nw = 0, touched = 0;
+        while (n) {
+            int y = ys[0], q = ts[0], B = ks[0], A = s->col_of[y];
+            if ((touched >> A & 1) || (touched >> B & 1)) break;
+            int h = s->pos_of[y], r = s->cols[A][h - 1], w = s->cols[A][s->len[A] - 1];
+            a ^= Z[y][r][0] ^ Z[y][q][0];
+            b ^= Z[y][r][1] ^ Z[y][q][1];
+            walked[nw++] = (uint16_t)(y << 3 | B);
+            touched |= 1 << A | 1 << B;
+            int m = 0;
+            for (int j = 1; j < n; j++) {
+                if (ts[j] == q || (ts[j] == w && s->col_of[ys[j]] == B)) continue;
+                ys[m] = ys[j];
+                ts[m] = ts[j];
+                ks[m++] = ts[j] == w ? B : ks[j];
+            }
+            n = m;
+            for (uint64_t zs = s->childmask[w]; zs; zs &= zs - 1) {
+                int z = __builtin_ctzll(zs), hz = s->pos_of[z];
+                if (!(s->col_of[z] == A && hz < h && hz > s->down[A] && s->cols[A][hz - 1] > w
+                      && s->fits[z][s->cols[A][hz - 1]]))
+                    continue;
+                int at = n;
+                while (at > 0 && ys[at - 1] > z) {
+                    ys[at] = ys[at - 1];
+                    ts[at] = ts[at - 1];
+                    ks[at] = ks[at - 1];
+                    at--;
+                }
+                ys[at] = z;
+                ts[at] = w;
+                ks[at] = B;
+                n++;
+            }
         }
-        int y = ys[best], q = ts[best], B = ks[best], A = s->col_of[y], h = s->pos_of[y];
-        int r = s->cols[A][h - 1], w = s->cols[A][s->len[A] - 1], more = 0;
-        for (int j = 0; j < n && !more; j++)
-            more = ts[j] != q && !(ts[j] == w && s->col_of[ys[j]] == B);
-        for (int i = 0; i < s->nchild[w] && !more; i++) {
-            int z = s->child[w][i], hz = s->pos_of[z];
-            more = s->col_of[z] == A && hz < h && hz > s->down[A] && s->cols[A][hz - 1] > w && s->fits[z][s->cols[A][hz - 1]];
-        }
-        if (!more) { /* the last flip: its key without making it */
-            a = s->ha ^ ZA[y][r] ^ ZA[y][q];
-            b = s->hb ^ ZB[y][r] ^ ZB[y][q];
-            break;
-        }
-        if (push_move(s, y << 3 | B) < 0) {
-            pop_to(s, mark);
-            return -1;
-        }
+        if (!n) break;
+        for (int i = 0; i < nw; i++)
+            if (push_move(s, walked[i]) < 0) {
+                pop_to(s, mark);
+                return -1;
+            }
     }
     pop_to(s, mark);
     if (!a && !b) a = 1;
@@ -1077,10 +1115,10 @@ static int gen_flips(const S *s, uint16_t *out) {
     for (int k = 0; k < NCOLS; k++) {
         if (!s->len[k]) continue;
         int t = s->cols[k][s->len[k] - 1];
-        if (!(s->childmask[t] & s->on_parent)) continue;
-        for (int i = 0; i < s->nchild[t]; i++) {
-            int y = s->child[t][i], ky = s->col_of[y];
-            if ((s->on_parent >> y & 1) && ky != k) out[n++] = (uint16_t)(y << 3 | k);
+        /* child[t] lists t's children by card number, as this loop takes them */
+        for (uint64_t ys = s->childmask[t] & s->on_parent; ys; ys &= ys - 1) {
+            int y = __builtin_ctzll(ys);
+            if (s->col_of[y] != k) out[n++] = (uint16_t)(y << 3 | k);
         }
     }
     return n;
@@ -1166,12 +1204,16 @@ static void member_clear(S *s) {
 }
 
 /* The members of the class reachable from member m (the current position) by flips,
- * depth first, each new one with the moves it needs (0, or -1: out of memory). */
-static int close_class(S *s, size_t base, uint32_t m) {
+ * depth first, each new one with the moves it needs (0, or -1: out of memory). back (-1:
+ * none) is the flip that undoes the one that reached m: it leads to a member already
+ * in the set, so it is not even looked up. */
+static int close_class(S *s, size_t base, uint32_t m, int back) {
     uint16_t flips[MAXMOVES];
     int nf = gen_flips(s, flips);
     for (int i = 0; i < nf; i++) {
+        if (flips[i] == back) continue; /* back to the member m was reached from */
         int x = flips[i] >> 3, r = s->cols[s->col_of[x]][s->pos_of[x] - 1];
+        int undo = x << 3 | s->col_of[x];
         uint64_t a, b;
         move_key(s, flips[i], &a, &b);
         int added = member_add(s, a, b);
@@ -1197,7 +1239,7 @@ static int close_class(S *s, size_t base, uint32_t m) {
             cm->keyed = (uint8_t)rc;
             if (rc) __builtin_prefetch(table_home(&s->tt, cm->b));
         }
-        int rc = close_class(s, base, id);
+        int rc = close_class(s, base, id, undo);
         pop_move(s);
         if (rc < 0) return -1;
     }
@@ -1246,15 +1288,15 @@ static int child_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
 static void move_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     int c = move >> 3, d = move & 7;
     int k = s->col_of[c], h = s->pos_of[c], from = below_key(s, k, h);
-    uint64_t a = s->ha ^ ZA[c][from], b = s->hb ^ ZB[c][from];
+    uint64_t a = s->ha ^ Z[c][from][0], b = s->hb ^ Z[c][from][1];
     if (d != FOUND_DEST) {
         int to = below_key(s, d, s->len[d]);
-        a ^= ZA[c][to];
-        b ^= ZB[c][to];
+        a ^= Z[c][to][0];
+        b ^= Z[c][to][1];
     }
     if (h > 0 && h == s->down[k]) {
-        a ^= DA[s->cols[k][h - 1]];
-        b ^= DB[s->cols[k][h - 1]];
+        a ^= D[s->cols[k][h - 1]][0];
+        b ^= D[s->cols[k][h - 1]][1];
     }
     if (!a && !b) a = 1;
     *pa = a;
@@ -1293,7 +1335,7 @@ static int push_frame(S *s) {
                 reserve((void **)&s->mem, &s->mem_cap, s->mem_len + 1, sizeof(Member)) < 0)
                 return -1;
             s->mem[s->mem_len++] = (Member){0, 0};
-            if (close_class(s, f->mem_base, 0) < 0) return -1;
+            if (close_class(s, f->mem_base, 0, -1) < 0) return -1;
             f->mv_end = s->cmv_len;
         }
         f->n = n;
@@ -1318,12 +1360,12 @@ static int push_frame(S *s) {
             has_key[i] = (uint8_t)child_key(s, move, &ka[i], &kb[i]);
         uint64_t b = kb[i];
         if (!has_key[i] && s->col_of[c] == HOME) {
-            b = s->hb ^ ZB[c][below_key(s, d, s->len[d])];
+            b = s->hb ^ Z[c][below_key(s, d, s->len[d])][1];
         } else if (!has_key[i]) {
             int k = s->col_of[c], h = s->pos_of[c];
-            b = s->hb ^ ZB[c][below_key(s, k, h)];
-            if (d != FOUND_DEST) b ^= ZB[c][below_key(s, d, s->len[d])];
-            if (h > 0 && h == s->down[k]) b ^= DB[s->cols[k][h - 1]];
+            b = s->hb ^ Z[c][below_key(s, k, h)][1];
+            if (d != FOUND_DEST) b ^= Z[c][below_key(s, d, s->len[d])][1];
+            if (h > 0 && h == s->down[k]) b ^= D[s->cols[k][h - 1]][1];
         }
         __builtin_prefetch(table_home(&s->tt, b));
     }
@@ -1562,8 +1604,8 @@ static void hash_position(S *s) {
             if (h > s->down[k] && s->fits[c][s->cols[k][h - 1]]) s->on_parent |= 1ULL << c;
             hash_card(s, c, below_key(s, k, h));
             if (h < s->down[k]) {
-                s->ha ^= DA[c];
-                s->hb ^= DB[c];
+                s->ha ^= D[c][0];
+                s->hb ^= D[c][1];
             }
         }
     }

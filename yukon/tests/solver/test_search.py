@@ -13,7 +13,16 @@ import time
 import pytest
 
 from yukon.engine import Position, move_text, replay
-from yukon.solver import VARIANT_CODES, _Budget, _csolver, _Proof, _Runs, solve
+from yukon.solver import (
+    DEFAULT_MEMORY_MB,
+    VARIANT_CODES,
+    _Budget,
+    _csolver,
+    _Proof,
+    _Runs,
+    narrow_slots,
+    solve,
+)
 
 
 def search(deal: int, **kwargs: object) -> _csolver.Search:
@@ -225,6 +234,17 @@ def test_a_table_that_never_grows_past_narrow_stays_wide() -> None:
     s = search(116, narrow=1 << 23)
     assert s.run() == (1, [], 25_672, "")
     assert not s.narrowed
+
+
+def test_the_proof_search_goes_narrow_past_deal_71s_proof() -> None:
+    # Deal 71's proof search exhausts at 3,580,291 twin classes, more than 2^22 wide slots
+    # hold at 50 %: at 2^23 it went narrow and had to be proven again wide. 2^24 keeps it
+    # wide in the default memory and in the study's (512 MB).
+    assert narrow_slots(DEFAULT_MEMORY_MB) == narrow_slots(512) == narrow_slots(128) == 1 << 24
+    # 64 to 127 MB stop the wide table at 2^22 slots: it still goes narrow at that cap
+    # (2^23, twice the positions in the same bytes), and a smaller one never does.
+    assert narrow_slots(64) == narrow_slots(127) == 1 << 23
+    assert narrow_slots(1) == narrow_slots(63) == 1 << 23
 
 
 @pytest.mark.parametrize(
