@@ -4,7 +4,7 @@ minimal HTTP client, ``Http`` below: the load generator shares the machine's two
 
     .venv/bin/python bench/bench_load.py [--players 160] [--steps 300 400 500 600 700]
         [--step-seconds 15] [--seconds 10] [--max-rate 15] [--workers 2] [--threads 1]
-        [--no-metrics]
+        [--no-metrics] [--webs 1,2,4] [--own-addresses]
 
 Without DATABASE_URL/REDIS_URL it runs itself under scripts/test-services (throwaway
 PostgreSQL and Redis, removed afterwards). Each player logs in, starts the three daily
@@ -20,6 +20,13 @@ accepted moves/s, median and p95 latency, error rate, the same for leaderboard r
 meanwhile, and the CPU each part of the stack used; then pgbench one-row
 insert-and-commit TPS on the same server in the same run, and a profile of the move
 request (cProfile, in-process). Not a test: figures vary with what else runs.
+
+With --webs 1,2,4 it runs the phases once per count of web processes (gunicorn workers,
+fresh players each run) and ends with a table, one row per run and phase: moves/s,
+p50/p95, and the CPU a move of each web process, of PostgreSQL (its postmaster's process
+tree) and of the Celery worker, from each process's /proc/<pid>/stat, so that other
+servers on a shared machine do not count (issue 45, item 6; docs/capacity.md, "Scale
+out, measured").
 
 Unless --no-metrics, the stack runs with a METRICS_TOKEN and the benchmark scrapes
 ``/metrics`` (as Prometheus would) after each phase and at the end, and prints the
@@ -40,12 +47,12 @@ import os
 import pstats
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +60,21 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.stack import (  # noqa: E402 shared with bench_pooling; bench_capacity imports it here
+    make_players,
+    start_web,
+    start_worker,
+    stop,
+    wait_for_gunicorn,
+)
+
 SECRET = "bench-load-" + "k3Yp9" * 10
 METRICS_TOKEN = "bench-metrics-" + "t0K3n" * 6
 ACCEPTED = [0]  # moves the players saw accepted, warm-up included: to compare with /metrics
 DEALS = {"easy": 0, "medium": 1, "hard": 68}
+# --own-addresses: the stack reads each player's address from this header, as behind a proxy
+ADDRESS_SETTINGS = {"MODERATION_CLIENT_ADDRESS_HEADER": "HTTP_X_REAL_IP"}
 
 
 def reexec_under_services() -> None:
@@ -365,7 +383,38 @@ def phases(args: argparse.Namespace) -> list[tuple[str, float | None, float]]:
     ]
 
 
-async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: str) -> None:
+def process_cpu(roots: Roots) -> dict[str, float]:
+    """CPU seconds so far of each gunicorn worker ("web <pid>", its master apart), of
+    PostgreSQL (the postmaster's tree: backends that exited are in its reaped total) and
+    of the Celery worker's tree, from /proc/<pid>/stat."""
+    from bench.bench_capacity import process_table, tree_cpu
+
+    table = process_table()
+    used = {f"web {pid}": cpu for pid, (parent, cpu) in table.items() if parent == roots.web_master}
+    used["gunicorn master"] = table.get(roots.web_master, (0, 0.0))[1]
+    used["postgres"] = tree_cpu(table, roots.postmaster)
+    used["worker"] = tree_cpu(table, roots.worker)
+    return used
+
+
+@dataclass
+class Roots:
+    """The processes whose CPU a run reports, by pid."""
+
+    web_master: int
+    worker: int
+    postmaster: int
+
+
+async def drive(
+    base: str,
+    sessions: list[str],
+    args: argparse.Namespace,
+    date: str,
+    roots: Roots | None = None,
+) -> list[dict[str, Any]]:
+    """Runs the phases; prints each one's figures, and returns them (with each process's
+    CPU seconds a move when ``roots`` names the processes)."""
     from tests.factories import winning_lines
 
     host, port = base.removeprefix("http://").split(":")
@@ -376,6 +425,9 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     phase = Phase()
     rng = random.Random(1)
     clients = [Http(host, int(port), f"sessionid={s}; csrftoken={'c' * 32}") for s in sessions]
+    if args.own_addresses:
+        for n, client in enumerate(clients):
+            client.head += f"X-Real-IP: 10.{n // 250}.{n % 250}.7\r\n"
     tasks = [asyncio.create_task(player(c, lines, phase, stats, args, rng)) for c in clients]
     tasks += [
         asyncio.create_task(
@@ -385,14 +437,31 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
     ]
     await phase.all_ready.wait()
     lines_out = []
+    figures = []
     for name, rate, seconds in plan:
         phase.name, phase.rate = name, rate
         changed, phase.changed = phase.changed, asyncio.Event()
         changed.set()
         started, cpu_before = time.perf_counter(), cpu_seconds()
+        by_process_before = process_cpu(roots) if roots else {}
         await asyncio.sleep(seconds)
         elapsed, cpu_after = time.perf_counter() - started, cpu_seconds()
+        by_process_after = process_cpu(roots) if roots else {}
         moves = stats[name]
+        figures.append(
+            {
+                "phase": name,
+                "moves_per_s": moves.ok / elapsed,
+                "p50_ms": 1000 * statistics.median(moves.latencies or [0]),
+                "p95_ms": 1000 * percentile(moves.latencies, 0.95),
+                "errors": sum(moves.errors.values()),
+                "cpu_ms_per_move": {
+                    what: 1000 * (cpu - by_process_before.get(what, 0.0)) / max(moves.ok, 1)
+                    for what, cpu in by_process_after.items()
+                },
+                "load": os.getloadavg()[0],
+            }
+        )
         offered = (
             "each player at 0.5-2 s a move"
             if rate is None
@@ -417,6 +486,27 @@ async def drive(base: str, sessions: list[str], args: argparse.Namespace, date: 
         ACCEPTED[0] += sum(stats[name].ok for name, _, _ in plan)
         await asyncio.sleep(2)  # the last wins' verifications
         print(metrics_report(await scrape(host, int(port))))
+    return figures
+
+
+def scale_out_table(runs: dict[int, list[dict[str, Any]]]) -> str:
+    """One row per web-process count and phase: throughput, latency, CPU a move."""
+    out = [
+        "| web processes | phase | moves/s | p50 | p95 | errors | CPU ms a move: each web "
+        "process | all webs | PostgreSQL | worker | load average |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for webs, figures in runs.items():
+        for f in figures:
+            cpu = f["cpu_ms_per_move"]
+            each = sorted((v for k, v in cpu.items() if k.startswith("web ")), reverse=True)
+            out.append(
+                f"| {webs} | {f['phase']} | {f['moves_per_s']:.0f} | {f['p50_ms']:.1f} ms "
+                f"| {f['p95_ms']:.1f} ms | {f['errors']} | "
+                f"{', '.join(f'{v:.2f}' for v in each)} | {sum(each):.2f} "
+                f"| {cpu['postgres']:.2f} | {cpu['worker']:.2f} | {f['load']:.2f} |"
+            )
+    return "\n".join(out)
 
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -616,9 +706,24 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--step-seconds", type=float, default=15.0)
     parser.add_argument("--seconds", type=float, default=10.0, help="flat-out phase")
     parser.add_argument("--max-rate", type=float, default=15.0, help="moves/s per player")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers")
+    parser.add_argument(
+        "--webs",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=None,
+        help="run once per count of web processes (gunicorn workers), e.g. 1,2,4, with "
+        "fresh players each, and print a table of each run's phases: moves/s, p50/p95, "
+        "CPU a move of each web process, PostgreSQL and the worker (implies --no-metrics)",
+    )
     parser.add_argument(
         "--threads", type=int, default=1, help="threads per gunicorn worker (>1: gthread)"
+    )
+    parser.add_argument(
+        "--own-addresses",
+        action="store_true",
+        help="each player on an address of its own (X-Real-IP): without it all share "
+        "127.0.0.1, and each verification judges every game linked by that address "
+        "(docs/capacity.md, notes on the inputs), so the worker and PostgreSQL cost more",
     )
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--profile-moves", type=int, default=300)
@@ -633,6 +738,8 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> int:
     args = parse_args()
+    if args.webs:
+        args.metrics = False  # /metrics would add up across the runs' processes
     reexec_under_services()
     os.environ.update(
         {
@@ -662,101 +769,56 @@ def main() -> int:
     import django
 
     django.setup()
-    from django.test import Client
 
-    from accounts.models import User
+    from bench.bench_capacity import postmaster_pid
     from games.models import utc_today
     from tests.factories import make_challenges
 
     make_challenges(numbers=DEALS)
-    sessions = []
-    for n in range(args.players):
-        user = User.objects.create_user(username=f"bench{n}", display_name=f"Bench {n}")
-        client = Client()
-        client.force_login(user)
-        sessions.append(client.cookies["sessionid"].value)
-
+    postmaster = postmaster_pid()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")
     print(pgbench(args.pgbench_seconds))
-
-    with tempfile.TemporaryDirectory() as tmp:
-        log = open(Path(tmp) / "stack.log", "wb")  # noqa: SIM115 closed below
-        web = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "yukon_site.wsgi:application",
-                "--config",
-                "python:yukon_site.gunicorn",
-                "--bind",
-                "127.0.0.1:0",
-                "--workers",
-                str(args.workers),
-                "--threads",
-                str(args.threads),
-            ],
-            cwd=ROOT,
-            env=stack_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+    runs: dict[int, list[dict[str, Any]]] = {}
+    for webs in args.webs or [args.workers]:
+        args.workers = webs  # this run's gunicorn workers
+        # fresh players each run: the last run's finished its dailies
+        sessions = make_players(f"bench{webs}w" if args.webs else "bench", args.players)
+        if args.webs:
+            print(f"\n--- {webs} web process(es) ---")
+        runs[webs] = run_stack(args, sessions, postmaster, utc_today().isoformat())
+    if args.webs:
+        print(
+            f"\n{args.players} players; CPU seconds a move of each process, from "
+            "/proc/<pid>/stat (PostgreSQL and the worker: their process trees)"
         )
-        worker = subprocess.Popen(
-            # at a lower CPU priority, as docker-compose.yml's cpu_shares has it
-            [
-                "nice",
-                "-n",
-                "10",
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "yukon_site",
-                "worker",
-                "--pool=solo",
-                "--loglevel=WARNING",
-            ],
-            cwd=ROOT,
-            env=stack_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            base = wait_for_gunicorn(Path(tmp) / "stack.log", web)
-            uvloop.run(drive(base, sessions, args, utc_today().isoformat()))
-        finally:
-            for process in (web, worker):
-                os.killpg(process.pid, signal.SIGTERM)
-                process.wait(30)
-            log.close()
-            errors = (Path(tmp) / "stack.log").read_text()
-            if "Traceback" in errors:
-                print("server log has tracebacks:\n" + errors[-3000:])
+        print(scale_out_table(runs))
     print(f"load average {os.getloadavg()[0]:.2f} at the end (others share this machine)")
     print(game_row_updates())
     print(profile_moves(args.profile_moves))
     return 0
 
 
-def wait_for_gunicorn(log: Path, process: subprocess.Popen[bytes]) -> str:
-    import re
-
-    import httpx
-
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("gunicorn exited:\n" + log.read_text())
-        found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", log.read_text())
-        if found:
-            base = found.group(1)
-            while httpx.get(f"{base}/healthz").status_code != 200:
-                time.sleep(0.1)
-            return base
-        time.sleep(0.1)
-    raise RuntimeError("gunicorn did not start:\n" + log.read_text())
+def run_stack(
+    args: argparse.Namespace, sessions: list[str], postmaster: int, date: str
+) -> list[dict[str, Any]]:
+    """gunicorn with --workers workers and a Celery worker, driven through the phases."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log_path = Path(tmp) / "stack.log"
+        log = log_path.open("wb")
+        env = stack_env(**ADDRESS_SETTINGS) if args.own_addresses else stack_env()
+        web = start_web(env, log, workers=args.workers, threads=args.threads)
+        # at a lower CPU priority, as docker-compose.yml's cpu_shares has it
+        worker = start_worker(env, log, niceness=10)
+        try:
+            base = wait_for_gunicorn(log_path, web)
+            roots = Roots(web_master=web.pid, worker=worker.pid, postmaster=postmaster)
+            return uvloop.run(drive(base, sessions, args, date, roots))
+        finally:
+            stop(web, worker)
+            log.close()
+            errors = log_path.read_text()
+            if "Traceback" in errors:
+                print("server log has tracebacks:\n" + errors[-3000:])
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -50,6 +49,8 @@ from bench.bench_load import (  # noqa: E402
     reexec_under_services,
     stack_env,
 )
+from bench.stack import make_players, start_web, start_worker, wait_for_gunicorn  # noqa: E402
+from bench.stack import stop as stop_processes  # noqa: E402
 
 
 @dataclass
@@ -167,42 +168,6 @@ def pooler_counts(admin_url: str | None) -> tuple[int, int]:
     return int(stats["total_xact_count"]), int(stats["total_query_count"])
 
 
-def wait_for_gunicorn(log: Path, process: subprocess.Popen[bytes]) -> str:
-    """Its address once /healthz answers 200 (the first request of a busy machine's fresh
-    processes can take seconds)."""
-    import re
-
-    import httpx
-
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("gunicorn exited:\n" + log.read_text()[-3000:])
-        found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", log.read_text())
-        if found:
-            try:
-                if httpx.get(f"{found.group(1)}/healthz", timeout=30).status_code == 200:
-                    return found.group(1)
-            except httpx.HTTPError:
-                pass
-        time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer /healthz:\n" + log.read_text()[-3000:])
-
-
-def make_players(prefix: str, count: int) -> list[str]:
-    from django.test import Client
-
-    from accounts.models import User
-
-    sessions = []
-    for n in range(count):
-        user = User.objects.create_user(username=f"{prefix}{n}", display_name=f"{prefix} {n}")
-        client = Client()
-        client.force_login(user)
-        sessions.append(client.cookies["sessionid"].value)
-    return sessions
-
-
 def run(  # noqa: PLR0917
     label: str,
     webs: int,
@@ -225,42 +190,8 @@ def run(  # noqa: PLR0917
     )
     log_path = tmp / f"{label}.log"
     log = log_path.open("wb")
-    web = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "yukon_site.wsgi:application",
-            "--config",
-            "python:yukon_site.gunicorn",
-            "--bind",
-            "127.0.0.1:0",
-            "--workers",
-            str(webs),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "yukon_site",
-            "worker",
-            f"--concurrency={webs}",
-            "--loglevel=WARNING",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    web = start_web(env, log, workers=webs)
+    worker = start_worker(env, log, concurrency=webs)
     census, played, stop = Census(), Played(), threading.Event()
     served = ""
     try:
@@ -287,9 +218,7 @@ def run(  # noqa: PLR0917
         served = log_path.read_text()
     finally:
         stop.set()
-        for process in (web, worker):
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(30)
+        stop_processes(web, worker)
         log.close()
     if "Traceback" in served:
         print(f"{label}: server log has tracebacks:\n" + served[-3000:])
