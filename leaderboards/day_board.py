@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
+from apikit.replica import REPLICA, primary_reads, reads_from
 from games.models import (
     WEEKLY,
     ChallengeTier,
@@ -225,7 +226,8 @@ def daily_board(
     "Around me" without a result on the board answers page 1 (``me`` is None). A page
     past the end raises NotFound. Redis first; PostgreSQL when Redis is absent or down.
     """
-    mine = _viewer_game(challenge.pk, viewer_id)
+    with primary_reads():  # the viewer's own game, just finished: never a lagging copy
+        mine = _viewer_game(challenge.pk, viewer_id)
     r = store.client()
     if r is not None:
         try:
@@ -328,6 +330,17 @@ def _checked_rows(challenge_id: int, members: list[str]) -> dict[int, dict[str, 
             values["id"]: values
             for values in counted_games(challenge_id).filter(pk__in=ids).values(*_ROW_FIELDS)
         }
+        if len(found) < len(ids) and reads_from() == REPLICA:
+            # Missing from the replica may be only just verified: the primary decides
+            # what is stale (and removed from the board), never the lagging copy.
+            with primary_reads():
+                missing = [game_id for game_id in ids if game_id not in found]
+                found |= {
+                    values["id"]: values
+                    for values in counted_games(challenge_id)
+                    .filter(pk__in=missing)
+                    .values(*_ROW_FIELDS)
+                }
         if len(found) == len(ids):  # a page with stale entries is read again: not kept
             process_cache.put(key, found)
     return found
@@ -398,6 +411,9 @@ def _add_result(r: redis.Redis, challenge_id: int, values: dict[str, Any] | None
         store.add_entries(r, [(challenge_id, member, composite)], players, players)
 
 
+# From the primary, also under a replica_reads() view: a board rebuilt from a lagging copy
+# would replace results added meanwhile with a board that lacks them.
+@primary_reads()
 def rebuild_daily(challenge_id: int, *, r: redis.Redis | None = None, wait: bool = True) -> bool:
     """Rebuild one board from PostgreSQL. False when another rebuild holds the lock and
     ``wait`` is off (or Redis is not configured)."""

@@ -22,6 +22,7 @@ from rest_framework.request import Request
 
 from apikit.dates import parse_day
 from apikit.errors import Conflict, NotFound
+from apikit.replica import replica_iter, replica_reads
 from apikit.schema import ERROR
 from apikit.throttles import DailyGamesThrottle
 from apikit.views import BaseAPIView
@@ -147,10 +148,14 @@ def _ranked_ids(challenge: DailyChallenge) -> list[int]:
 def _day_file(challenge: DailyChallenge) -> tuple[Iterator[bytes], bool]:
     """The file's lines, and whether any game of the day still waits for verification
     (the file may then change: no public caching)."""
-    _end_games_left_in_play(challenge)
-    game_ids = _ranked_ids(challenge)
-    not_ranked = _not_ranked(challenge)
-    entries = _entries(_header(challenge, len(game_ids), not_ranked), game_ids)
+    _end_games_left_in_play(challenge)  # on the primary: read, then written
+    # The rest from the replica (docs/operations.md, "Read replica"): a closed day's file
+    # changes only as its last games are verified, and while any is pending (as the
+    # replica sees it, at least as many as the primary) nobody may cache it.
+    with replica_reads():
+        game_ids = _ranked_ids(challenge)
+        not_ranked = _not_ranked(challenge)
+    entries = replica_iter(_entries(_header(challenge, len(game_ids), not_ranked), game_ids))
     return (receipts.file_line(entry) for entry in entries), bool(not_ranked["pending"])
 
 

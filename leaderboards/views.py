@@ -21,6 +21,7 @@ from accounts.models import User
 from apikit.dates import parse_day
 from apikit.errors import Forbidden, NotFound
 from apikit.etags import conditional_response
+from apikit.replica import replica_reads
 from apikit.schema import ERROR
 from games.models import ChallengeTier, DailyChallenge, closes_at, utc_today
 from games.services import CLOSED_DAY_MAX_AGE
@@ -204,17 +205,18 @@ class DailyBoardView(LeaderboardView):
         challenge = day_board.find_challenge(day, tier, today=today)
         context = viewer(request)
         circle = circle_of(request, query)
-        if circle is None:
-            board = day_board.daily_board(
-                challenge,
-                page=query["page"],
-                viewer_id=context["viewer_id"],
-                around_me=query.get("around") == "me",
-            )
-        else:
-            board = circles.circle_board(
-                challenge, circle.players, page=query["page"], viewer_id=context["viewer_id"]
-            )
+        with replica_reads():  # the viewer's own game is the primary's (daily_board)
+            if circle is None:
+                board = day_board.daily_board(
+                    challenge,
+                    page=query["page"],
+                    viewer_id=context["viewer_id"],
+                    around_me=query.get("around") == "me",
+                )
+            else:
+                board = circles.circle_board(
+                    challenge, circle.players, page=query["page"], viewer_id=context["viewer_id"]
+                )
         page = _day_page(
             request, "daily", board, today, circle=circle, link_params=circle_params(query)
         )
@@ -286,7 +288,9 @@ class StreakBoardView(LeaderboardView):
     def get(self, request: Request) -> Response:
         query = _query(CircleQuery, request)
         circle = circle_of(request, query)
-        page = _table_page(request, records.streak_board(), query["page"], circle, board="streaks")
+        with replica_reads():
+            rows = records.streak_board()
+        page = _table_page(request, rows, query["page"], circle, board="streaks")
         return conditional(request, StreakBoard(page, context=viewer(request)).data, STATS_MAX_AGE)
 
 
@@ -305,7 +309,8 @@ class AllTimeBoardView(LeaderboardView):
     def get(self, request: Request) -> Response:
         query = _query(AllTimeQuery, request)
         period = query["period"]
-        rows = records.alltime_board(period)
+        with replica_reads():
+            rows = records.alltime_board(period)
         circle = circle_of(request, query)
         page = _table_page(request, rows, query["page"], circle, board="alltime", period=period)
         return conditional(request, AllTimeBoard(page, context=viewer(request)).data, STATS_MAX_AGE)
@@ -323,9 +328,9 @@ class PlayerView(LeaderboardView):
     )
     def get(self, request: Request, name: str) -> Response:
         query = _query(PageQuery, request)
-        profile = records.player_profile(
-            name, page=query["page"], viewer_id=viewer(request)["viewer_id"]
-        )
+        viewer_id = viewer(request)["viewer_id"]
+        with replica_reads():
+            profile = records.player_profile(name, page=query["page"], viewer_id=viewer_id)
         return _cacheable(Response(PlayerPage(profile).data), request, STATS_MAX_AGE)
 
 
@@ -485,7 +490,10 @@ class ArchiveBoardView(LeaderboardView):
             )
         challenge = day_board.find_challenge(day, tier, today=today)
         context = viewer(request)
-        board = archive.archive_board(challenge, page=query["page"], viewer_id=context["viewer_id"])
+        with replica_reads():
+            board = archive.archive_board(
+                challenge, page=query["page"], viewer_id=context["viewer_id"]
+            )
         page = _day_page(request, "archive", board, today)
         return conditional(request, DailyBoard(page, context=context).data, OPEN_MAX_AGE)
 
@@ -533,8 +541,9 @@ class PlayerRecordView(LeaderboardView):
     )
     def get(self, request: Request, name: str) -> Response:
         days = _query(RecordQuery, request)["days"]
-        user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
-        if user is None:
-            raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
-        record = archive.player_record(user.pk, days=days)
+        with replica_reads():
+            user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+            if user is None:
+                raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
+            record = archive.player_record(user.pk, days=days)
         return conditional(request, PlayerRecord(record).data, STATS_MAX_AGE)

@@ -41,6 +41,7 @@ from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Met
 from prometheus_client.metrics_core import CounterMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from apikit.replica import PRIMARY, REPLICA, has_replica
 from games.signals import game_verified
 
 logger = logging.getLogger(__name__)
@@ -151,12 +152,15 @@ class ScrapeCollector:
         up = GaugeMetricFamily(
             "yukon_scrape_source_up", "1 if the scrape could read this source.", labels=["source"]
         )
-        for source, read in (
+        sources = [
             ("database", self._database),
             ("broker", self._broker),
             ("worker_events", self._worker_events),
             ("funnel", self._funnel),
-        ):
+        ]
+        if has_replica():
+            sources.append(("replica", self._replica))
+        for source, read in sources:
             try:
                 families = list(read())
             except Exception as exc:  # a scrape must answer whatever is down
@@ -231,6 +235,40 @@ class ScrapeCollector:
             value=StaleBoard.objects.count(),
         )
         yield from self._practice_pool()
+
+    def _replica(self) -> Iterator[Metric]:
+        """How far the read replica is behind the primary (docs/operations.md, "Read
+        replica"). In time: since the last transaction it replayed, 0 once it has replayed
+        all it received (a quiet primary writes nothing, and the time since its last write
+        is no lag). In bytes: the primary's WAL position less the replica's replay
+        position, read in that order so it is never less than the lag; this one also
+        grows when the replica stops receiving (its received WAL all replayed, its time lag
+        0)."""
+        from django.db import connections
+
+        with connections[REPLICA].cursor() as cursor:
+            cursor.execute(
+                "SELECT CASE WHEN NOT pg_is_in_recovery() "
+                "  OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 "
+                "  ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)"
+                " END, "
+                # a test mirror of the primary is no standby: its own position
+                "COALESCE(pg_last_wal_replay_lsn(), pg_current_wal_lsn())::text"
+            )
+            seconds, replayed = cursor.fetchone()
+        with connections[PRIMARY].cursor() as cursor:
+            cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)", [replayed])
+            (behind,) = cursor.fetchone()
+        yield GaugeMetricFamily(
+            "yukon_database_replica_lag_seconds",
+            "Seconds since the read replica replayed its last transaction, while it is behind.",
+            value=max(float(seconds), 0.0),
+        )
+        yield GaugeMetricFamily(
+            "yukon_database_replica_lag_bytes",
+            "Bytes of WAL the primary has written that the read replica has not replayed.",
+            value=max(float(behind), 0.0),
+        )
 
     def _practice_pool(self) -> Iterator[Metric]:
         from games import practice_pool

@@ -194,6 +194,24 @@ if DATABASE_POOLER == "pgbouncer":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 elif DATABASE_POOLER:
     raise ImproperlyConfigured("DATABASE_POOLER must be empty or pgbouncer.")
+# The read replica (docs/operations.md, "Read replica"): a streaming replica of the primary.
+# Empty, there is one database and no router. Set, apikit.replica.ReplicaRouter sends it
+# only the reads of the lag-tolerant paths (boards, archive, player pages, a closed day's
+# games file); everything else stays on `default`. Straight to the replica, not through
+# PgBouncer: its connections are few (one per web thread) and sessions there hold nothing.
+DATABASE_REPLICA_URL = env.str("DATABASE_REPLICA_URL", default="")
+DATABASE_ROUTERS: list[str] = []
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = env.db_url_config(DATABASE_REPLICA_URL)
+    if DATABASES["replica"].get("ENGINE") == "django.db.backends.postgresql":
+        DATABASES["replica"]["ENGINE"] = "yukon_site.postgresql"
+    DATABASES["replica"].setdefault("CONN_MAX_AGE", DATABASES["default"]["CONN_MAX_AGE"])
+    DATABASES["replica"].setdefault(
+        "CONN_HEALTH_CHECKS", DATABASES["default"]["CONN_HEALTH_CHECKS"]
+    )
+    # tests read the test database through it: no second test database is made
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["apikit.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Decided before the first migration: players have a unique display name (leaderboards).

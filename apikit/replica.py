@@ -1,0 +1,103 @@
+"""Reads that can bear a second of lag, from the read replica (docs/operations.md,
+"Read replica").
+
+With ``DATABASE_REPLICA_URL`` set the settings add a second database, ``replica`` (a
+streaming replica of the primary, ``default``), and ``ReplicaRouter``. Nothing goes to the
+replica by default: only the reads made inside ``replica_reads()``, which the few
+lag-tolerant read paths enter (the boards, the archive, player pages, a closed day's
+games file). Writes, migrations and every other read stay on the primary, so a player's
+own game, a move, a verification, a session or anything read and then written never sees
+the replica's lag. Without the replica the context changes nothing.
+
+The flag is a context variable: it belongs to the request's thread (or task), and
+``primary_reads()`` turns it off again for a part of a lag-tolerant path that must not
+lag (a Redis board rebuilt or trimmed from what PostgreSQL says).
+
+Here, in the kit, rather than in yukon_site: the apps enter the context, and no app may
+import the site's top.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+from django.db import connections
+
+REPLICA = "replica"
+PRIMARY = "default"
+
+T = TypeVar("T")
+
+_from_replica: ContextVar[bool] = ContextVar("reads_from_replica", default=False)
+
+
+def has_replica() -> bool:
+    return REPLICA in connections.settings
+
+
+@contextlib.contextmanager
+def replica_reads() -> Iterator[None]:
+    """Reads inside go to the replica (when there is one): only for data a second old
+    will do."""
+    token = _from_replica.set(True)
+    try:
+        yield
+    finally:
+        _from_replica.reset(token)
+
+
+@contextlib.contextmanager
+def primary_reads() -> Iterator[None]:
+    """Back to the primary inside a ``replica_reads()`` block."""
+    token = _from_replica.set(False)
+    try:
+        yield
+    finally:
+        _from_replica.reset(token)
+
+
+def replica_iter(items: Iterable[T]) -> Iterator[T]:
+    """``items`` produced from the replica one step at a time: a streamed response runs
+    after its view returned, outside the view's ``replica_reads()``. Entered and left
+    around each step, the flag never stays on in the server's thread, even when the
+    client goes away mid-stream and the rest is never read."""
+    iterator = iter(items)
+    while True:
+        with replica_reads():
+            try:
+                item = next(iterator)
+            except StopIteration:
+                return
+        yield item
+
+
+def reads_from() -> str:
+    """The alias a read made here goes to."""
+    if not _from_replica.get() or not has_replica():
+        return PRIMARY
+    # Inside a transaction on the primary a read belongs to it (read, then written).
+    if connections[PRIMARY].in_atomic_block:
+        return PRIMARY
+    return REPLICA
+
+
+class ReplicaRouter:
+    """settings.DATABASE_ROUTERS: the replica for reads inside ``replica_reads()``, the
+    primary for everything else."""
+
+    def db_for_read(self, model: Any, **hints: Any) -> str:
+        return reads_from()
+
+    def db_for_write(self, model: Any, **hints: Any) -> str:
+        return PRIMARY
+
+    def allow_relation(self, obj1: Any, obj2: Any, **hints: Any) -> bool:
+        # the replica is the primary's copy: rows from either are the same rows
+        return True
+
+    def allow_migrate(self, db: str, app_label: str, **hints: Any) -> bool:
+        # the replica replays the primary's migrations; it cannot run its own
+        return db == PRIMARY
