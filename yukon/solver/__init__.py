@@ -55,7 +55,7 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # 4: a position where some card can never go home is lost (F_STUCK): fewer positions,
 # more deals settled. 5: at a search's first position, two cards that must lie on the
 # same parent at once (F_TWIN). 6: the proof search's table goes narrow (8-byte slots)
-# past NARROW_SLOTS, so it holds twice the positions in the same memory_mb, and a narrow
+# past 2^23 slots, so it holds twice the positions in the same memory_mb, and a narrow
 # search that runs out is proven again with a wide table (node counts unchanged below
 # about 2.1 million positions in the proof search); after 3 million positions the proof
 # search gets 64 positions per restart position instead of 16. 7: the table goes narrow in
@@ -67,8 +67,12 @@ Verdict = Literal["solved", "unwinnable", "unknown"]
 # go home (F_STUCK) over copies; Yukon's family unchanged. 10: the proof search's table
 # goes narrow at 2^24 slots, not 2^23 (narrow_slots): a proof search that exhausts between
 # about 2.1 and 4.2 million classes is a proof the first time (deal 71), where it was
-# "unknown" under a position budget; below that, verdicts and node counts unchanged.
-SOLVER_VERSION: Final = 10
+# "unknown" under a position budget; below that, verdicts and node counts unchanged. 11:
+# the proof search's table goes narrow only at its memory cap (2^26 slots in 768 MB): a
+# proof search that exhausts between about 4.2 and 16.7 million classes (deal 166, 7.3
+# million) is a proof the first time, not a narrow "probably lost" searched again wide;
+# verdicts and node counts unchanged below 4.2 million classes.
+SOLVER_VERSION: Final = 11
 DEFAULT_SECONDS: Final = 10.0
 DEFAULT_MEMORY_MB: Final = 768
 VARIANT_CODES: Final = {
@@ -91,22 +95,18 @@ PROOF_SHARE: Final = 2.0  # proof-search positions per restart position, interle
 # the late proof wins 2 to 4 % sooner).
 LATE_AFTER: Final = 3_000_000
 LATE_PROOF_SHARE: Final = 64.0
-# The proof search's table goes narrow (8-byte slots) when it doubles to this many slots,
-# about 4.2 million twin classes (2.1 million, 2^23, until deal 71's proof, 3.6 million
-# classes, had to be proven twice: docs/solver.md, "Narrow table"), or sooner when the
-# wide table could not double within memory_mb (narrow_slots()).
-NARROW_SLOTS: Final = 1 << 24
 
 
 def narrow_slots(memory_mb: int) -> int:
-    """Where the proof search's table goes narrow: NARROW_SLOTS, but 2^23 as before when
-    ``memory_mb`` holds no more than 2^22 16-byte slots (64 to 127 MB), so that a wide table
-    full at that cap still goes narrow in place and holds twice the positions; a smaller
-    table never goes narrow, as before."""
+    """Where the proof search's table goes narrow: only at its memory cap, when the wide
+    table (16-byte slots) cannot double within ``memory_mb`` any more, so that it goes
+    narrow in place and holds twice the positions. Until then every exhaustion is a proof
+    the first time (docs/solver.md, "Narrow table"). A table under 64 MB never goes
+    narrow (2^23 slots are out of its reach), as before."""
     wide = 1024
     while wide * 2 * 16 <= memory_mb << 20:
         wide *= 2
-    return min(NARROW_SLOTS, max(2 * wide, 1 << 23))
+    return max(2 * wide, 1 << 23)
 
 
 def proof_share(used: int) -> float:

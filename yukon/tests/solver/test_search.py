@@ -236,11 +236,14 @@ def test_a_table_that_never_grows_past_narrow_stays_wide() -> None:
     assert not s.narrowed
 
 
-def test_the_proof_search_goes_narrow_past_deal_71s_proof() -> None:
-    # Deal 71's proof search exhausts at 3,580,291 twin classes, more than 2^22 wide slots
-    # hold at 50 %: at 2^23 it went narrow and had to be proven again wide. 2^24 keeps it
-    # wide in the default memory and in the study's (512 MB).
-    assert narrow_slots(DEFAULT_MEMORY_MB) == narrow_slots(512) == narrow_slots(128) == 1 << 24
+def test_the_proof_search_goes_narrow_only_at_its_memory_cap() -> None:
+    # Deal 166's proof search exhausts at 7,278,643 twin classes, more than 2^23 wide slots
+    # hold at 50 %: at 2^24 (version 10) it went narrow and had to be proven again wide,
+    # twice its 20 CPU-s. The wide table now doubles up to its cap (2^25 slots in 768 MB
+    # and in the study's 512 MB, 2^23 in 128 MB) and goes narrow only there.
+    assert narrow_slots(DEFAULT_MEMORY_MB) == narrow_slots(512) == narrow_slots(1023) == 1 << 26
+    assert narrow_slots(128) == narrow_slots(255) == 1 << 24
+    assert narrow_slots(2048) == 1 << 28
     # 64 to 127 MB stop the wide table at 2^22 slots: it still goes narrow at that cap
     # (2^23, twice the positions in the same bytes), and a smaller one never does.
     assert narrow_slots(64) == narrow_slots(127) == 1 << 23
