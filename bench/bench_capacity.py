@@ -38,7 +38,6 @@ import datetime as dt
 import json
 import os
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -60,8 +59,8 @@ from bench.bench_load import (  # noqa: E402
     Http,
     reexec_under_services,
     stack_env,
-    wait_for_gunicorn,
 )
+from bench.stack import start_web, stop, wait_for_gunicorn  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 # The move and game limits would refuse a flat-out player (a move costs the same either
@@ -508,25 +507,7 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     )
     log_path = tmp / "web.log"
     with log_path.open("wb") as log:
-        web = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "yukon_site.wsgi:application",
-                "--config",
-                "python:yukon_site.gunicorn",
-                "--bind",
-                "127.0.0.1:0",
-                "--workers",
-                str(args.workers),
-            ],
-            cwd=ROOT,
-            env=os.environ,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        web = start_web(dict(os.environ), log, workers=args.workers)
         try:
             base = wait_for_gunicorn(log_path, web)
             roots = Roots(
@@ -535,8 +516,7 @@ def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             results = run_phases(Players(base, sessions, lines), roots)
             results["connections"] = connections_open()
         finally:
-            os.killpg(web.pid, signal.SIGTERM)
-            web.wait(30)
+            stop(web)
             errors = log_path.read_text()
             if "Traceback" in errors or '"level": "ERROR"' in errors:
                 print("the server logged errors:\n" + errors[-3000:])

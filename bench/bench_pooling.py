@@ -29,7 +29,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -49,7 +48,13 @@ from bench.bench_load import (  # noqa: E402
     reexec_under_services,
     stack_env,
 )
-from bench.stack import make_players, start_web, start_worker, wait_for_gunicorn  # noqa: E402
+from bench.stack import (  # noqa: E402
+    make_players,
+    set_up_as_stack,
+    start_web,
+    start_worker,
+    wait_for_gunicorn,
+)
 from bench.stack import stop as stop_processes  # noqa: E402
 
 
@@ -257,20 +262,18 @@ def main() -> int:
     parser.add_argument("--pool-size", type=int, default=4)
     args = parser.parse_args()
     reexec_under_services()
-    production = stack_env()
-    for name in ("DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "DAILY_SECRET"):
-        os.environ[name] = production[name]
-    for name in ("RECEIPT_SIGNING_KEY", "ALLOWED_HOSTS", "LOG_LEVEL"):
-        os.environ[name] = production[name]
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=stack_env(),
-        check=True,
+    set_up_as_stack(
+        stack_env(),
+        (
+            "DJANGO_SETTINGS_MODULE",
+            "DEBUG",
+            "SECRET_KEY",
+            "DAILY_SECRET",
+            "RECEIPT_SIGNING_KEY",
+            "ALLOWED_HOSTS",
+            "LOG_LEVEL",
+        ),
     )
-    import django
-
-    django.setup()
     from tests.deploy.pgbouncer import pgbouncer
     from tests.factories import make_challenges
 

@@ -33,7 +33,6 @@ import datetime as dt
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -44,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_load import DEALS, percentile, reexec_under_services, stack_env  # noqa: E402
+from bench.stack import set_up_as_stack  # noqa: E402
 
 BATCH = 5_000
 VARIANTS = 48  # packed logs per (tier, outcome): timings and loss lengths vary among them
@@ -408,20 +408,19 @@ def main() -> int:
     )
     args = parser.parse_args()
     reexec_under_services()
-    production = stack_env(METRICS_TOKEN="")
-    for name in ("DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "DAILY_SECRET"):
-        os.environ[name] = production[name]
-    for name in ("RECEIPT_SIGNING_KEY", "ALLOWED_HOSTS", "LOG_LEVEL", "SECURE_SSL_REDIRECT"):
-        os.environ[name] = production[name]
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=stack_env(),
-        check=True,
+    set_up_as_stack(
+        stack_env(METRICS_TOKEN=""),
+        (
+            "DJANGO_SETTINGS_MODULE",
+            "DEBUG",
+            "SECRET_KEY",
+            "DAILY_SECRET",
+            "RECEIPT_SIGNING_KEY",
+            "ALLOWED_HOSTS",
+            "LOG_LEVEL",
+            "SECURE_SSL_REDIRECT",
+        ),
     )
-    import django
-
-    django.setup()
     from games.models import utc_today
 
     day = utc_today() - dt.timedelta(days=1)

@@ -1,6 +1,7 @@
-"""Starting and stopping the stack's processes for the load benchmarks (bench_load,
-bench_pooling; bench_capacity through bench_load): gunicorn as yukon_site/gunicorn.py
-configures it, a Celery worker, and logged-in players for them. The CPU each process
+"""Starting and stopping the stack's processes for the benchmarks (bench_load,
+bench_pooling, bench_capacity, bench_synthetic_day): gunicorn as yukon_site/gunicorn.py
+configures it, a Celery worker, the bench's own process set up as the stack's, and
+logged-in players. The CPU each process
 used is bench_capacity's ``process_table`` and ``tree_cpu``."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
@@ -97,6 +99,23 @@ def wait_for_gunicorn(log: Path, process: subprocess.Popen[bytes]) -> str:
                 pass
         time.sleep(0.2)
     raise RuntimeError("gunicorn did not answer /healthz:\n" + log.read_text()[-3000:])
+
+
+def set_up_as_stack(production: dict[str, str], names: Iterable[str]) -> None:
+    """This process with the stack's settings (``production``, bench_load's ``stack_env``)
+    for ``names``, the rest of its environment as it is; the database migrated as the
+    stack's migrate service does it; Django set up."""
+    for name in names:
+        os.environ[name] = production[name]
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=production,
+        check=True,
+    )
+    import django
+
+    django.setup()
 
 
 def make_players(prefix: str, count: int) -> list[str]:
