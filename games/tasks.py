@@ -12,16 +12,13 @@ import datetime as dt
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
 from apikit.retries import RETRY_ON_DATABASE_ERRORS
 from games import daily, deals, practice_pool, retention, services
 from games.models import utc_today
-
-# A finished game still pending after this long lost its verify_game message (a worker
-# died, Redis restarted): the sweeper queues it again.
-PENDING_GRACE = dt.timedelta(minutes=5)
 
 
 @shared_task(
@@ -41,8 +38,11 @@ def verify_game(game_id: int) -> str:
     max_retries=3,
 )
 def sweep_unverified_games() -> dict[str, Any]:
-    """Queue verify_game again for finished games still pending; close stale dailies."""
-    return services.sweep_games(pending_after=PENDING_GRACE, queue=verify_game.delay)
+    """Queue verify_game again for finished games still pending after
+    VERIFY_PENDING_GRACE_SECONDS (their message was lost: a worker died, Redis failed
+    over); close stale dailies."""
+    grace = dt.timedelta(seconds=settings.VERIFY_PENDING_GRACE_SECONDS)
+    return services.sweep_games(pending_after=grace, queue=verify_game.delay)
 
 
 @shared_task(

@@ -10,6 +10,7 @@ Every function here may raise ``redis.RedisError``; callers decide what to do th
 from __future__ import annotations
 
 import uuid
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -17,10 +18,10 @@ import orjson
 import redis
 from django.conf import settings
 
+from apikit import redis_client
+
 CHUNK = 10_000  # ZADD members per pipelined command during a rebuild
 REBUILD_LOCK_SECONDS = 60
-
-_clients: dict[str, redis.Redis] = {}
 
 
 def redis_url() -> str:
@@ -37,13 +38,9 @@ def client() -> redis.Redis | None:
     url = redis_url()
     if not url:
         return None
-    found = _clients.get(url)
-    if found is None:
-        found = redis.Redis.from_url(
-            url, socket_connect_timeout=0.25, socket_timeout=1.0, health_check_interval=30
-        )
-        _clients[url] = found
-    return found
+    return redis_client.client(
+        url, socket_connect_timeout=0.25, socket_timeout=1.0, health_check_interval=30
+    )
 
 
 # A day's board lives under ``day:``. The keys were ``daily:`` while the score took 10
@@ -152,7 +149,7 @@ def add_entries(
         if flag:
             pipe.zadd(daily_key(challenge_id), {member: composite})
     _count_results(pipe, players, closed)
-    pipe.execute()
+    _execute_replicated(r, pipe)
 
 
 def remove_entries(
@@ -166,7 +163,53 @@ def remove_entries(
     for challenge_id, member in entries:
         pipe.zrem(daily_key(challenge_id), member)
     _count_results(pipe, players, closed)
-    pipe.execute()
+    _execute_replicated(r, pipe)
+
+
+class NotReplicated(redis.RedisError):
+    """A write to the boards that a replica did not confirm in time: a failover now could
+    promote that replica without it. The caller marks the board stale, as for any
+    failed write, and the board is rebuilt from PostgreSQL."""
+
+
+# How many replicas the master had at a client's last write (INFO), this process's last
+# view: the next write waits for that many.
+_replicas_seen: weakref.WeakKeyDictionary[redis.Redis, int] = weakref.WeakKeyDictionary()
+
+
+def online_replicas(replication: dict[str, Any]) -> int:
+    """The replicas a master streams to (INFO replication), not those waiting for their
+    first copy. One still loading that copy acknowledges nothing until it is done: a
+    write then is marked stale needlessly, which costs a rebuild and nothing more."""
+    return sum(
+        1
+        for field, value in replication.items()
+        if field.startswith("slave") and isinstance(value, dict) and value.get("state") == "online"
+    )
+
+
+def _execute_replicated(r: redis.Redis, pipe: Any) -> list[Any]:
+    """Run a pipeline of result writes; with ``REDIS_WAIT_FOR_REPLICAS`` (on with
+    Sentinels), in the same round trip WAIT until the replicas the master had at the last
+    write confirm them, and raise NotReplicated if they do not within ``REDIS_WAIT_MS``.
+
+    Redis replicates asynchronously, and Sentinel promotes a replica when the master
+    dies: a result on the master but not yet on that replica would vanish from a board
+    that nothing marks stale. A master with no replica needs no wait (there is nobody to
+    promote; a replica that connects later copies everything)."""
+    if not getattr(settings, "REDIS_WAIT_FOR_REPLICAS", False):
+        return list(pipe.execute())
+    expected = _replicas_seen.get(r)
+    if expected is None:
+        expected = online_replicas(r.info("replication"))
+    if expected:
+        pipe.wait(expected, int(settings.REDIS_WAIT_MS))
+    pipe.info("replication")
+    *results, replication = pipe.execute()
+    _replicas_seen[r] = online_replicas(replication)
+    if expected and int(results.pop()) < expected:
+        raise NotReplicated(f"a board write reached fewer than {expected} replicas in time")
+    return results
 
 
 def _bucket(player_id: int) -> int:

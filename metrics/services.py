@@ -24,6 +24,7 @@ from django.db.models import Sum
 from django.http import HttpRequest
 from django.utils import timezone
 
+from apikit import redis_client
 from games.models import ChallengeTier, utc_today
 from metrics.models import DailyCount, FlushedBatch
 
@@ -76,8 +77,6 @@ BATCH_PREFIX = "yukon:metrics:funnel:batch:"
 BATCHES_KEPT = dt.timedelta(days=7)
 
 Key = tuple[dt.date, str, str]  # day, event, tier
-
-_clients: dict[str, redis.Redis] = {}
 
 
 def declines_tracking(request: HttpRequest) -> bool:
@@ -198,11 +197,7 @@ def _redis() -> redis.Redis | None:
     url = str(settings.REDIS_URL or "")
     if not url:
         return None
-    client = _clients.get(url)
-    if client is None:
-        client = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
-        _clients[url] = client
-    return client
+    return redis_client.client(url, socket_connect_timeout=0.25, socket_timeout=0.5)
 
 
 # ----- reads ---------------------------------------------------------------------------

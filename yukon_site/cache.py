@@ -17,6 +17,7 @@ from typing import Any
 import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
+from apikit import redis_client
 from apikit.metrics import count_redis_fallback
 
 logger = logging.getLogger(__name__)
@@ -27,18 +28,13 @@ _WARN_EVERY = 30.0  # seconds between two warnings about the same outage
 class ReusingRedisCacheClient(RedisCacheClient):
     """Django builds a new ``redis.Redis`` for every cache call, which costs more than the
     round trip itself (the client registers ~100 response callbacks), a large share of a
-    move's time in bench/bench_load.py's profile. A client is thread-safe and only wraps
-    its connection pool, so one per pool serves every call."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[bool, Any] = {}  # with several servers: one read replica each
+    move's time in bench/bench_load.py's profile. One shared client (which only wraps its
+    connection pool, and is thread-safe) serves every call; through the Sentinels when
+    ``REDIS_SENTINELS`` is set (apikit/redis_client.py). One server: the site configures
+    no cache replicas."""
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        client = self._clients.get(write)
-        if client is None:
-            client = self._clients[write] = super().get_client(key, write=write)
-        return client
+        return redis_client.client(self._servers[0], **self._pool_options)  # type: ignore[attr-defined]
 
 
 class ResilientRedisCache(RedisCache):

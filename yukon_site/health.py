@@ -17,6 +17,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.defaults import page_not_found
 
+from apikit import redis_client
+
 logger = logging.getLogger(__name__)
 
 DATABASE_DOWN = "the database is unavailable; try again in a moment"
@@ -38,11 +40,7 @@ def _redis_state() -> str:
     if not url:
         return "not configured"
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
-        try:
-            client.ping()
-        finally:
-            client.close()
+        redis_client.client(url, socket_connect_timeout=0.25, socket_timeout=0.5).ping()
     except redis.RedisError:
         return "down"
     return "ok"

@@ -41,6 +41,7 @@ from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Met
 from prometheus_client.metrics_core import CounterMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from apikit import redis_client
 from apikit.replica import PRIMARY, REPLICA, has_replica
 from games.signals import game_verified
 
@@ -60,17 +61,12 @@ class WorkerEvents:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._local: dict[str, dict[str, float]] = {_FAILURES_KEY: {}, _LAG_KEY: {}}
-        self._clients: dict[str, redis.Redis] = {}
 
     def _redis(self) -> redis.Redis | None:
         url = str(settings.REDIS_URL or "")
         if not url:
             return None
-        client = self._clients.get(url)
-        if client is None:
-            client = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
-            self._clients[url] = client
-        return client
+        return redis_client.client(url, socket_connect_timeout=0.25, socket_timeout=0.5)
 
     def _add(self, key: str, increments: dict[str, float]) -> None:
         client = self._redis()
@@ -303,20 +299,19 @@ class ScrapeCollector:
         yield failures
 
     def _broker(self) -> Iterator[Metric]:
-        url = str(settings.CELERY_BROKER_URL)
-        if not url.startswith(("redis://", "rediss://", "unix://")):
+        url = str(settings.REDIS_URL or "")
+        if not url:
             return  # tasks run in-process: no queue
+        # the broker is the site's Redis (settings: CELERY_BROKER_URL), the master the
+        # Sentinels name when there are Sentinels
         queue = str(settings.CELERY_TASK_DEFAULT_QUEUE)
-        client = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
-        try:
-            pipe = client.pipeline(transaction=False)
-            pipe.llen(queue)
-            for priority in _KOMBU_PRIORITIES:
-                pipe.llen(f"{queue}{_KOMBU_PRIORITY_SEPARATOR}{priority}")
-            pipe.hlen("unacked")
-            *lengths, unacked = pipe.execute()
-        finally:
-            client.close()
+        client = redis_client.client(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+        pipe = client.pipeline(transaction=False)
+        pipe.llen(queue)
+        for priority in _KOMBU_PRIORITIES:
+            pipe.llen(f"{queue}{_KOMBU_PRIORITY_SEPARATOR}{priority}")
+        pipe.hlen("unacked")
+        *lengths, unacked = pipe.execute()
         waiting = GaugeMetricFamily(
             "yukon_celery_queue_length", "Tasks waiting in the broker's queue.", labels=["queue"]
         )

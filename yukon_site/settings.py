@@ -3,6 +3,7 @@
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import environ
 from celery.schedules import crontab
@@ -220,6 +221,22 @@ LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Redis that fails over (docs/operations.md): with Sentinels, REDIS_URL names only the
+# database and the password, and every client (cache, boards, metrics, Celery) asks the
+# Sentinels for the master of REDIS_SENTINEL_MASTER (apikit/redis_client.py).
+REDIS_SENTINELS = env.list("REDIS_SENTINELS", default=[])
+REDIS_SENTINEL_MASTER = env.str("REDIS_SENTINEL_MASTER", default="yukon")
+for _address in REDIS_SENTINELS:
+    _host, _, _port = _address.rpartition(":")
+    if not _host or not _port.isdigit():
+        raise ImproperlyConfigured(f"REDIS_SENTINELS: {_address!r} is not host:port")
+if REDIS_SENTINELS and not REDIS_URL:
+    raise ImproperlyConfigured("REDIS_SENTINELS needs REDIS_URL (its database and password)")
+# A board write waits until the replicas connected to the master have it (WAIT), at most
+# this long; else the board is marked stale and rebuilt from PostgreSQL: a failover must
+# not promote a replica without a result the board already showed (leaderboards/store.py).
+REDIS_WAIT_FOR_REPLICAS = env.bool("REDIS_WAIT_FOR_REPLICAS", default=bool(REDIS_SENTINELS))
+REDIS_WAIT_MS = env.int("REDIS_WAIT_MS", default=500)
 
 if REDIS_URL:
     CACHES = {
@@ -267,6 +284,16 @@ FOLLOWS_PER_PLAYER = env.int("FOLLOWS_PER_PLAYER", default=500)
 # Celery: without Redis, tasks run in-process so `make run` needs no broker.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
+if REDIS_SENTINELS:
+    # kombu's and Celery's own Sentinel support: one sentinel:// URL per Sentinel, each
+    # with the database and password of REDIS_URL, and the master's name as an option
+    _parts = urlsplit(REDIS_URL)
+    _auth = _parts.netloc.rpartition("@")[0]
+    CELERY_BROKER_URL = CELERY_RESULT_BACKEND = ";".join(
+        f"sentinel://{_auth + '@' if _auth else ''}{address}{_parts.path}"
+        for address in REDIS_SENTINELS
+    )
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"master_name": REDIS_SENTINEL_MASTER}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
 CELERY_TASK_ACKS_LATE = True
@@ -275,11 +302,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A message a worker took but never acknowledged (the worker died) goes back to the queue
 # after visibility_timeout seconds, which must exceed the longest task (prepare_daily:
 # about a minute); workers look for such messages every CELERY_RESTORE_INTERVAL seconds.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": 1,
 }
+if REDIS_SENTINELS:
+    CELERY_BROKER_TRANSPORT_OPTIONS["master_name"] = REDIS_SENTINEL_MASTER
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # The odds study's chunks (`manage.py odds --publish --workers`, docs/odds.md) have a queue
 # of their own that only study workers consume (`celery worker -Q study`): hours of solving
@@ -291,11 +320,14 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# A finished game still pending this long is queued for verification again (its message
+# was lost: a worker or Redis died), at the next sweep.
+VERIFY_PENDING_GRACE_SECONDS = env.float("VERIFY_PENDING_GRACE_SECONDS", default=300.0)
 CELERY_BEAT_SCHEDULE = {
     # Finished games whose verify_game message was lost get queued again.
     "sweep-unverified-games": {
         "task": "games.sweep_unverified_games",
-        "schedule": 300.0,
+        "schedule": env.float("VERIFY_SWEEP_SECONDS", default=300.0),
     },
     # Closed days whose games are all verified get their signed close record (fair play).
     "seal-closed-days": {
@@ -305,7 +337,7 @@ CELERY_BEAT_SCHEDULE = {
     # Boards that missed an update while Redis was away are rebuilt from PostgreSQL.
     "rebuild-stale-boards": {
         "task": "leaderboards.rebuild_stale_boards",
-        "schedule": 300.0,
+        "schedule": env.float("STALE_BOARDS_SWEEP_SECONDS", default=300.0),
     },
     # Tomorrow's challenges are prepared well before midnight UTC ...
     "prepare-tomorrow": {

@@ -234,6 +234,33 @@ def test_a_daily_solve_jobs_other_than_one_or_two_stops_the_start(
     assert "DAILY_SOLVE_JOBS must be 1 or 2" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        ({"REDIS_SENTINELS": "sentinel-1"}, "REDIS_SENTINELS: 'sentinel-1' is not host:port"),
+        ({"REDIS_SENTINELS": "a:26379,b:x"}, "REDIS_SENTINELS: 'b:x' is not host:port"),
+        ({"REDIS_SENTINELS": "a:26379", "REDIS_URL": ""}, "REDIS_SENTINELS needs REDIS_URL"),
+    ],
+)
+def test_sentinels_that_cannot_be_reached_stop_the_start(
+    tmp_path: Path, extra: dict[str, str], error: str
+) -> None:
+    """A typo in the Sentinels' list fails at start, not as "no master" at the first
+    request (docs/operations.md, "Redis that fails over")."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=start_env(DEV_SECRETS_FILE=str(tmp_path / dev_secrets.FILE_NAME), **extra),
+    )
+    assert result.returncode != 0
+    assert f"yukon: configuration error: {error}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # ----- the receipt signing key (docs/operations.md, "The receipt signing key") ---------
 
 SIGNING_KEY = """

@@ -161,9 +161,10 @@ class RedisServer:
     """A redis-server of this test's own, with an append-only file so a restart keeps
     what it had (a board built before the outage comes back without the missed result)."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, *options: str) -> None:
         self.port = free_port()
         self.workdir = workdir
+        self.options = list(options)  # more of redis-server's options: --replicaof ...
         self.process: subprocess.Popen[bytes] | None = None
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
@@ -183,6 +184,7 @@ class RedisServer:
                 "yes",
                 "--dir",
                 str(self.workdir),
+                *self.options,
             ],
             stdout=(self.workdir / "redis.log").open("ab"),
             stderr=subprocess.STDOUT,
@@ -201,6 +203,12 @@ class RedisServer:
             self.process.terminate()  # a clean shutdown writes the append-only file
             self.process.wait(10)
 
+    def kill(self) -> None:
+        """Die at once, as a crashed host does: nothing flushed, nobody told."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
 
 @contextlib.contextmanager
 def redis_server(workdir: Path) -> Iterator[RedisServer]:
@@ -210,3 +218,48 @@ def redis_server(workdir: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+class SentinelServer:
+    """A Redis Sentinel of this test's own, watching the master named ``name``. Quick to
+    act: a master silent for ``down_after_ms`` is down, a failover may start at once."""
+
+    def __init__(self, workdir: Path, master: RedisServer, name: str, quorum: int) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
+        self.config = workdir / "sentinel.conf"  # Sentinel rewrites it as it learns
+        self.config.write_text(
+            f"port {self.port}\nbind 127.0.0.1\ndir {workdir}\n"
+            f"sentinel monitor {name} 127.0.0.1 {master.port} {quorum}\n"
+            f"sentinel down-after-milliseconds {name} 1000\n"
+            f"sentinel failover-timeout {name} 10000\n"
+            f"sentinel parallel-syncs {name} 1\n"
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        server = shutil.which("redis-server")
+        assert server, "redis-server not on PATH"
+        self.process = subprocess.Popen(
+            [server, str(self.config), "--sentinel"],
+            stdout=(self.workdir / "sentinel.log").open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(redis.RedisError):
+                if client.ping():
+                    return
+            assert time.monotonic() < deadline, "sentinel did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
