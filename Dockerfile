@@ -48,6 +48,9 @@ RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements/base.lock \
     && rm -rf /tmp/requirements
 COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir --no-deps /wheels/*.whl && rm -rf /wheels && pip check
+# MEDIA_ROOT, the games-files volume's mount point (compose): made in the image, and given
+# to yukon by the chown below, so that a new volume takes that owner (the worker writes it).
+WORKDIR /app/media
 WORKDIR /app
 COPY manage.py ./
 # Static files are collected at build time (whitenoise serves them, compressed and

@@ -20,7 +20,11 @@ read rebuilds it from PostgreSQL; warm: from Redis), the archive board and the a
 calendar of that day, the page of a player with history, and the games file of the
 closed day (streamed whole: seconds and bytes; with --through-gunicorn also from a real
 gunicorn, as production serves it, which ends a sync worker's response at
-GUNICORN_TIMEOUT), and prints a table and the database size at rest. Not a test: the
+GUNICORN_TIMEOUT). Then the same file stored as a sealed day's is (leaderboards/
+stored_files.py, in a temporary MEDIA_ROOT): the time and CPU of writing it once, and of
+serving it gzip and inflated, checked byte for byte against the stream (with
+--through-gunicorn also from gunicorn, with the web process's CPU). It prints a table and
+the database size at rest. Not a test: the
 figures vary with what else runs. ``--players 2000`` is the quick mode (15 s; the full
 size builds for about 3.5 minutes, its process holding about 300 MiB, and streams a
 434 MiB file).
@@ -30,11 +34,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import os
 import random
 import statistics
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -226,20 +232,61 @@ def timed(
     return times
 
 
-def streamed(client: Any, url: str) -> tuple[float, int, float]:
-    """(seconds, bytes, CPU seconds of this process) of one GET read to its end, chunk by
-    chunk (the file is never held whole)."""
+def streamed(client: Any, url: str, **headers: str) -> tuple[float, int, float, str]:
+    """(seconds, bytes, CPU seconds of this process, SHA-256 of the bytes) of one GET read
+    to its end, chunk by chunk (the file is never held whole)."""
     cpu, start = time.process_time(), time.perf_counter()
-    response = client.get(url)
+    response = client.get(url, headers=headers)
     assert response.status_code == 200, response.content[:300]
-    size = sum(len(chunk) for chunk in response.streaming_content)
-    return time.perf_counter() - start, size, time.process_time() - cpu
+    hashed, size = hashlib.sha256(), 0
+    for chunk in response.streaming_content:
+        hashed.update(chunk)
+        size += len(chunk)
+    return time.perf_counter() - start, size, time.process_time() - cpu, hashed.hexdigest()
 
 
-def through_gunicorn(url: str) -> str:
+def stored_rows(client: Any, day: dt.date, tier: str, count: int, streamed_sha: str) -> list[str]:
+    """The sealed day's stored file (leaderboards/stored_files.py): written once, as the
+    worker does after the seal, then served gzip (as stored) and inflated, in-process."""
+    import gzip
+
+    from games.models import DailyChallenge
+    from leaderboards import stored_files
+
+    challenge = DailyChallenge.objects.get(date=day, tier=tier)
+    cpu, start = time.process_time(), time.perf_counter()
+    copy = stored_files.write(challenge)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert copy is not None
+    assert copy.sha256 == streamed_sha, "the stored file is not the streamed one"
+    rows = [
+        f"| stored file, {tier}: written once (the worker) | {seconds:.1f} s | "
+        f"{copy.size / 2**20:,.1f} MiB gzip of {copy.length / 2**20:,.1f} MiB "
+        f"({copy.length / copy.size:.1f}x) | {copy.size / count:,.0f} B a game | "
+        f"{1000 * cpu / count:.2f} ms CPU a game |"
+    ]
+    url = f"/api/daily/{day.isoformat()}/{tier}/games.jsonl"
+    for label, headers in (("gzip", {"Accept-Encoding": "gzip"}), ("identity", {})):
+        seconds, size, cpu, sha = streamed(client, url, **headers)
+        if label == "identity":
+            assert sha == streamed_sha, "the inflated file is not the streamed one"
+        else:
+            with stored_files.storage().open(copy.name, "rb") as handle:
+                assert hashlib.sha256(gzip.decompress(handle.read())).hexdigest() == streamed_sha
+        rows.append(
+            f"| stored file, {tier}, served {label} (in-process) | {1000 * seconds:,.0f} ms | "
+            f"{size / 2**20:,.1f} MiB | {size / count:,.0f} B a game | "
+            f"{1000 * cpu:,.0f} ms CPU ({1e6 * cpu / count:.2f} us a game) |"
+        )
+    return rows
+
+
+def through_gunicorn(url: str, gzipped: bool = False) -> str:
     """One GET of ``url`` from gunicorn as production runs it (sync workers, the
     yukon_site/gunicorn.py config and its GUNICORN_TIMEOUT), read to its end: seconds,
-    bytes, and whether the file arrived whole (its last line is the end line)."""
+    bytes, and whether the file arrived whole (its last line is the end line). With
+    ``gzipped`` it asks for gzip and counts the bytes as sent (not inflated), as well as
+    the web process's CPU."""
     import tempfile
 
     import httpx
@@ -252,28 +299,49 @@ def through_gunicorn(url: str) -> str:
             web = start_web(stack_env(THROTTLE_DAILY_GAMES="100000/hour"), log, workers=1)
             try:
                 base = wait_for_gunicorn(log_path, web)
+                cpu_before = _process_cpu(web.pid)
                 start, size, first, tail = time.perf_counter(), 0, None, b""
+                inflate, encoding = zlib.decompressobj(wbits=31), "?"
+                headers = {"Accept-Encoding": "gzip" if gzipped else "identity"}
                 try:
-                    with httpx.stream("GET", base + url, timeout=None) as response:
-                        for chunk in response.iter_bytes():
+                    with httpx.stream("GET", base + url, headers=headers, timeout=None) as response:
+                        encoding = response.headers.get("content-encoding", "identity")
+                        for chunk in response.iter_raw():
                             first = first or time.perf_counter() - start
                             size += len(chunk)
-                            tail = (tail + chunk)[-200:]
+                            plain = inflate.decompress(chunk) if encoding == "gzip" else chunk
+                            tail = (tail + plain)[-200:]
                     cut = ""
                 except httpx.HTTPError as exc:
                     cut = f" ({type(exc).__name__})"
                 seconds = time.perf_counter() - start
+                web_cpu = _process_cpu(web.pid) - cpu_before
             finally:
                 stop(web)
         whole = b'{"end":true' in tail.rstrip().rsplit(b"\n", 1)[-1]
         timeout = os.environ.get("GUNICORN_TIMEOUT", "30")
         killed = "WORKER TIMEOUT" in log_path.read_text()
     return (
-        f"through gunicorn (1 sync worker, GUNICORN_TIMEOUT {timeout} s): {seconds:.1f} s, "
-        f"{size / 2**20:,.1f} MiB, first bytes after {1000 * (first or 0):.0f} ms; "
+        f"through gunicorn (1 sync worker, GUNICORN_TIMEOUT {timeout} s), "
+        f"Content-Encoding {encoding}: {seconds:.1f} s, "
+        f"{size / 2**20:,.1f} MiB, first bytes after {1000 * (first or 0):.0f} ms, "
+        f"{1000 * web_cpu:,.0f} ms CPU of gunicorn; "
         + ("whole" if whole else "CUT SHORT" + cut)
         + ("; the log says WORKER TIMEOUT" if killed else "")
     )
+
+
+def _process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of ``pid`` and its children so far (Linux /proc)."""
+    total = 0.0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(child) for child in children.read_text().split()]
+    for one in pids:
+        fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def row(name: str, times: list[float], note: str = "") -> str:
@@ -343,22 +411,29 @@ def measure(args: argparse.Namespace, day: dt.date, built: dict[str, Any]) -> li
     history = Game.objects.filter(player=sample).count()
     # not kept in Redis (unlike the streak and all-time boards): every read is PostgreSQL's
     rows.append(row("player page (API)", timed(client, player, args.repeat), f"{history} games"))
-    files = []
+    files: list[str] = []
+    served: list[str] = []
     for tier in args.file_tiers:
         count = Game.objects.filter(challenge__date=day, challenge__tier=tier, mode="daily").count()
-        seconds, size, cpu = streamed(client, f"/api/daily/{day.isoformat()}/{tier}/games.jsonl")
+        url = f"/api/daily/{day.isoformat()}/{tier}/games.jsonl"
+        seconds, size, cpu, sha = streamed(client, url, **{"Accept-Encoding": "gzip"})
         files.append(
-            f"| games file, {tier} ({count:,} games) | {seconds:.1f} s | {size / 2**20:,.1f} MiB "
-            f"| {size / count:,.0f} B a game | {count / seconds:,.0f} games/s, "
-            f"{1000 * cpu / count:.2f} ms CPU a game |"
+            f"| games file, {tier} ({count:,} games), streamed from PostgreSQL | {seconds:.1f} s "
+            f"| {size / 2**20:,.1f} MiB | {size / count:,.0f} B a game | "
+            f"{count / seconds:,.0f} games/s, {1000 * cpu / count:.2f} ms CPU a game |"
         )
-    served = []
-    if args.through_gunicorn:
-        from django.db import connections
+        if args.through_gunicorn and tier == (args.file_tiers or ["easy"])[0]:
+            from django.db import connections
 
-        connections.close_all()
-        tier = args.file_tiers[0] if args.file_tiers else "easy"
-        served.append(through_gunicorn(f"/api/daily/{day.isoformat()}/{tier}/games.jsonl"))
+            connections.close_all()
+            served.append(through_gunicorn(url))  # before its copy exists: the stream
+        files += stored_rows(client, day, tier, count, sha)
+        if args.through_gunicorn and tier == (args.file_tiers or ["easy"])[0]:
+            from django.db import connections
+
+            connections.close_all()
+            served.append("stored, " + through_gunicorn(url, gzipped=True))
+            served.append("stored, " + through_gunicorn(url))
     return [
         *rows,
         "",
@@ -408,9 +483,14 @@ def main() -> int:
     )
     args = parser.parse_args()
     reexec_under_services()
+    import shutil
+    import tempfile
+
+    media = tempfile.mkdtemp(prefix="bench-games-files-")  # the stored files, removed after
     set_up_as_stack(
-        stack_env(METRICS_TOKEN=""),
+        stack_env(METRICS_TOKEN="", MEDIA_ROOT=media),
         (
+            "MEDIA_ROOT",
             "DJANGO_SETTINGS_MODULE",
             "DEBUG",
             "SECRET_KEY",
@@ -433,7 +513,10 @@ def main() -> int:
         f"{built['history_players']:,} players with {args.history_days} days of history"
     )
     print("\n".join(sizes()))
-    print("\n".join(measure(args, day, built)))
+    try:
+        print("\n".join(measure(args, day, built)))
+    finally:
+        shutil.rmtree(media, ignore_errors=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end (others share this machine)")
     return 0
 

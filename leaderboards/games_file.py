@@ -1,5 +1,7 @@
 """A closed day's ranked games with their full move logs, as JSON lines (docs/fair-play.md):
 what anyone needs to replay a board with the public engine. Nothing before the day's close.
+Streamed from PostgreSQL until the day is sealed; then the copy the worker stored
+(leaderboards.stored_files) is sent instead, the same bytes.
 """
 
 from __future__ import annotations
@@ -9,8 +11,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import Count, Q
-from django.http import StreamingHttpResponse
-from django.utils.cache import patch_cache_control
+from django.http import (
+    FileResponse,
+    HttpResponse,
+    HttpResponseNotModified,
+    StreamingHttpResponse,
+)
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -39,6 +47,7 @@ from games.models import (
     utc_today,
 )
 from leaderboards import day_board, ranking
+from leaderboards.models import GamesFile
 
 GAMES_FORMAT = "yukon-daily-games-v1"
 JSON_LINES = "application/x-ndjson"
@@ -216,9 +225,25 @@ class DailyGamesView(BaseAPIView):
         parameters=[
             OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH),
             OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
+            OpenApiParameter(
+                "ETag",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 304],
+                description='A sealed day\'s stored file only: `"<sha256>"`, the SHA-256 '
+                'of the file\'s bytes (gzip: `"<sha256>-gzip"`).',
+            ),
         ],
         responses={
-            (200, JSON_LINES): OpenApiResponse(GAME_LINE, description="JSON lines, streamed."),
+            (200, JSON_LINES): OpenApiResponse(
+                GAME_LINE,
+                description="JSON lines, streamed. Once the day is sealed (its close record "
+                "signed), the stored file: gzip (`Content-Encoding: gzip`) to a client whose "
+                "`Accept-Encoding` takes it, with a strong `ETag`.",
+            ),
+            (304, JSON_LINES): OpenApiResponse(
+                description="`If-None-Match` named the stored file's `ETag`: it has not changed."
+            ),
             (400, "application/json"): OpenApiResponse(ERROR, description="Not a date."),
             (404, "application/json"): OpenApiResponse(
                 ERROR, description="Unknown tier, a future date, or no challenge that day."
@@ -230,7 +255,7 @@ class DailyGamesView(BaseAPIView):
         summary="A closed day's ranked games with their full move logs (JSON lines)",
         tags=["daily"],
     )
-    def get(self, request: Request, date: str, tier: str) -> StreamingHttpResponse:
+    def get(self, request: Request, date: str, tier: str) -> HttpResponse | StreamingHttpResponse:
         today = utc_today()
         day = parse_day(date)
         if tier not in ChallengeTier.values:
@@ -246,11 +271,77 @@ class DailyGamesView(BaseAPIView):
                 % {"closes": closes},
                 opens_at=closes,
             )
+        from leaderboards import stored_files  # it writes the lines this module makes
+
+        copy = stored_files.stored(challenge)
+        sent = None if copy is None else _stored_file(request, copy)
+        if sent is not None:
+            return _file_headers(sent, day, tier, pending=False)
         lines, pending = _day_file(challenge)
         response = StreamingHttpResponse(lines, content_type=JSON_LINES)
-        response["Content-Disposition"] = f'inline; filename="{day.isoformat()}-{tier}.jsonl"'
-        if pending:  # the board may still grow: every reader asks again
-            patch_cache_control(response, no_cache=True, max_age=0)
+        return _file_headers(response, day, tier, pending)
+
+
+def _file_headers(
+    response: HttpResponse | StreamingHttpResponse, day: dt.date, tier: str, pending: bool
+) -> HttpResponse | StreamingHttpResponse:
+    response["Content-Disposition"] = f'inline; filename="{day.isoformat()}-{tier}.jsonl"'
+    if pending:  # the board may still grow: every reader asks again
+        patch_cache_control(response, no_cache=True, max_age=0)
+    else:
+        patch_cache_control(response, public=True, max_age=game_services.CLOSED_DAY_MAX_AGE)
+    return response
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip: named (or ``x-gzip``, or ``*``
+    when gzip is not named) with a weight above 0 (RFC 9110, 12.5.3)."""
+    weights: dict[str, float] = {}
+    for part in accept_encoding.split(","):
+        coding, _, parameters = part.partition(";")
+        weight = 1.0
+        name, _, value = parameters.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                weight = float(value.strip())
+            except ValueError:
+                weight = 0.0
+        if coding.strip():
+            weights[coding.strip().lower()] = weight
+    for coding in ("gzip", "x-gzip", "*"):
+        if coding in weights:
+            return weights[coding] > 0
+    return False
+
+
+def _stored_file(request: Request, copy: GamesFile) -> HttpResponse | StreamingHttpResponse | None:
+    """The sealed day's stored file (leaderboards.stored_files): its gzip bytes as they are
+    (``FileResponse``: gunicorn sends the file with sendfile, no Python work a game), or
+    inflated chunk by chunk for a client without gzip; None if the copy cannot be read
+    (the caller streams the file from PostgreSQL instead)."""
+    from leaderboards import stored_files
+
+    gzipped = accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+    # the two encodings are different bytes: a strong validator each (RFC 9110, 8.8.1)
+    etag = f'"{copy.sha256}-gzip"' if gzipped else f'"{copy.sha256}"'
+    response: HttpResponse | StreamingHttpResponse
+    asked = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+    if etag in asked or "*" in asked:
+        response = HttpResponseNotModified()
+    else:
+        handle = stored_files.open_gzip(copy)
+        if handle is None:
+            return None
+        if gzipped:
+            response = FileResponse(handle, content_type=JSON_LINES)
+            response["Content-Encoding"] = "gzip"
         else:
-            patch_cache_control(response, public=True, max_age=game_services.CLOSED_DAY_MAX_AGE)
-        return response
+            chunks = stored_files.uncompressed(handle)
+            if chunks is None:
+                stored_files.forget(copy)
+                return None
+            response = StreamingHttpResponse(chunks, content_type=JSON_LINES)
+            response["Content-Length"] = str(copy.length)
+    response["ETag"] = etag
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response

@@ -1,5 +1,5 @@
-"""The leaderboards' own tables: boards whose Redis copy missed an update, and the signed
-close record of each closed day.
+"""The leaderboards' own tables: boards whose Redis copy missed an update, the signed
+close record of each closed day, and the stored copy of each sealed day's games files.
 
 Results themselves live in ``games.Game`` (PostgreSQL is the truth); Redis holds the
 sorted sets. When Redis fails while a result is added or removed, the board is written
@@ -35,3 +35,28 @@ class CloseRecord(models.Model):
 
     def __str__(self) -> str:
         return f"close record of {self.date}"
+
+
+class GamesFile(models.Model):
+    """The stored copy of a sealed day's games file for one tier (leaderboards.stored_files):
+    gzip in Django's default storage, written once by the worker after the day's close
+    record, served instead of streaming the file from PostgreSQL on every request.
+
+    ``name`` is blank while there is no copy to serve: never written yet, or dropped
+    because something changed the file (a moderator's decision, a ban, a renamed or
+    deleted player). ``generation`` grows at every drop, so a writer that read the games
+    before the change cannot install what it wrote (its generation is gone)."""
+
+    challenge = models.OneToOneField(
+        "games.DailyChallenge", on_delete=models.CASCADE, related_name="+"
+    )
+    name = models.CharField(max_length=255, blank=True, help_text="Its storage name, gzip.")
+    size = models.BigIntegerField(default=0, help_text="Bytes stored (gzip).")
+    length = models.BigIntegerField(default=0, help_text="Bytes of the file (uncompressed).")
+    sha256 = models.CharField(max_length=64, blank=True, help_text="Of the uncompressed file.")
+    games = models.IntegerField(default=0, help_text="Its ranked games.")
+    written_at = models.DateTimeField(null=True, blank=True)
+    generation = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"games file of challenge {self.challenge_id}"

@@ -6,6 +6,9 @@ count of ranked games and the digests of the receipts it left out, linked to the
 previous day's record by that record's digest. Days are sealed in date order, so the
 chain has no gap: a day that is not final yet holds back the days after it.
 
+Once a day is sealed its files are fixed, so the sealing task (``leaderboards.tasks``) then
+writes each tier's file once, for the view to send as stored (``leaderboards.stored_files``).
+
 Idempotent: a record, once made, is never made again or changed (``CloseRecord.date`` is
 unique, and a second sealer of the same day computes the same bytes).
 """

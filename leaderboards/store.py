@@ -201,7 +201,8 @@ def _execute_replicated(r: redis.Redis, pipe: Any) -> list[Any]:
         return list(pipe.execute())
     expected = _replicas_seen.get(r)
     if expected is None:
-        expected = online_replicas(r.info("replication"))
+        found: dict[str, Any] = r.info("replication")  # type: ignore[assignment]
+        expected = online_replicas(found)
     if expected:
         pipe.wait(expected, int(settings.REDIS_WAIT_MS))
     pipe.info("replication")

@@ -1,5 +1,5 @@
 """Celery tasks of the leaderboards: rebuild boards whose Redis copy missed an update, and
-sign the close record of each closed day."""
+sign the close record of each closed day (then store its games files)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from celery import shared_task
 from django.core.cache import cache
 
 from apikit.retries import RETRY_ON_DATABASE_ERRORS
-from leaderboards import sealing, services
+from leaderboards import sealing, services, stored_files
 
 SEALING_LOCK = "leaderboards:seal-closed-days:running"
 SEALING_LOCK_SECONDS = 600  # beyond the longest run (a month of days on a first upgrade)
@@ -38,6 +38,9 @@ def seal_closed_days() -> list[str]:
     if not cache.add(SEALING_LOCK, 1, timeout=SEALING_LOCK_SECONDS):
         return []
     try:
-        return sealing.seal_closed_days()
+        sealed = sealing.seal_closed_days()
+        # then the files of sealed days, written once here, not in a request
+        stored_files.write_due()
+        return sealed
     finally:
         cache.delete(SEALING_LOCK)

@@ -103,6 +103,26 @@ def _passwords_hash_in_a_blink() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _stored_files_out_of_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Sealed days' games files (MEDIA_ROOT) go to a directory of this session, never to
+    the checkout's var/media: for this process, and for the servers and workers the tests
+    start (they read the environment)."""
+    from django.test import override_settings
+
+    media = str(tmp_path_factory.mktemp("media"))
+    saved = os.environ.get("MEDIA_ROOT")
+    os.environ["MEDIA_ROOT"] = media
+    try:
+        with override_settings(MEDIA_ROOT=media):
+            yield
+    finally:
+        if saved is None:
+            os.environ.pop("MEDIA_ROOT", None)
+        else:
+            os.environ["MEDIA_ROOT"] = saved
+
+
 @pytest.fixture(autouse=True)
 def _english_unless_told() -> Iterator[None]:
     """A request through the test client leaves its language active in the test's thread

@@ -559,6 +559,11 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 # in production from STATIC_ROOT, filled by `manage.py collectstatic`.
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# The default storage's directory: sealed days' games files, written once by the worker and
+# served by web (leaderboards/stored_files.py; docs/operations.md, "Games files"). Both
+# must see the same directory (compose: the games-files volume); a checkout keeps it in
+# var/ beside manage.py. Everything in it can be rebuilt: `manage.py write_games_files`.
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -26,6 +26,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 APP_SERVICES = ("migrate", "web", "worker", "study-worker", "beat")
 LONG_RUNNING = ("postgres", "pgbouncer", "redis", "web", "worker", "study-worker", "beat")
+# The `sentinel` profile (docs/operations.md, "Redis that fails over"): up only when asked.
+SENTINELS = ("sentinel-1", "sentinel-2", "sentinel-3")
+SENTINEL_PROFILE = ("redis-replica", *SENTINELS)
 # Through PgBouncer; migrate alone keeps a direct connection (its comment says why).
 POOLED = ("web", "worker", "study-worker", "beat")
 # Must reach every app service: without them settings refuse to load (DEBUG off) or the
@@ -112,7 +115,7 @@ def test_the_settings_reader_finds_the_known_variables() -> None:
 def test_services_and_named_volumes() -> None:
     data = compose()
     services = data["services"]
-    assert set(services) == {"postgres", "pgbouncer", "redis", *APP_SERVICES}
+    assert set(services) == {"postgres", "pgbouncer", "redis", *SENTINEL_PROFILE, *APP_SERVICES}
     declared = set(data["volumes"])
     used = set()
     for name, service in services.items():
@@ -120,16 +123,40 @@ def test_services_and_named_volumes() -> None:
             source = volume.split(":")[0]
             assert not source.startswith((".", "/")), f"{name}: a named volume, not a bind mount"
             used.add(source)
-    assert used == declared == {"postgres-data", "pgbackrest-repo", "redis-data"}
+    assert (
+        used
+        == declared
+        == {
+            "postgres-data",
+            "pgbackrest-repo",
+            "redis-data",
+            "games-files",
+            "redis-replica-data",
+            *(f"{name}-data" for name in SENTINELS),
+        }
+    )
     assert services["postgres"]["volumes"] == [
         "postgres-data:/var/lib/postgresql/data",
         "pgbackrest-repo:/var/lib/pgbackrest",
     ]
 
 
+def test_the_worker_writes_the_games_files_where_web_serves_them() -> None:
+    """Sealed days' games files (leaderboards/stored_files.py): the worker writes them to
+    MEDIA_ROOT, web sends them from there: one volume, mounted at MEDIA_ROOT in both."""
+    services = compose()["services"]
+    for name in ("web", "worker"):
+        mounts = dict(volume.split(":")[::-1] for volume in services[name].get("volumes", []))
+        assert mounts.get(environment(name)["MEDIA_ROOT"]) == "games-files", name
+    # the mount point is made in the image (before its chown to the app's user), so a new
+    # volume takes that owner: the worker can write it
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert dockerfile.index("WORKDIR /app/media") < dockerfile.index("chown -R yukon:yukon /app")
+
+
 def test_every_long_running_service_has_a_healthcheck_and_waits_for_healthy_deps() -> None:
     services = compose()["services"]
-    for name in LONG_RUNNING:
+    for name in (*LONG_RUNNING, *SENTINEL_PROFILE):
         check = services[name].get("healthcheck")
         assert check and not check.get("disable") and check["test"], f"{name}: healthcheck"
     for name in APP_SERVICES:
@@ -209,7 +236,7 @@ def test_commands_and_ports() -> None:
     assert services["beat"]["command"][:4] == ["celery", "-A", "yukon_site", "beat"]
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
     assert services["pgbouncer"]["command"] == ["start-pgbouncer", "/etc/pgbouncer/pgbouncer.ini"]
-    for name in ("postgres", "pgbouncer", "redis", "worker", "beat", "migrate"):
+    for name in ("postgres", "pgbouncer", "redis", "worker", "beat", "migrate", *SENTINEL_PROFILE):
         assert "ports" not in services[name], f"{name} is not published"
 
 
@@ -359,6 +386,129 @@ def test_the_pooled_services_settings_keep_to_what_transaction_pooling_allows() 
         check=False,
     )
     assert "DATABASE_POOLER must be empty or pgbouncer" in typo.stderr
+
+
+# ---------------------------------------------------------------- Redis that fails over
+# docs/operations.md, "Redis that fails over"; tests/faults/test_redis_failover.py drills
+# deploy/redis/sentinel.conf with real servers.
+
+REDIS_IMAGE = ROOT / "deploy" / "redis"
+SENTINELS_AS_DOCUMENTED = "sentinel-1:26379,sentinel-2:26379,sentinel-3:26379"
+
+
+def sentinel_conf() -> list[list[str]]:
+    text = (REDIS_IMAGE / "sentinel.conf").read_text()
+    return [line.split() for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_the_sentinel_profile_watches_redis_with_a_majority_of_three() -> None:
+    services = compose()["services"]
+    profiled = {name for name, service in services.items() if service.get("profiles")}
+    assert profiled == set(SENTINEL_PROFILE)
+    assert all(services[name]["profiles"] == ["sentinel"] for name in profiled)
+    # nothing always started may wait for what the profile may leave down
+    for name, service in services.items():
+        assert not set(service.get("depends_on") or {}) & profiled, name
+    # the replica follows `redis`; each knows the other by its service name
+    replica = services["redis-replica"]["command"]
+    assert replica[replica.index("--replicaof") + 1 :][:2] == ["redis", "6379"]
+    assert replica[replica.index("--replica-announce-ip") + 1] == "redis-replica"
+    master = services["redis"]["command"]
+    assert master[master.index("--replica-announce-ip") + 1] == "redis"
+    # three Sentinels of the image, each on its own volume and announcing its own name
+    for name in SENTINELS:
+        sentinel = services[name]
+        assert sentinel["build"] == "deploy/redis" and sentinel["command"] == ["start-sentinel"]
+        assert environment(name) == {"SENTINEL_HOST": name}
+        assert sentinel["volumes"] == [f"{name}-data:/data"]
+    conf = sentinel_conf()
+    assert ["port", "26379"] in conf
+    ((_, _, watched, host, port, quorum),) = [w for w in conf if w[:2] == ["sentinel", "monitor"]]
+    assert (host, port) == ("redis", "6379")
+    assert len(SENTINELS) // 2 < int(quorum) <= len(SENTINELS)  # a majority decides
+    # the app asks for that master, at the Sentinels the compose file tells operators to name
+    web = environment("web", {**SAMPLE, "REDIS_SENTINELS": SENTINELS_AS_DOCUMENTED})
+    assert web["REDIS_SENTINEL_MASTER"] == watched
+    assert [a.split(":") for a in web["REDIS_SENTINELS"].split(",")] == [
+        [name, "26379"] for name in SENTINELS
+    ]
+    assert SENTINELS_AS_DOCUMENTED in (ROOT / "docker-compose.yml").read_text()
+    assert environment("web")["REDIS_SENTINELS"] == ""  # without the profile: straight to redis
+    dockerfile = (REDIS_IMAGE / "Dockerfile").read_text()
+    assert re.findall(r"^FROM (\S+)$", dockerfile, re.M) == ["redis:7"]
+    assert "COPY start-sentinel /usr/local/bin/start-sentinel\n" in dockerfile
+    assert os.access(REDIS_IMAGE / "start-sentinel", os.X_OK)
+
+
+def test_start_sentinel_seeds_its_volume_once_and_keeps_what_sentinel_wrote(
+    tmp_path: Path,
+) -> None:
+    """Sentinel rewrites its config with what it learns (the master after a failover): a
+    restart must start from that, not from the image's file."""
+    script = (REDIS_IMAGE / "start-sentinel").read_text()
+    image_conf = tmp_path / "etc" / "sentinel.conf"
+    image_conf.parent.mkdir()
+    image_conf.write_text((REDIS_IMAGE / "sentinel.conf").read_text())
+    data = tmp_path / "data"
+    data.mkdir()
+    runnable = tmp_path / "start-sentinel"
+    runnable.write_text(
+        script.replace("/data/", f"{data}/").replace("/etc/yukon/", f"{image_conf.parent}/")
+    )
+    runnable.chmod(0o755)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "docker-entrypoint.sh").write_text('#!/bin/sh\necho "$*"\n')
+    (fake / "docker-entrypoint.sh").chmod(0o755)
+
+    def start(**env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(runnable)],
+            env={"PATH": f"{fake}:/usr/bin:/bin", **env},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    first = start(SENTINEL_HOST="sentinel-2")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == f"redis-server {data}/sentinel.conf --sentinel\n"
+    seeded = (data / "sentinel.conf").read_text()
+    assert seeded.endswith("sentinel announce-ip sentinel-2\n")
+    (data / "sentinel.conf").write_text(seeded + "sentinel known-replica yukon redis 6379\n")
+    assert start(SENTINEL_HOST="sentinel-2").returncode == 0
+    assert (data / "sentinel.conf").read_text().endswith("known-replica yukon redis 6379\n")
+    (data / "sentinel.conf").unlink()
+    missing = start()
+    assert missing.returncode != 0 and "SENTINEL_HOST" in missing.stderr
+
+
+@pytest.mark.slow
+def test_the_settings_send_celery_through_the_sentinels_too() -> None:
+    """Celery's broker and result backend follow the master as the other clients do:
+    kombu's sentinel:// transport, one URL per Sentinel, with REDIS_URL's database."""
+    probe = (
+        "import json, os, runpy, sys\n"
+        "os.environ.clear(); os.environ.update(json.loads(sys.argv[1]))\n"
+        "s = runpy.run_path('yukon_site/settings.py')\n"
+        "print(json.dumps([s['CELERY_BROKER_URL'], s['CELERY_RESULT_BACKEND'],\n"
+        "    s['CELERY_BROKER_TRANSPORT_OPTIONS']['master_name'],\n"
+        "    s['CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS'], s['REDIS_WAIT_FOR_REPLICAS']]))\n"
+    )
+    env = {
+        "PATH": os.environ["PATH"],
+        **environment("web", {**SAMPLE, "REDIS_SENTINELS": SENTINELS_AS_DOCUMENTED}),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(env)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    urls = ";".join(f"sentinel://{name}:26379/0" for name in SENTINELS)
+    assert json.loads(result.stdout) == [urls, urls, "yukon", {"master_name": "yukon"}, True]
 
 
 # ---------------------------------------------------------------- WAL archiving (pgBackRest)

@@ -221,21 +221,32 @@ def redis_server(workdir: Path) -> Iterator[RedisServer]:
 
 
 class SentinelServer:
-    """A Redis Sentinel of this test's own, watching the master named ``name``. Quick to
-    act: a master silent for ``down_after_ms`` is down, a failover may start at once."""
+    """A Redis Sentinel of this test's own, on the shipped deploy/redis/sentinel.conf
+    (docker-compose.yml's Sentinels) pointed at ``master``, and quicker to call a master
+    down (``down_after_ms``) so that a drill takes seconds."""
 
-    def __init__(self, workdir: Path, master: RedisServer, name: str, quorum: int) -> None:
+    CONFIG = ROOT / "deploy" / "redis" / "sentinel.conf"
+
+    def __init__(self, workdir: Path, master: RedisServer, *, down_after_ms: int = 1000) -> None:
         self.port = free_port()
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
+        lines = []
+        for shipped in self.CONFIG.read_text().splitlines():
+            words = shipped.split()
+            if words[:1] == ["port"]:
+                lines.append(f"port {self.port}")
+            elif words[:2] == ["sentinel", "monitor"]:
+                self.master_name, quorum = words[2], words[5]
+                lines.append(
+                    f"sentinel monitor {self.master_name} 127.0.0.1 {master.port} {quorum}"
+                )
+            elif words[:2] == ["sentinel", "down-after-milliseconds"]:
+                lines.append(f"sentinel down-after-milliseconds {words[2]} {down_after_ms}")
+            else:
+                lines.append(shipped)
         self.config = workdir / "sentinel.conf"  # Sentinel rewrites it as it learns
-        self.config.write_text(
-            f"port {self.port}\nbind 127.0.0.1\ndir {workdir}\n"
-            f"sentinel monitor {name} 127.0.0.1 {master.port} {quorum}\n"
-            f"sentinel down-after-milliseconds {name} 1000\n"
-            f"sentinel failover-timeout {name} 10000\n"
-            f"sentinel parallel-syncs {name} 1\n"
-        )
+        self.config.write_text("\n".join([*lines, "bind 127.0.0.1", f"dir {workdir}", ""]))
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
