@@ -161,6 +161,8 @@ class RedisServer:
     """A redis-server of this test's own, with an append-only file so a restart keeps
     what it had (a board built before the outage comes back without the missed result)."""
 
+    log_name = "redis.log"
+
     def __init__(self, workdir: Path, *options: str) -> None:
         self.port = free_port()
         self.workdir = workdir
@@ -168,25 +170,18 @@ class RedisServer:
         self.process: subprocess.Popen[bytes] | None = None
         self.url = f"redis://127.0.0.1:{self.port}/0"
 
+    def arguments(self) -> list[str]:
+        return [
+            *("--port", str(self.port), "--bind", "127.0.0.1", "--save", ""),
+            *("--appendonly", "yes", "--dir", str(self.workdir), *self.options),
+        ]
+
     def start(self) -> None:
         server = shutil.which("redis-server")
         assert server, "redis-server not on PATH"
         self.process = subprocess.Popen(
-            [
-                server,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--dir",
-                str(self.workdir),
-                *self.options,
-            ],
-            stdout=(self.workdir / "redis.log").open("ab"),
+            [server, *self.arguments()],
+            stdout=(self.workdir / self.log_name).open("ab"),
             stderr=subprocess.STDOUT,
         )
         client = redis.Redis.from_url(self.url)
@@ -195,7 +190,7 @@ class RedisServer:
             with contextlib.suppress(redis.RedisError):
                 if client.ping():
                     return
-            assert time.monotonic() < deadline, "redis did not start"
+            assert time.monotonic() < deadline, f"{server} {self.arguments()} did not start"
             time.sleep(0.05)
 
     def stop(self) -> None:
@@ -220,16 +215,16 @@ def redis_server(workdir: Path) -> Iterator[RedisServer]:
         server.stop()
 
 
-class SentinelServer:
+class SentinelServer(RedisServer):
     """A Redis Sentinel of this test's own, on the shipped deploy/redis/sentinel.conf
     (docker-compose.yml's Sentinels) pointed at ``master``, and quicker to call a master
     down (``down_after_ms``) so that a drill takes seconds."""
 
     CONFIG = ROOT / "deploy" / "redis" / "sentinel.conf"
+    log_name = "sentinel.log"
 
     def __init__(self, workdir: Path, master: RedisServer, *, down_after_ms: int = 1000) -> None:
-        self.port = free_port()
-        self.workdir = workdir
+        super().__init__(workdir)
         workdir.mkdir(parents=True, exist_ok=True)
         lines = []
         for shipped in self.CONFIG.read_text().splitlines():
@@ -247,30 +242,10 @@ class SentinelServer:
                 lines.append(shipped)
         self.config = workdir / "sentinel.conf"  # Sentinel rewrites it as it learns
         self.config.write_text("\n".join([*lines, "bind 127.0.0.1", f"dir {workdir}", ""]))
-        self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    def start(self) -> None:
-        server = shutil.which("redis-server")
-        assert server, "redis-server not on PATH"
-        self.process = subprocess.Popen(
-            [server, str(self.config), "--sentinel"],
-            stdout=(self.workdir / "sentinel.log").open("ab"),
-            stderr=subprocess.STDOUT,
-        )
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 20
-        while True:
-            with contextlib.suppress(redis.RedisError):
-                if client.ping():
-                    return
-            assert time.monotonic() < deadline, "sentinel did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
+    def arguments(self) -> list[str]:
+        return [str(self.config), "--sentinel"]
