@@ -35,7 +35,7 @@ def sweep_analyses() -> dict[str, Any]:
     return services.sweep_analyses(queue=analyse_game.delay)
 
 
-@shared_task(name="analysis.study_chunk", acks_late=True)
+@shared_task(name="analysis.study_chunk", acks_late=True, ignore_result=False)  # the study reads it
 def study_chunk(variant: str, numbers: list[int], budget_nodes: int) -> dict[str, Any]:
     """Solve a chunk of the published odds study (``manage.py odds --publish --workers``).
 

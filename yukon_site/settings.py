@@ -295,6 +295,11 @@ if REDIS_SENTINELS:
     )
     CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"master_name": REDIS_SENTINEL_MASTER}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+# No task keeps its result but the odds study's chunks (analysis.study_chunk), which the
+# study reads: the site never reads one, and each would hold 357 B of Redis for a day
+# (two a finished game: 2 GB at 1,000,000 players a day; docs/capacity.md). Eager tasks
+# still hand their value to the caller.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
