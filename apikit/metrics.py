@@ -44,6 +44,10 @@ FALLBACK_COMPONENTS = (
     "leaderboard_cache",  # all-time and streak boards computed, not cached
     "leaderboard_update",  # a result missed its board: written down in StaleBoard
 )
+REPLICA_FALLBACKS = Counter(
+    "yukon_replica_fallbacks",
+    "Times the read replica did not answer and its reads went to the primary for a while.",
+)
 for _reason in REFUSAL_REASONS:  # every series exists from the start: rate() needs two points
     MOVES_REFUSED.labels(_reason)
 for _component in FALLBACK_COMPONENTS:

@@ -20,14 +20,23 @@ import the site's top.
 from __future__ import annotations
 
 import contextlib
+import logging
+import time
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from django.db import connections
+from django.db import DatabaseError, connections
+
+from apikit.metrics import REPLICA_FALLBACKS
 
 REPLICA = "replica"
 PRIMARY = "default"
+# A replica that did not answer is left alone this long: its reads go to the primary.
+REPLICA_RETRY_SECONDS = 30.0
+
+logger = logging.getLogger(__name__)
+_replica_down_until = [0.0]  # time.monotonic() of this process
 
 T = TypeVar("T")
 
@@ -81,7 +90,32 @@ def reads_from() -> str:
     # Inside a transaction on the primary a read belongs to it (read, then written).
     if connections[PRIMARY].in_atomic_block:
         return PRIMARY
-    return REPLICA
+    return REPLICA if replica_answers() else PRIMARY
+
+
+def replica_answers() -> bool:
+    """Whether the replica can take a read now: connected (or connecting at once), and
+    not found dead in the last REPLICA_RETRY_SECONDS. A replica that is down costs the
+    site its offload, not its pages: the primary answers those reads meanwhile (it can,
+    it has every row), each process trying the replica again after the pause.
+
+    The connection's own checks decide: a kept connection is health-checked once a
+    request (``CONN_HEALTH_CHECKS``), a new one is opened here, within the replica's
+    ``connect_timeout``."""
+    if time.monotonic() < _replica_down_until[0]:
+        return False
+    try:
+        connections[REPLICA].ensure_connection()
+    except DatabaseError as exc:
+        _replica_down_until[0] = time.monotonic() + REPLICA_RETRY_SECONDS
+        REPLICA_FALLBACKS.inc()
+        logger.warning(
+            "read replica unavailable, reading from the primary for %.0f s: %s",
+            REPLICA_RETRY_SECONDS,
+            exc,
+        )
+        return False
+    return True
 
 
 class ReplicaRouter:

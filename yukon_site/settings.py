@@ -206,6 +206,11 @@ if DATABASE_REPLICA_URL:
     DATABASES["replica"] = env.db_url_config(DATABASE_REPLICA_URL)
     if DATABASES["replica"].get("ENGINE") == "django.db.backends.postgresql":
         DATABASES["replica"]["ENGINE"] = "yukon_site.postgresql"
+        # a replica that does not answer costs a read this long before the primary takes
+        # it (apikit.replica.replica_answers)
+        DATABASES["replica"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env.int("DATABASE_REPLICA_CONNECT_TIMEOUT", default=2)
+        )
     DATABASES["replica"].setdefault("CONN_MAX_AGE", DATABASES["default"]["CONN_MAX_AGE"])
     DATABASES["replica"].setdefault(
         "CONN_HEALTH_CHECKS", DATABASES["default"]["CONN_HEALTH_CHECKS"]

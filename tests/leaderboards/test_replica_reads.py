@@ -28,9 +28,11 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from apikit import replica as replica_module
+from apikit.metrics import REPLICA_FALLBACKS
 from apikit.replica import PRIMARY, REPLICA, primary_reads, replica_iter, replica_reads
 from games.models import DailyChallenge, Game, utc_today
-from tests.factories import logged_in, make_challenge, make_player, result
+from tests.factories import closed_port, logged_in, make_challenge, make_player, result
 
 TOKEN = "replica-metrics-token-0123456789"
 
@@ -69,6 +71,9 @@ def no_replica() -> Iterator[None]:
 # ----- the router ------------------------------------------------------------------------
 
 
+# the replica must answer to be read from (apikit.replica.replica_answers)
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True, databases=BOTH)  # outside any transaction
 def test_reads_go_to_the_replica_only_inside_the_context(replica: BaseDatabaseWrapper) -> None:
     assert router.db_for_read(Game) == PRIMARY
     with replica_reads():
@@ -82,6 +87,9 @@ def test_reads_go_to_the_replica_only_inside_the_context(replica: BaseDatabaseWr
     assert not router.allow_migrate(REPLICA, "games")
 
 
+# the replica must answer to be read from (apikit.replica.replica_answers)
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True, databases=BOTH)  # outside any transaction
 def test_a_stream_reads_from_the_replica_step_by_step(replica: BaseDatabaseWrapper) -> None:
     seen = []
 
@@ -206,6 +214,38 @@ def test_boards_archive_player_pages_and_games_file_read_from_the_replica(
     with CaptureQueriesContext(replica) as on_replica:
         assert viewer.get("/api/games/").status_code in {200, 404}
     assert on_replica.captured_queries == []
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True, databases=BOTH)
+def test_a_replica_that_does_not_answer_leaves_its_reads_to_the_primary(
+    replica: BaseDatabaseWrapper, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A dead replica costs the site its offload, not its pages: the board answers from
+    the primary, and for the next REPLICA_RETRY_SECONDS nobody waits on the replica."""
+    challenge = make_challenge(utc_today() - dt.timedelta(days=1))
+    result(make_player("Ann"), challenge)
+    path = "/api/players/Ann/"
+    before = REPLICA_FALLBACKS._value.get()
+    replica.close()
+    saved = replica.settings_dict["PORT"]
+    replica.settings_dict["PORT"] = closed_port()
+    try:
+        for _ in range(2):
+            with CaptureQueriesContext(connections[PRIMARY]) as on_primary:
+                response = Client().get(path, HTTP_ACCEPT="application/json")
+            assert response.status_code == 200, response.content[:300]
+            assert response.json()["display_name"] == "Ann"
+            assert served(on_primary, "games_game")
+        assert REPLICA_FALLBACKS._value.get() - before == 1  # tried once, then left alone
+        assert "read replica unavailable" in caplog.text
+    finally:
+        replica.close()
+        replica.settings_dict["PORT"] = saved
+        replica_module._replica_down_until[0] = 0.0
+    with replica_reads():  # back, once the pause is over
+        assert router.db_for_read(Game) == REPLICA
 
 
 # ----- the lag metrics ---------------------------------------------------------------------
