@@ -311,12 +311,16 @@ def test_the_limits_open_again_after_their_window(backend: str, settings: Any) -
     assert call(guest, "get", f"/api/games/{cheap}/hint/").status_code == 200
 
     # A window of its own length: a fresh counter, not the one the hints above opened.
-    limits(settings, solver_seconds="1/5s")
+    # Each question spends up to HINT_SECONDS of the clock but is charged its CPU time,
+    # less on a busy machine: ask until the second of CPU is spent, within the window.
+    limits(settings, solver_seconds="1/10s")
     costly = start(guest, UNDECIDED[0])
-    answers = [call(guest, "get", f"/api/games/{costly}/winnable/") for _ in range(8)]
-    assert 429 in statuses(answers), statuses(answers)
+    answers = [call(guest, "get", f"/api/games/{costly}/winnable/")]
+    while answers[-1].status_code != 429 and len(answers) < 60:
+        answers.append(call(guest, "get", f"/api/games/{costly}/winnable/"))
+    assert statuses(answers[:-1]) == [200] * (len(answers) - 1), statuses(answers)
     wait = assert_over_budget(answers[-1], "solver_seconds", "player")
-    assert wait <= 5
+    assert wait <= 10
     time.sleep(wait + 0.05)
     assert call(guest, "get", f"/api/games/{costly}/winnable/").status_code == 200
 
