@@ -25,13 +25,12 @@ import itertools
 import json
 import re
 import secrets
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from allauth.mfa.totp.internal.auth import TOTP, format_hotp_value, hotp_value
+from allauth.mfa.totp.internal.auth import TOTP
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -45,7 +44,7 @@ from moderation import services as moderation
 from moderation.models import Flag, FlagKind
 from social import services as social
 from social.models import League
-from tests.factories import LINES, client_for, make_day, make_player, post
+from tests.factories import LINES, client_for, current_totp, make_day, make_player, post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -269,8 +268,7 @@ def staff_with_totp(name: str) -> tuple[User, Client]:
     auth = "/_allauth/browser/v1/auth"
     login = post(client, f"{auth}/login", {"username": name.lower(), "password": PASSWORD})
     assert login.status_code == 401, login.content  # the factor is still to come
-    now = format_hotp_value(hotp_value(secret, int(time.time()) // 30))  # the app's code
-    code = post(client, f"{auth}/2fa/authenticate", {"code": now})
+    code = post(client, f"{auth}/2fa/authenticate", {"code": current_totp(secret)})
     assert code.status_code == 200 and code.json()["meta"]["is_authenticated"], code.content
     return user, client
 
