@@ -141,6 +141,11 @@ typedef struct {
     uint8_t par[52][4];
     int8_t pidx[52][52]; /* pidx[c][p]: index of p in par[c], or -1 */
     uint64_t childmask[52]; /* childmask[p]: the cards that may be placed on p, as a bit set */
+    uint64_t lowchild[52];  /* lowchild[p]: the cards with two parents, p the lower (by number) */
+    /* flipkey[x]: what a flip of x (off one of its two parents onto the other) changes in
+     * the key, Z[x][one parent] ^ Z[x][the other]: the same whichever way (a table small
+     * enough to stay in the first-level cache, where Z is not) */
+    uint64_t flipkey[52][2];
     int nhome;
     uint64_t on_parent; /* the tableau cards that lie face up on a face-up parent */
     uint64_t ha, hb;
@@ -327,6 +332,92 @@ static void pop_move(S *s) {
         s->len[k] = base;
         s->len[d] = from;
     }
+    hash_card(s, c, below_key(s, k, h));
+    uint64_t bit = 1ULL << c;
+    s->on_parent = h > s->down[k] && s->fits[c][s->cols[k][h - 1]] ? s->on_parent | bit : s->on_parent & ~bit;
+}
+
+/* A flip (is_flip) made without the undo log, and undone: it turns no card, sends none
+ * home, and leaves on_parent as it was (the pile's lowest card x lies on a parent before
+ * and after; every other card keeps what it lies on), and its key change is flipkey[x].
+ * For the closure of a class and the class key's walk, which undo their flips themselves
+ * in stack order with the logged moves: every move logged after a flip is undone before
+ * the flip, and the flip before any move logged before it. flip_make returns the height
+ * x had in its column. */
+static inline int flip_make(S *s, int x, int d) {
+    int k = s->col_of[x], h = s->pos_of[x], base = s->len[d], n = s->len[k];
+    s->ha ^= s->flipkey[x][0];
+    s->hb ^= s->flipkey[x][1];
+    for (int i = h; i < n; i++, base++) {
+        int y = s->cols[k][i];
+        s->cols[d][base] = (uint8_t)y;
+        s->col_of[y] = (int8_t)d;
+        s->pos_of[y] = (int8_t)base;
+    }
+    s->len[d] = base;
+    s->len[k] = h;
+    return h;
+}
+
+/* Undo flip_make(s, x, d) made from column k, height h. */
+static inline void flip_unmake(S *s, int x, int k, int h) {
+    int d = s->col_of[x], from = s->pos_of[x], n = s->len[d], base = h;
+    s->ha ^= s->flipkey[x][0];
+    s->hb ^= s->flipkey[x][1];
+    for (int i = from; i < n; i++, base++) {
+        int y = s->cols[d][i];
+        s->cols[k][base] = (uint8_t)y;
+        s->col_of[y] = (int8_t)k;
+        s->pos_of[y] = (int8_t)base;
+    }
+    s->len[k] = base;
+    s->len[d] = from;
+}
+
+/* Any move between columns (it may turn a card, and its lowest card c may land on a
+ * non-parent or an empty column, or leave one) made without the undo log, and undone by
+ * pile_unmake with what it returns: the height c had, and whether a card turned. For
+ * made_key, in stack order with the logged moves as flip_make. */
+static inline int pile_make(S *s, int c, int d, int *turned) {
+    int k = s->col_of[c], h = s->pos_of[c], base = s->len[d], n = s->len[k];
+    hash_card(s, c, below_key(s, k, h));
+    hash_card(s, c, below_key(s, d, base));
+    s->on_parent = base && s->fits[c][s->cols[d][base - 1]] ? s->on_parent | 1ULL << c : s->on_parent & ~(1ULL << c);
+    for (int i = h; i < n; i++, base++) {
+        int y = s->cols[k][i];
+        s->cols[d][base] = (uint8_t)y;
+        s->col_of[y] = (int8_t)d;
+        s->pos_of[y] = (int8_t)base;
+    }
+    s->len[d] = base;
+    s->len[k] = h;
+    *turned = h > 0 && h == s->down[k];
+    if (*turned) {
+        int t = s->cols[k][h - 1];
+        s->down[k]--;
+        s->ha ^= D[t][0];
+        s->hb ^= D[t][1];
+    }
+    return h;
+}
+
+static inline void pile_unmake(S *s, int c, int k, int h, int turned) {
+    int d = s->col_of[c], from = s->pos_of[c], n = s->len[d], base = h;
+    if (turned) {
+        int t = s->cols[k][h - 1];
+        s->down[k]++;
+        s->ha ^= D[t][0];
+        s->hb ^= D[t][1];
+    }
+    hash_card(s, c, below_key(s, d, from));
+    for (int i = from; i < n; i++, base++) {
+        int y = s->cols[d][i];
+        s->cols[k][base] = (uint8_t)y;
+        s->col_of[y] = (int8_t)k;
+        s->pos_of[y] = (int8_t)base;
+    }
+    s->len[k] = base;
+    s->len[d] = from;
     hash_card(s, c, below_key(s, k, h));
     uint64_t bit = 1ULL << c;
     s->on_parent = h > s->down[k] && s->fits[c][s->cols[k][h - 1]] ? s->on_parent | bit : s->on_parent & ~bit;
@@ -1021,32 +1112,27 @@ static inline int is_flip(const S *s, int move) {
  * The flips are walked without making them while each is between two columns no earlier
  * one of the walk touched (below); half the children of a long search need two or more. */
 static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
-    size_t mark = s->log_len;
+    /* the flips made (each card flips once at most: onto its lower parent), to undo */
+    int made_x[52], made_k[52], made_h[52], nmade = 0;
     uint64_t a, b;
     for (;;) {
         /* the piles on a parent whose other parent may be a top, lowest card first (a
          * pile's lowest card y lies on one parent, so it has one flip at most: onto the
          * other) */
-        uint64_t may = 0, tops = 0;
+        uint64_t may = 0;
         for (int k = 0; k < NCOLS; k++)
-            if (s->len[k]) {
-                int t = s->cols[k][s->len[k] - 1];
-                tops |= 1ULL << t;
-                may |= s->childmask[t];
-            }
+            if (s->len[k]) may |= s->lowchild[s->cols[k][s->len[k] - 1]];
+        /* y lies on a parent and its lower parent t is a top (Yukon: classes are Yukon's
+         * alone, and every card but a King has two parents), so nothing lies on t and y
+         * lies on the higher one: its flip is onto t, unless t is in y's column */
         may &= s->on_parent;
         int n = 0, ys[4 * NCOLS], ts[4 * NCOLS], ks[4 * NCOLS]; /* a walk adds one at most per flip */
         for (; may; may &= may - 1) {
-            int y = __builtin_ctzll(may), ky = s->col_of[y], r = s->cols[ky][s->pos_of[y] - 1];
-            for (int i = 0; i < s->npar[y]; i++) {
-                int t = s->par[y][i];
-                if (t > r || !(tops >> t & 1)) continue;
-                int k = s->col_of[t];
-                if (k == ky) continue;
-                ys[n] = y;
-                ts[n] = t;
-                ks[n++] = k;
-            }
+            int y = __builtin_ctzll(may), t = s->par[y][0], k = s->col_of[t];
+            if (k == s->col_of[y]) continue;
+            ys[n] = y;
+            ts[n] = t;
+            ks[n++] = k;
         }
         /* The flips, first to last, without making them while each is between two
          * columns no earlier one touched: the flip of y (the pile y..w) off r onto q, the
@@ -1064,9 +1150,9 @@ static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
         while (n) {
             int y = ys[0], q = ts[0], B = ks[0], A = s->col_of[y];
             if ((touched >> A & 1) || (touched >> B & 1)) break;
-            int h = s->pos_of[y], r = s->cols[A][h - 1], w = s->cols[A][s->len[A] - 1];
-            a ^= Z[y][r][0] ^ Z[y][q][0];
-            b ^= Z[y][r][1] ^ Z[y][q][1];
+            int h = s->pos_of[y], w = s->cols[A][s->len[A] - 1];
+            a ^= s->flipkey[y][0];
+            b ^= s->flipkey[y][1];
             walked[nw++] = (uint16_t)(y << 3 | B);
             touched |= 1 << A | 1 << B;
             int m = 0;
@@ -1096,13 +1182,14 @@ static int class_key(S *s, uint64_t *pa, uint64_t *pb) {
             }
         }
         if (!n) break;
-        for (int i = 0; i < nw; i++)
-            if (push_move(s, walked[i]) < 0) {
-                pop_to(s, mark);
-                return -1;
-            }
+        for (int i = 0; i < nw; i++) {
+            int x = walked[i] >> 3;
+            made_x[nmade] = x;
+            made_k[nmade] = s->col_of[x];
+            made_h[nmade++] = flip_make(s, x, walked[i] & 7);
+        }
     }
-    pop_to(s, mark);
+    while (nmade--) flip_unmake(s, made_x[nmade], made_k[nmade], made_h[nmade]);
     if (!a && !b) a = 1;
     *pa = a;
     *pb = b;
@@ -1156,8 +1243,18 @@ static int member_moves(S *s, int r, int x, uint16_t *out) {
 static int made_key(S *s, int move, uint64_t *pa, uint64_t *pb) {
     size_t mark = s->log_len;
     int src = move_source(s, move);
-    int rc = push_move(s, move) < 0 || apply_autos(s, src) < 0 ? -1 : s->nhome == 52 ? 0 : class_key(s, pa, pb) < 0 ? -1 : 1;
+    if (src < 0) { /* a move home or a take-back */
+        int rc = push_move(s, move) < 0 || apply_autos(s, src) < 0 ? -1 : s->nhome == 52 ? 0 : class_key(s, pa, pb) < 0 ? -1 : 1;
+        pop_to(s, mark);
+        return rc;
+    }
+    /* between columns: made without the log (the foundations are as they were, so it
+     * cannot win by itself) */
+    int c = move >> 3, turned, h = pile_make(s, c, move & 7, &turned);
+    int autos = (s->flags & F_AUTO) && s->len[src] && safe_home(s, s->cols[src][s->len[src] - 1]);
+    int rc = autos && apply_autos(s, src) < 0 ? -1 : s->nhome == 52 ? 0 : class_key(s, pa, pb) < 0 ? -1 : 1;
     pop_to(s, mark);
+    pile_unmake(s, c, src, h, turned);
     return rc;
 }
 
@@ -1212,10 +1309,12 @@ static int close_class(S *s, size_t base, uint32_t m, int back) {
     int nf = gen_flips(s, flips);
     for (int i = 0; i < nf; i++) {
         if (flips[i] == back) continue; /* back to the member m was reached from */
-        int x = flips[i] >> 3, r = s->cols[s->col_of[x]][s->pos_of[x] - 1];
-        int undo = x << 3 | s->col_of[x];
-        uint64_t a, b;
-        move_key(s, flips[i], &a, &b);
+        /* x lies on one of its two parents, r, and goes onto the other, q */
+        int x = flips[i] >> 3, d = flips[i] & 7, q = s->cols[d][s->len[d] - 1];
+        int r = s->par[x][0] ^ s->par[x][1] ^ q, undo = x << 3 | s->col_of[x];
+        /* move_key for a flip: only x's (card, under) pair changes */
+        uint64_t a = s->ha ^ s->flipkey[x][0], b = s->hb ^ s->flipkey[x][1];
+        if (!a && !b) a = 1;
         int added = member_add(s, a, b);
         if (added <= 0) {
             if (added < 0) return -1;
@@ -1226,21 +1325,22 @@ static int close_class(S *s, size_t base, uint32_t m, int back) {
         s->mem[s->mem_len++] = (Member){m, flips[i]};
         s->members++;
         s->nodes++; /* a position searched, like its class's entry */
-        if (push_move(s, flips[i]) < 0) return -1;
+        /* the flip is made without the log: everything logged below is undone first */
+        int from = s->col_of[x], h = flip_make(s, x, flips[i] & 7), rc = 0;
         uint16_t mv[16];
         int nm = member_moves(s, r, x, mv);
-        if (reserve((void **)&s->cmv, &s->cmv_cap, s->cmv_len + (size_t)nm, sizeof(MemberMove)) < 0) return -1;
-        for (int j = 0; j < nm; j++) {
+        if (reserve((void **)&s->cmv, &s->cmv_cap, s->cmv_len + (size_t)nm, sizeof(MemberMove)) < 0) rc = -1;
+        for (int j = 0; j < nm && rc == 0; j++) {
             MemberMove *cm = &s->cmv[s->cmv_len++];
             cm->member = id;
             cm->move = mv[j];
-            int rc = made_key(s, mv[j], &cm->a, &cm->b);
-            if (rc < 0) return -1;
-            cm->keyed = (uint8_t)rc;
-            if (rc) __builtin_prefetch(table_home(&s->tt, cm->b));
+            int kd = made_key(s, mv[j], &cm->a, &cm->b);
+            if (kd < 0) rc = -1;
+            cm->keyed = (uint8_t)kd;
+            if (kd > 0) __builtin_prefetch(table_home(&s->tt, cm->b));
         }
-        int rc = close_class(s, base, id, undo);
-        pop_move(s);
+        if (rc == 0) rc = close_class(s, base, id, undo);
+        flip_unmake(s, x, from, h);
         if (rc < 0) return -1;
     }
     return 0;
@@ -1630,6 +1730,12 @@ static void setup_rules(S *s) {
             }
         }
     }
+    for (int c = 0; c < 52; c++) s->lowchild[c] = 0;
+    for (int c = 0; c < 52; c++)
+        if (s->npar[c] == 2) {
+            s->lowchild[s->par[c][0]] |= 1ULL << c; /* par[c] is in card order */
+            for (int w = 0; w < 2; w++) s->flipkey[c][w] = Z[c][s->par[c][0]][w] ^ Z[c][s->par[c][1]][w];
+        }
     hash_position(s);
 }
 
