@@ -238,6 +238,15 @@ class Clock:
     def advance(self, ms: float) -> None:
         self.now += dt.timedelta(milliseconds=ms)
 
+    @classmethod
+    def for_play(cls) -> Clock:
+        """From now, or from 22:00 UTC if that is sooner: the simulated play that follows
+        (minutes of think times) never runs into today's close at 00:00 UTC, whatever the
+        hour the suite runs at (run at 23:45, it did, and every move after midnight was
+        refused as the day's)."""
+        now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+        return cls(min(now, dt.datetime.combine(now.date(), dt.time(22), tzinfo=dt.UTC)))
+
 
 @contextlib.contextmanager
 def started_from(address: str, device: str = "") -> Iterator[Any]:

@@ -238,7 +238,7 @@ def cluster(eager_celery: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[dic
     line = LINES[0]
     gaps = [1800 + 650 * (i % 7) for i in range(len(line))]
     with monkeypatch.context() as patch:
-        clock = Clock(timezone.now().replace(microsecond=0))
+        clock = Clock.for_play()
         patch.setattr(timezone, "now", clock)
         with started_from("203.0.113.40", "a" * 32):
             phone = play_timed(make_player("Pocket Scout"), easy, line[:30], gaps[:30], clock)

@@ -23,7 +23,7 @@ from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
-    fake = Clock(timezone.now().replace(microsecond=0))
+    fake = Clock.for_play()
     monkeypatch.setattr(timezone, "now", fake)
     yield fake
 
