@@ -161,8 +161,12 @@ def test_the_home_page_gives_the_close_on_the_readers_clock(browse: Any) -> None
     turnover = page.page.locator('.countdown time[data-local="turnover"]')
     turnover.filter(has_text="your time").wait_for()
     midnight = dt.datetime.combine(utc_today() + dt.timedelta(days=1), dt.time(), dt.UTC)
-    local = midnight.astimezone(zoneinfo.ZoneInfo("America/New_York"))
-    expected = f"{local.hour - 12}:00 PM your time"
+    new_york = zoneinfo.ZoneInfo("America/New_York")
+    local = midnight.astimezone(new_york)
+    # from 00:00 to 05:00 UTC it is still the evening before in New York: the close is
+    # tomorrow there, and the page says so
+    tomorrow = " tomorrow" if local.date() > dt.datetime.now(new_york).date() else ""
+    expected = f"{local.hour - 12}:00 PM{tomorrow} your time"
     shown = re.sub(r"\s", " ", turnover.inner_text())
     assert shown == expected, (shown, expected)
     assert turnover.get_attribute("title") == "00:00 UTC"
