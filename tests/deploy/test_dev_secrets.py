@@ -210,6 +210,11 @@ def test_a_place_it_cannot_use_stops_the_start_with_one_clear_line(tmp_path: Pat
     path = not_a_directory / dev_secrets.FILE_NAME
     with pytest.raises(ImproperlyConfigured, match="cannot keep development secrets"):
         dev_secrets.load_or_create(path)
+    refused_at_start(start_env(DEV_SECRETS_FILE=str(path)), "cannot keep development secrets")
+
+
+def refused_at_start(env: dict[str, str], error: str) -> None:
+    """`manage.py check` in ``env`` stops with the one line of ``error``, no traceback."""
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],
         cwd=ROOT,
@@ -217,10 +222,10 @@ def test_a_place_it_cannot_use_stops_the_start_with_one_clear_line(tmp_path: Pat
         text=True,
         timeout=60,
         check=False,
-        env={**start_env(), "DEV_SECRETS_FILE": str(path)},
+        env=env,
     )
     assert result.returncode != 0
-    assert "yukon: configuration error: cannot keep development secrets" in result.stderr
+    assert f"yukon: configuration error: {error}" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -247,18 +252,9 @@ def test_sentinels_that_cannot_be_reached_stop_the_start(
 ) -> None:
     """A typo in the Sentinels' list fails at start, not as "no master" at the first
     request (docs/operations.md, "Redis that fails over")."""
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env=start_env(DEV_SECRETS_FILE=str(tmp_path / dev_secrets.FILE_NAME), **extra),
+    refused_at_start(
+        start_env(DEV_SECRETS_FILE=str(tmp_path / dev_secrets.FILE_NAME), **extra), error
     )
-    assert result.returncode != 0
-    assert f"yukon: configuration error: {error}" in result.stderr
-    assert "Traceback" not in result.stderr
 
 
 # ----- the receipt signing key (docs/operations.md, "The receipt signing key") ---------
