@@ -213,6 +213,21 @@ static void hash_position(S *s) {
 
 /* ---------------------------------------------------------------- moves */
 
+/* The cards of column src from height from up onto column dst from height at, their keys
+ * moved with them: the one copy of a move between columns, made or undone (src != dst). */
+static inline void shift_cards(S *s, int src, int from, int dst, int at) {
+    for (int i = from, n = s->len[src]; i < n; i++, at++) {
+        int x = s->cols[src][i];
+        card_xor(s, src, i, x);
+        s->cols[dst][at] = (uint8_t)x;
+        card_xor(s, dst, at, x);
+        s->col_of[x] = (int8_t)dst;
+        s->pos_of[x] = (uint8_t)at;
+    }
+    s->len[dst] = at;
+    s->len[src] = from;
+}
+
 /* The foundation the card goes to: the first of its suit at the rank below, or -1. */
 static inline int home_pile(const S *s, int c) {
     int r = rank0(c);
@@ -250,18 +265,7 @@ static int push_move(S *s, int move) {
         u.pile = (int8_t)p;
     } else {
         col_out(s, d);
-        int base = s->len[d];
-        for (int i = h; i < s->len[k]; i++) {
-            int x = s->cols[k][i];
-            card_xor(s, k, i, x);
-            s->cols[d][base] = (uint8_t)x;
-            card_xor(s, d, base, x);
-            s->col_of[x] = (int8_t)d;
-            s->pos_of[x] = (uint8_t)base;
-            base++;
-        }
-        s->len[d] = base;
-        s->len[k] = h;
+        shift_cards(s, k, h, d, s->len[d]);
         col_in(s, d);
     }
     if (h > 0 && h == s->down[k]) {
@@ -297,18 +301,7 @@ static void pop_move(S *s) {
         s->nhome--;
     } else {
         col_out(s, d);
-        int from = s->pos_of[c], base = h;
-        for (int i = from; i < s->len[d]; i++) {
-            int x = s->cols[d][i];
-            card_xor(s, d, i, x);
-            s->cols[k][base] = (uint8_t)x;
-            card_xor(s, k, base, x);
-            s->col_of[x] = (int8_t)k;
-            s->pos_of[x] = (uint8_t)base;
-            base++;
-        }
-        s->len[k] = base;
-        s->len[d] = from;
+        shift_cards(s, d, s->pos_of[c], k, h);
         col_in(s, d);
     }
     col_in(s, k);
@@ -852,7 +845,7 @@ static S *new_search(int decks, PyObject *columns, PyObject *down, PyObject *fou
     while (slots * 2 * 16 <= cap) slots *= 2;
     s->tt.max_slots = slots;
     size_t want = 1024;
-    double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 16);
+    double need = (double)(expect_nodes ? expect_nodes : START_NODES) + 64;
     while (want < slots && (double)want * TT_LOAD < need) want *= 2;
     if (table_setup(&s->tt, want) < 0) {
         free(s);
@@ -904,7 +897,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
     if (check_seconds(seconds) < 0 || check_seconds(wall_seconds) < 0) return NULL;
-    S *s = new_search(decks, columns, down, found, flags, memory_mb, seed, randomize, max_nodes);
+    unsigned long long expect = max_nodes && max_nodes < START_NODES ? max_nodes : START_NODES;
+    S *s = new_search(decks, columns, down, found, flags, memory_mb, seed, randomize, expect);
     if (!s) return NULL;
     PyObject *result = run_search(s, max_nodes, seconds, wall_seconds);
     free_search(s);

@@ -40,13 +40,33 @@ static inline double cpu_now(void) {
 
 /* The table is zeroed memory from mmap, with transparent huge pages where the kernel
  * allows them (random access over hundreds of MB otherwise misses the TLB each time). */
+/* Huge pages from 32 MB (2 million 16-byte slots) only: the kernel zeroes a huge page whole
+ * at its first touch, so a short search in a table of a few MB paid for zeroing all of it
+ * (2 MB at a time) for the few hundred slots it used; a long search's table grows past
+ * 32 MB and gets them then, where they save TLB misses (docs/solver.md, "Memory"). */
+#define HUGE_PAGES_FROM ((size_t)32 << 20)
+
+/* The positions a table is first sized for when the search says nothing better: a
+ * one-shot solve's node budget is only a ceiling. The table doubles in place as it
+ * fills, so a long search pays a few doublings, and a short one does not fault in pages
+ * it never uses. */
+#define START_NODES (1ULL << 10)
+
+/* Ask for huge pages on a mapping of HUGE_PAGES_FROM bytes or more. */
+static inline void advise_huge(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_PAGES_FROM) (void)madvise(p, bytes, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 static inline uint64_t *alloc_words(size_t words) {
     size_t bytes = words * 8;
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= (2u << 20)) (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+    advise_huge(p, bytes);
     return (uint64_t *)p;
 }
 

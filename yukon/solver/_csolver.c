@@ -227,6 +227,19 @@ static inline void hash_card(S *s, int c, int below) {
 
 /* ---------------------------------------------------------------- moves */
 
+/* The cards of column src from height from up onto column dst from height at: the one
+ * copy of every move between columns, made or undone (src != dst). */
+static inline void shift_cards(S *s, int src, int from, int dst, int at) {
+    for (int i = from, n = s->len[src]; i < n; i++, at++) {
+        int y = s->cols[src][i];
+        s->cols[dst][at] = (uint8_t)y;
+        s->col_of[y] = (int8_t)dst;
+        s->pos_of[y] = (int8_t)at;
+    }
+    s->len[dst] = at;
+    s->len[src] = from;
+}
+
 /* Make a move known to be legal; log it for undo. */
 static int push_move(S *s, int move) {
     int c = move >> 3, d = move & 7;
@@ -267,15 +280,7 @@ static int push_move(S *s, int move) {
         int base = s->len[d];
         if (base && s->fits[c][s->cols[d][base - 1]]) s->on_parent |= 1ULL << c;
         hash_card(s, c, below_key(s, d, base));
-        for (int i = h; i < s->len[k]; i++) {
-            int x = s->cols[k][i];
-            s->cols[d][base] = (uint8_t)x;
-            s->col_of[x] = (int8_t)d;
-            s->pos_of[x] = (int8_t)base;
-            base++;
-        }
-        s->len[d] = base;
-        s->len[k] = h;
+        shift_cards(s, k, h, d, base);
     }
     u.move = (uint16_t)move;
     u.src = (int8_t)k;
@@ -321,16 +326,7 @@ static void pop_move(S *s) {
     } else {
         int from = s->pos_of[c];
         hash_card(s, c, below_key(s, d, from));
-        int base = h;
-        for (int i = from; i < s->len[d]; i++) {
-            int x = s->cols[d][i];
-            s->cols[k][base] = (uint8_t)x;
-            s->col_of[x] = (int8_t)k;
-            s->pos_of[x] = (int8_t)base;
-            base++;
-        }
-        s->len[k] = base;
-        s->len[d] = from;
+        shift_cards(s, d, from, k, h);
     }
     hash_card(s, c, below_key(s, k, h));
     uint64_t bit = 1ULL << c;
@@ -345,33 +341,18 @@ static void pop_move(S *s) {
  * the flip, and the flip before any move logged before it. flip_make returns the height
  * x had in its column. */
 static inline int flip_make(S *s, int x, int d) {
-    int k = s->col_of[x], h = s->pos_of[x], base = s->len[d], n = s->len[k];
+    int k = s->col_of[x], h = s->pos_of[x];
     s->ha ^= s->flipkey[x][0];
     s->hb ^= s->flipkey[x][1];
-    for (int i = h; i < n; i++, base++) {
-        int y = s->cols[k][i];
-        s->cols[d][base] = (uint8_t)y;
-        s->col_of[y] = (int8_t)d;
-        s->pos_of[y] = (int8_t)base;
-    }
-    s->len[d] = base;
-    s->len[k] = h;
+    shift_cards(s, k, h, d, s->len[d]);
     return h;
 }
 
 /* Undo flip_make(s, x, d) made from column k, height h. */
 static inline void flip_unmake(S *s, int x, int k, int h) {
-    int d = s->col_of[x], from = s->pos_of[x], n = s->len[d], base = h;
     s->ha ^= s->flipkey[x][0];
     s->hb ^= s->flipkey[x][1];
-    for (int i = from; i < n; i++, base++) {
-        int y = s->cols[d][i];
-        s->cols[k][base] = (uint8_t)y;
-        s->col_of[y] = (int8_t)k;
-        s->pos_of[y] = (int8_t)base;
-    }
-    s->len[k] = base;
-    s->len[d] = from;
+    shift_cards(s, s->col_of[x], s->pos_of[x], k, h);
 }
 
 /* Any move between columns (it may turn a card, and its lowest card c may land on a
@@ -379,18 +360,11 @@ static inline void flip_unmake(S *s, int x, int k, int h) {
  * pile_unmake with what it returns: the height c had, and whether a card turned. For
  * made_key, in stack order with the logged moves as flip_make. */
 static inline int pile_make(S *s, int c, int d, int *turned) {
-    int k = s->col_of[c], h = s->pos_of[c], base = s->len[d], n = s->len[k];
+    int k = s->col_of[c], h = s->pos_of[c], base = s->len[d];
     hash_card(s, c, below_key(s, k, h));
     hash_card(s, c, below_key(s, d, base));
     s->on_parent = base && s->fits[c][s->cols[d][base - 1]] ? s->on_parent | 1ULL << c : s->on_parent & ~(1ULL << c);
-    for (int i = h; i < n; i++, base++) {
-        int y = s->cols[k][i];
-        s->cols[d][base] = (uint8_t)y;
-        s->col_of[y] = (int8_t)d;
-        s->pos_of[y] = (int8_t)base;
-    }
-    s->len[d] = base;
-    s->len[k] = h;
+    shift_cards(s, k, h, d, base);
     *turned = h > 0 && h == s->down[k];
     if (*turned) {
         int t = s->cols[k][h - 1];
@@ -402,7 +376,7 @@ static inline int pile_make(S *s, int c, int d, int *turned) {
 }
 
 static inline void pile_unmake(S *s, int c, int k, int h, int turned) {
-    int d = s->col_of[c], from = s->pos_of[c], n = s->len[d], base = h;
+    int d = s->col_of[c], from = s->pos_of[c];
     if (turned) {
         int t = s->cols[k][h - 1];
         s->down[k]++;
@@ -410,14 +384,7 @@ static inline void pile_unmake(S *s, int c, int k, int h, int turned) {
         s->hb ^= D[t][1];
     }
     hash_card(s, c, below_key(s, d, from));
-    for (int i = from; i < n; i++, base++) {
-        int y = s->cols[d][i];
-        s->cols[k][base] = (uint8_t)y;
-        s->col_of[y] = (int8_t)k;
-        s->pos_of[y] = (int8_t)base;
-    }
-    s->len[k] = base;
-    s->len[d] = from;
+    shift_cards(s, d, from, k, h);
     hash_card(s, c, below_key(s, k, h));
     uint64_t bit = 1ULL << c;
     s->on_parent = h > s->down[k] && s->fits[c][s->cols[k][h - 1]] ? s->on_parent | bit : s->on_parent & ~bit;
@@ -775,9 +742,7 @@ static uint64_t *double_mapping(uint64_t *p, size_t bytes) {
 #ifdef MREMAP_MAYMOVE
     void *q = mremap(p, bytes, 2 * bytes, MREMAP_MAYMOVE);
     if (q == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    if (2 * bytes >= (2u << 20)) (void)madvise(q, 2 * bytes, MADV_HUGEPAGE);
-#endif
+    advise_huge(q, 2 * bytes);
     return (uint64_t *)q;
 #else
     (void)p;
@@ -1790,8 +1755,8 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
         return NULL;
     }
     setup_rules(s);
-    /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts
-     * small (or at the size the node budget needs) and doubles up to the memory cap */
+    /* table: a power of two of 16-byte slots, filled to TT_LOAD at most; it starts at
+     * the size expect_nodes (else START_NODES) needs and doubles up to the memory cap */
     /* the table doubles in place (table_grow_in_place), so its peak is its own size */
     size_t cap_bytes = (size_t)memory_mb << 20, slots = slots_within(cap_bytes);
     s->tt.max_slots = slots;
@@ -1800,7 +1765,7 @@ static S *new_search(int variant, PyObject *columns, PyObject *down, PyObject *f
     s->tt.narrow_at = narrow_at;
     s->tt.qmask = ((1ULL << 56) - 1) & ~((1ULL << (56 - narrow_bits)) - 1);
     size_t want = 1024;
-    double need = expect_nodes ? (double)expect_nodes + 64 : (double)(1 << 19);
+    double need = (double)(expect_nodes ? expect_nodes : START_NODES) + 64;
     while (want < slots && (double)want * TT_LOAD < need) want *= 2;
     if (table_setup(&s->tt, want) < 0) {
         free(s);
@@ -1859,7 +1824,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (max_nodes_obj && read_u64(max_nodes_obj, "max_nodes", &max_nodes) < 0) return NULL;
     if (seed_obj && read_u64(seed_obj, "seed", &seed) < 0) return NULL;
     if (check_seconds(seconds) < 0 || check_seconds(wall_seconds) < 0) return NULL;
-    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, max_nodes, takeback, 0, 56);
+    unsigned long long expect = max_nodes && max_nodes < START_NODES ? max_nodes : START_NODES;
+    S *s = new_search(variant, columns, down, found, flags, memory_mb, seed, randomize, expect, takeback, 0, 56);
     if (!s) return NULL;
     PyObject *result = run_search(s, max_nodes, seconds, wall_seconds);
     free_search(s);
@@ -2529,6 +2495,11 @@ static PyObject *Search_get_narrowed(SearchObject *self, void *closure) {
     return PyBool_FromLong(self->s && self->s->tt.narrow == NARROW_YES);
 }
 
+static PyObject *Search_get_flags(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->s ? self->s->flags : 0);
+}
+
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
      "run(max_nodes=0, seconds=0.0, wall_seconds=0.0) -> (verdict, moves, nodes of this run, reason); resumes where the last "
@@ -2542,6 +2513,8 @@ static PyGetSetDef Search_getset[] = {
      "F_MERGE: the classes' members searched so far besides their entries (counted in nodes too)", NULL},
     {"narrowed", (getter)Search_get_narrowed, NULL,
      "the table went narrow: an exhausted search only says 'probably lost'", NULL},
+    {"flags", (getter)Search_get_flags, NULL,
+     "the rules in force: those asked for, less the ones the variant or take-back switches off", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
