@@ -39,17 +39,17 @@ static inline double cpu_now(void) {
 }
 
 /* The table is zeroed memory from mmap, with transparent huge pages where the kernel
- * allows them (random access over hundreds of MB otherwise misses the TLB each time). */
-/* Huge pages from 32 MB (2 million 16-byte slots) only: the kernel zeroes a huge page whole
- * at its first touch, so a short search in a table of a few MB paid for zeroing all of it
- * (2 MB at a time) for the few hundred slots it used; a long search's table grows past
- * 32 MB and gets them then, where they save TLB misses (docs/solver.md, "Memory"). */
+ * allows them (random access over hundreds of MB otherwise misses the TLB each time), but
+ * only from 32 MB (2 million 16-byte slots): the kernel zeroes a huge page whole at its
+ * first touch, so a short search in a table of a few MB paid for zeroing all of it, 2 MB
+ * at a time, for the few hundred slots it used; a long search's table grows past 32 MB
+ * and gets them then (docs/solver.md, "Table"). */
 #define HUGE_PAGES_FROM ((size_t)32 << 20)
 
 /* The positions a table is first sized for when the search says nothing better: a
- * one-shot solve's node budget is only a ceiling. The table doubles in place as it
- * fills, so a long search pays a few doublings, and a short one does not fault in pages
- * it never uses. */
+ * one-shot solve's node budget is only a ceiling. The table doubles as it fills, so a
+ * long search pays a few doublings, and a short one does not fault in pages it never
+ * uses. */
 #define START_NODES (1ULL << 10)
 
 /* Ask for huge pages on a mapping of HUGE_PAGES_FROM bytes or more. */
