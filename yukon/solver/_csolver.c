@@ -240,6 +240,15 @@ static inline void shift_cards(S *s, int src, int from, int dst, int at) {
     s->len[src] = from;
 }
 
+/* The card under height h of column k turns face up (by -1) or back down (by +1): the
+ * one place a move's turn changes the face-down count and the key. */
+static inline void turn_card(S *s, int k, int h, int by) {
+    int t = s->cols[k][h - 1];
+    s->down[k] += by;
+    s->ha ^= D[t][0];
+    s->hb ^= D[t][1];
+}
+
 /* Make a move known to be legal; log it for undo. */
 static int push_move(S *s, int move) {
     int c = move >> 3, d = move & 7;
@@ -287,10 +296,7 @@ static int push_move(S *s, int move) {
     u.height = (int8_t)h;
     u.turned = 0;
     if (h > 0 && h == s->down[k]) {
-        int t = s->cols[k][h - 1];
-        s->down[k]--;
-        s->ha ^= D[t][0];
-        s->hb ^= D[t][1];
+        turn_card(s, k, h, -1);
         u.turned = 1;
     }
     s->log[s->log_len++] = u;
@@ -310,12 +316,7 @@ static void pop_move(S *s) {
         s->nhome++;
         return;
     }
-    if (u.turned) {
-        int t = s->cols[k][h - 1];
-        s->down[k]++;
-        s->ha ^= D[t][0];
-        s->hb ^= D[t][1];
-    }
+    if (u.turned) turn_card(s, k, h, +1);
     if (d == FOUND_DEST) {
         s->cols[k][h] = (uint8_t)c;
         s->len[k] = h + 1;
@@ -366,23 +367,13 @@ static inline int pile_make(S *s, int c, int d, int *turned) {
     s->on_parent = base && s->fits[c][s->cols[d][base - 1]] ? s->on_parent | 1ULL << c : s->on_parent & ~(1ULL << c);
     shift_cards(s, k, h, d, base);
     *turned = h > 0 && h == s->down[k];
-    if (*turned) {
-        int t = s->cols[k][h - 1];
-        s->down[k]--;
-        s->ha ^= D[t][0];
-        s->hb ^= D[t][1];
-    }
+    if (*turned) turn_card(s, k, h, -1);
     return h;
 }
 
 static inline void pile_unmake(S *s, int c, int k, int h, int turned) {
     int d = s->col_of[c], from = s->pos_of[c];
-    if (turned) {
-        int t = s->cols[k][h - 1];
-        s->down[k]++;
-        s->ha ^= D[t][0];
-        s->hb ^= D[t][1];
-    }
+    if (turned) turn_card(s, k, h, +1);
     hash_card(s, c, below_key(s, d, from));
     shift_cards(s, d, from, k, h);
     hash_card(s, c, below_key(s, k, h));
