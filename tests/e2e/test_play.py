@@ -216,12 +216,6 @@ def test_illegal_drop_snaps_back_with_a_reason(browse: Any) -> None:
     toast = p.locator(".toast")
     toast.wait_for(state="visible")
     assert "cannot go on the six of spades" in toast.inner_text()
-    # On a phone the reason takes the screen's width, not half of it in a narrow column
-    # (a fixed box at left: 50% wraps within the half to its right unless sized itself).
-    p.set_viewport_size(PHONE)
-    box = toast.bounding_box()
-    assert box and box["width"] > 0.8 * PHONE["width"], box
-    p.set_viewport_size(DESKTOP)
     p.wait_for_timeout(300)  # the snap-back animation
     assert p.locator('.column[data-col="0"] [data-card="8s"]').count() == 1
     after = p.locator('.tableau [data-card="8s"]').bounding_box()
@@ -234,6 +228,17 @@ def test_illegal_drop_snaps_back_with_a_reason(browse: Any) -> None:
     p.locator('.column[data-col="6"]').click(position={"x": 20, "y": 300})
     wait_landed(page, "9c", 6)
     page.assert_clean()
+    # On a phone the reason takes the screen's width, not half of it in a narrow column
+    # (a fixed box at left: 50% wraps within the half to its right unless sized itself).
+    phone = browse(PHONE)
+    phone.goto("/practice/0/")
+    phone.page.locator('.tableau [data-card="8s"]').wait_for()
+    drag(phone, "8s", 1)
+    toast = phone.page.locator(".toast", has_text="cannot go on the six of spades")
+    toast.wait_for(state="visible")
+    box = toast.bounding_box()
+    assert box and box["width"] > 0.8 * PHONE["width"], box
+    phone.assert_clean()
 
 
 PAGES = [
