@@ -174,7 +174,7 @@ def format_table(rows: list[OddsRow]) -> str:
 # a work file as soon as it is known, and a rerun skips the deals already there.
 
 STUDY_FILE = Path(__file__).resolve().parent / "data" / "odds-study.json"
-STUDY_FORMAT = 1
+STUDY_FORMAT = 2  # 2: each variant carries its own budget, solver version and commit
 VERDICT_CODES: dict[str, str] = {"solved": "S", "unwinnable": "U", "unknown": "?"}
 Z95 = 1.959964  # the normal quantile of a two-sided 95 % interval
 
@@ -308,11 +308,12 @@ def run_study(
 def compact_study(
     work: WorkFile, git_commit: str = "", keep: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The shipped form of a study: per variant, the verdicts of the contiguous run of
-    deals from the lowest number studied, as one string (S solved, U proven unwinnable,
-    ? undecided), the solved lines' lengths in deal order, and each deal's positions and
-    CPU milliseconds. ``keep``: the variants of an earlier compact study of the same
-    budget (see ``kept_variants``), kept for those the work file does not hold."""
+    """The shipped form of a study: per variant, the stamp its rows were made under
+    (``study_stamp`` and the commit), then the verdicts of the contiguous run of deals from
+    the lowest number studied, as one string (S solved, U proven unwinnable, ? undecided),
+    the solved lines' lengths in deal order, and each deal's positions and CPU
+    milliseconds. ``keep``: the variants of an earlier compact study (``kept_variants``),
+    each with its own stamp, kept for those the work file does not hold."""
     ranges: dict[str, range] = {}
     for variant in VARIANT_NAMES:
         studied = {n for v, n in work.outcomes if v == variant}
@@ -330,6 +331,8 @@ def compact_study(
         numbers = ranges[variant]
         done = [work.outcomes[(variant, n)] for n in numbers]
         variants[variant] = {
+            **study_stamp(work.budget_nodes),
+            "git_commit": git_commit,
             "first": numbers.start,
             "verdicts": "".join(VERDICT_CODES[o.verdict] for o in done),
             "lengths": [o.length for o in done if o.verdict == "solved"],
@@ -338,33 +341,27 @@ def compact_study(
         }
     return {
         "format": STUDY_FORMAT,
-        "solver_version": SOLVER_VERSION,
-        "git_commit": git_commit,
         "deal_algorithm_version": DEAL_ALGORITHM_VERSION,
-        "budget_nodes": work.budget_nodes,
-        "memory_mb": STUDY_MEMORY_MB,
         "variants": variants,
     }
 
 
-def kept_variants(path: Path, budget_nodes: int) -> dict[str, Any]:
+def kept_variants(path: Path) -> dict[str, Any]:
     """The variants of the compact study at ``path``, to keep beside a new run's: a study
-    published one variant at a time stays one file. Raise ValueError if the file was made
-    with another budget, solver or deal algorithm (its verdicts would not compare)."""
+    published one variant at a time stays one file, each variant with the budget and
+    solver it was made with (a variant the new run studies is replaced whole). Raise
+    ValueError if the file is of another format or deal algorithm (its deal numbers
+    would name other deals)."""
     if not path.exists():
         return {}
     data = json.loads(path.read_text())
-    mine = {
-        "budget_nodes": budget_nodes,
-        "solver_version": SOLVER_VERSION,
-        "deal_algorithm_version": DEAL_ALGORITHM_VERSION,
-        "memory_mb": STUDY_MEMORY_MB,
-    }
-    theirs = {key: data.get(key) for key in mine}
-    if theirs != mine:
+    if data.get("format") != STUDY_FORMAT or data.get("deal_algorithm_version") != (
+        DEAL_ALGORITHM_VERSION
+    ):
         raise ValueError(
-            f"{path} holds a study made with {theirs}, not {mine}: "
-            "write this one to another --output"
+            f"{path} holds a study of format {data.get('format')!r} and deal algorithm "
+            f"{data.get('deal_algorithm_version')!r}, not {STUDY_FORMAT} and "
+            f"{DEAL_ALGORITHM_VERSION}: write this one to another --output"
         )
     variants: dict[str, Any] = data.get("variants", {})
     return variants
@@ -394,9 +391,13 @@ class Share:
 
 @dataclass(frozen=True)
 class PublishedRow:
-    """One variant of the shipped study, with its shares and 95 % confidence intervals."""
+    """One variant of the shipped study, with its shares and 95 % confidence intervals, and
+    what its rows were made with (each variant of the file is a study of its own)."""
 
     variant: str
+    budget_nodes: int
+    solver_version: int
+    git_commit: str
     first: int
     deals: int
     solved: int
@@ -431,10 +432,7 @@ class PublishedRow:
 
 @dataclass(frozen=True)
 class PublishedStudy:
-    solver_version: int
-    git_commit: str
     deal_algorithm_version: int
-    budget_nodes: int
     rows: list[PublishedRow]
 
 
@@ -454,6 +452,9 @@ def published_row(variant: str, data: dict[str, Any]) -> PublishedRow:
         raise ValueError(f"the {variant} study is inconsistent")
     return PublishedRow(
         variant=variant,
+        budget_nodes=int(data["budget_nodes"]),
+        solver_version=int(data["solver_version"]),
+        git_commit=str(data.get("git_commit", "")),
         first=int(data["first"]),
         deals=deals,
         solved=solved,
@@ -484,13 +485,7 @@ def load_published(path: Path = STUDY_FILE) -> PublishedStudy | None:
     if data["deal_algorithm_version"] != DEAL_ALGORITHM_VERSION:
         return None
     rows = [published_row(v, data["variants"][v]) for v in VARIANT_NAMES if v in data["variants"]]
-    return PublishedStudy(
-        solver_version=int(data["solver_version"]),
-        git_commit=str(data.get("git_commit", "")),
-        deal_algorithm_version=int(data["deal_algorithm_version"]),
-        budget_nodes=int(data["budget_nodes"]),
-        rows=rows,
-    )
+    return PublishedStudy(deal_algorithm_version=int(data["deal_algorithm_version"]), rows=rows)
 
 
 def format_published(study: PublishedStudy) -> str:
@@ -501,18 +496,17 @@ def format_published(study: PublishedStudy) -> str:
         return f"{share.count} ({100 * share.share:.1f} %, {interval})"
 
     lines = [
-        f"Budget {study.budget_nodes:,} positions per deal, solver version "
-        f"{study.solver_version}; 95 % Wilson intervals in brackets.",
+        "95 % Wilson intervals in brackets; the budget is positions per deal.",
         "",
-        "| variant | deals | solved | proven unwinnable | undecided | winnable | median CPU "
-        "| p95 CPU | median line |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| variant | deals | budget | solver | solved | proven unwinnable | undecided "
+        "| winnable | median CPU | p95 CPU | median line |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in study.rows:
         length = "-" if r.median_length is None else f"{r.median_length:.0f}"
         lines.append(
-            f"| {r.variant} | {r.first}..{r.last} | {pct(r.solved_share)} "
-            f"| {pct(r.unwinnable_share)} | {pct(r.undecided_share)} "
+            f"| {r.variant} | {r.first}..{r.last} | {r.budget_nodes:,} | {r.solver_version} "
+            f"| {pct(r.solved_share)} | {pct(r.unwinnable_share)} | {pct(r.undecided_share)} "
             f"| {100 * r.winnable_low:.1f}-{100 * r.winnable_high:.1f} % "
             f"| {r.median_cpu_ms or 0:.0f} ms | {r.p95_cpu_ms or 0:.0f} ms | {length} |"
         )

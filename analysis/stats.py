@@ -260,6 +260,8 @@ class StudyLine:
 
     variant: str
     numbers: str
+    budget: str  # positions per deal
+    solver_version: int
     deals: int
     solved: ShareCell
     unwinnable: ShareCell
@@ -292,6 +294,8 @@ def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
         StudyLine(
             variant=r.variant,
             numbers=f"{_count(r.first)}\u2013{_count(r.last)}",
+            budget=_count(r.budget_nodes),
+            solver_version=r.solver_version,
             deals=r.deals,
             solved=_share_text(r.solved_share),
             unwinnable=_share_text(r.unwinnable_share),
@@ -314,7 +318,6 @@ def published_context(study: PublishedStudy | None) -> dict[str, object]:
         "study": study,
         "study_rows": study.rows,
         "study_table": study_lines(study.rows),
-        "study_budget": _count(study.budget_nodes),
         "yukon_deals": _count(yukon.deals),
         "yukon_first": _count(yukon.first),
         "yukon_last": _count(yukon.last),

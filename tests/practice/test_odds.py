@@ -16,6 +16,7 @@ from analysis.models import DealStudy
 from games.models import DailyChallenge, Deal, Game, Mode, Status, Verification, utc_today
 from tests.games.conftest import make_user
 from yukon.engine import VARIANT_NAMES
+from yukon.solver import SOLVER_VERSION
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +114,8 @@ def test_a_fresh_install_shows_the_published_study(client: Client) -> None:
     share = f"{100 * yukon.solved_share.share:.1f} %"
     low = f"{100 * yukon.solved_share.low:.1f}"
     assert f"{share}<br>" in body and f"{yukon.solved:,} deals, {low}" in body  # and the CI
-    assert f"{study.budget_nodes:,} positions per deal" in body
+    for row in study.rows:  # each variant's budget and solver under its deal numbers
+        assert f"{row.budget_nodes:,} positions, solver {row.solver_version}</small>" in body
     assert "one in four" in body  # the quoted figures, beside the measured range
     for row in study.rows:  # both Moosehides among them
         assert f'data-range="{row.variant}"' in body, row.variant
@@ -131,14 +133,14 @@ def test_the_stats_page_writes_its_numbers_and_words_in_the_players_language(
     solved = f"{yukon.solved:,}".replace(",", ".")  # 8.778: German groups with a point
     low = f"{100 * yukon.solved_share.low:.1f}".replace(".", ",")  # 87,1: and a comma
     assert f"{solved} Spiele, {low}" in body
-    assert f"{study.budget_nodes:,}".replace(",", ".") in body
+    assert f"{yukon.budget_nodes:,}".replace(",", ".") + " Stellungen, Solver" in body
     assert "jedes vierte" in body and "one in four" not in body
 
 
 def test_the_published_study_is_whole_and_consistent() -> None:
     study = odds.load_published()
     assert study is not None
-    assert study.budget_nodes > 0 and study.solver_version >= 1
+    assert all(r.budget_nodes > 0 and r.solver_version >= 1 for r in study.rows)
     assert {r.variant for r in study.rows} == set(VARIANT_NAMES)  # the multi-deck games too
     # With several decks nearly every deal is won (docs/odds.md).
     for name in ("double-yukon", "triple-yukon", "quadruple-yukon"):
@@ -160,7 +162,7 @@ def test_the_published_study_is_whole_and_consistent() -> None:
         assert len(part["nodes"]) == len(part["verdicts"])
         # nothing ran past the budget (a run may overshoot by one position, or by the
         # other members of the last twin class it entered: a few dozen)
-        assert max(part["nodes"]) <= study.budget_nodes + 1000, variant
+        assert max(part["nodes"]) <= part["budget_nodes"] + 1000, variant
 
 
 def test_the_published_study_ships_in_the_wheel() -> None:
@@ -187,7 +189,9 @@ def test_publish_runs_resumes_and_writes_the_compact_study(tmp_path: Path) -> No
     text = run_odds(*args, "--deals", "4", "--variant", "yukon")
     assert "yukon: 0 of 4 deals already" in text and "| yukon | 22..25 |" in text
     data = json.loads(output.read_text())
-    assert data["budget_nodes"] == 20000 and data["variants"]["yukon"]["first"] == 22
+    yukon = data["variants"]["yukon"]
+    assert yukon["budget_nodes"] == 20000 and yukon["first"] == 22
+    assert yukon["solver_version"] == SOLVER_VERSION and yukon["memory_mb"] == odds.STUDY_MEMORY_MB
     assert data["variants"]["yukon"]["verdicts"][2] == "U"  # deal 24 is proven lost
     # Interrupted runs resume: a longer range studies only the new deals.
     more = run_odds(*args, "--deals", "6", "--variant", "yukon")
@@ -201,31 +205,44 @@ def test_publish_runs_resumes_and_writes_the_compact_study(tmp_path: Path) -> No
         run_odds("--publish", "--nodes", "30000", "--output", str(output), "--deals", "2")
 
 
-def test_publishing_one_variant_keeps_the_others_of_the_same_budget(tmp_path: Path) -> None:
+def test_publishing_one_variant_keeps_the_others_with_their_own_budgets(tmp_path: Path) -> None:
     output = tmp_path / "study.json"
-    args = ["--publish", "--nodes", "20000", "--output", str(output), "--deals", "2"]
-    run_odds(*args, "--variant", "russian")
-    run_odds(*args, "--variant", "moosehide", "--work", str(tmp_path / "other.jsonl"))
+    args = ["--publish", "--output", str(output), "--deals", "2"]
+    run_odds(*args, "--nodes", "20000", "--variant", "russian")
+    # Another variant, another budget: each variant of the file is a study of its own.
+    run_odds(*args, "--nodes", "30000", "--variant", "moosehide", "--work", str(tmp_path / "b"))
     data = json.loads(output.read_text())
     assert list(data["variants"]) == ["russian", "moosehide"]  # the engine's order
-    assert len(data["variants"]["russian"]["verdicts"]) == 2
-    # A file of another budget is not mixed in either.
+    study = odds.load_published(output)
+    assert study is not None
+    assert [(r.variant, r.budget_nodes, r.deals) for r in study.rows] == [
+        ("russian", 20000, 2),
+        ("moosehide", 30000, 2),
+    ]
+    # A variant studied again is replaced whole; the others keep their rows and stamps.
+    run_odds("--publish", "--output", str(output), "--deals", "1", "--nodes", "40000",
+             "--variant", "russian", "--work", str(tmp_path / "c"))  # fmt: skip
+    again = json.loads(output.read_text())
+    assert again["variants"]["moosehide"] == data["variants"]["moosehide"]
+    assert again["variants"]["russian"]["budget_nodes"] == 40000
+    assert len(again["variants"]["russian"]["verdicts"]) == 1
+    # A file of another format (or deal numbering) is refused, never rewritten.
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"format": 1, "deal_algorithm_version": 1, "variants": {}}))
     with pytest.raises(CommandError, match="another --output"):
-        run_odds("--publish", "--nodes", "30000", "--output", str(output), "--deals", "1",
-                 "--work", str(tmp_path / "third.jsonl"))  # fmt: skip
-    assert json.loads(output.read_text()) == data
+        run_odds("--publish", "--nodes", "20000", "--output", str(old), "--deals", "1",
+                 "--work", str(tmp_path / "d"))  # fmt: skip
+    assert json.loads(old.read_text())["format"] == 1
 
 
 def test_the_published_study_is_the_solvers_verdicts(tmp_path: Path) -> None:
     # Each shipped verdict is what solve() says within the recorded budget (a sample:
     # the first deals of each variant; node budgets make the check exact).
-    study = odds.load_published()
-    assert study is not None
     data = json.loads(odds.STUDY_FILE.read_text())
     for variant, part in data["variants"].items():
         for i in range(3):
             number = part["first"] + i
-            outcome = odds.study_one(variant, number, study.budget_nodes)
+            outcome = odds.study_one(variant, number, part["budget_nodes"])
             assert odds.VERDICT_CODES[outcome.verdict] == part["verdicts"][i], (variant, number)
             assert outcome.nodes == part["nodes"][i], (variant, number)
 

@@ -32,8 +32,8 @@ from yukon_site import settings as site_settings
 
 pytestmark = pytest.mark.django_db
 
-# Deals whose start the solver leaves undecided within a hint's budget ("?" at a million
-# positions in analysis/data/odds-study.json): a hint there spends all of HINT_SECONDS,
+# Deals whose start the solver leaves undecided within a hint's budget (undecided at a million
+# positions: docs/odds.md, solver version 9's study): a hint there spends all of HINT_SECONDS,
 # and "unknown" is never cached, so every such hint costs the solver its whole budget.
 UNDECIDED = [59, 61, 65, 71, 75, 166, 184, 232, 252, 289, 296, 306, 319, 325, 335, 377]
 HOME = "127.0.0.1"

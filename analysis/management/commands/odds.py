@@ -195,7 +195,7 @@ class Command(BaseCommand):
         work_path = Path(options["work"] or output.with_suffix(".work.jsonl"))
         try:
             work = odds.WorkFile(work_path, budget)
-            keep = odds.kept_variants(output, budget)
+            keep = odds.kept_variants(output)
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         for variant in variants:
