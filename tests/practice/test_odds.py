@@ -130,8 +130,8 @@ def test_the_stats_page_writes_its_numbers_and_words_in_the_players_language(
     assert study is not None
     yukon = next(r for r in study.rows if r.variant == "yukon")
     body = client.get("/stats/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    solved = f"{yukon.solved:,}".replace(",", ".")  # 8.778: German groups with a point
-    low = f"{100 * yukon.solved_share.low:.1f}".replace(".", ",")  # 87,1: and a comma
+    solved = f"{yukon.solved:,}".replace(",", ".")  # 17.778: German groups with a point
+    low = f"{100 * yukon.solved_share.low:.1f}".replace(".", ",")  # 88,4: and a comma
     assert f"{solved} Spiele, {low}" in body
     assert f"{yukon.budget_nodes:,}".replace(",", ".") + " Stellungen, Solver" in body
     assert "jedes vierte" in body and "one in four" not in body
