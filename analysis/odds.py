@@ -397,7 +397,6 @@ class PublishedRow:
     variant: str
     budget_nodes: int
     solver_version: int
-    git_commit: str
     first: int
     deals: int
     solved: int
@@ -454,7 +453,6 @@ def published_row(variant: str, data: dict[str, Any]) -> PublishedRow:
         variant=variant,
         budget_nodes=int(data["budget_nodes"]),
         solver_version=int(data["solver_version"]),
-        git_commit=str(data.get("git_commit", "")),
         first=int(data["first"]),
         deals=deals,
         solved=solved,
