@@ -268,7 +268,7 @@ class StudyLine:
     undecided: ShareCell
     winnable: str
     median_cpu: str
-    median_length: str
+    median_length: str | None  # None: no deal won, so no line
 
 
 def _pct(share: float) -> str:
@@ -278,15 +278,16 @@ def _pct(share: float) -> str:
 @dataclass(frozen=True)
 class ShareCell:
     share: str  # "83.8 %"
-    detail: str  # "1,676 deals, 82.1\u201385.3 %": the count and the 95 % interval
+    count: str  # "1,676 deals"
+    interval: str  # "82.1\u201385.3 %": the 95 % interval
 
 
 def _share_text(share: Share) -> ShareCell:
+    count = ngettext("%(count)s deal", "%(count)s deals", share.count) % {
+        "count": _count(share.count)
+    }
     interval = f"{_pct(share.low)}\u2013{_pct(share.high)} %"
-    detail = ngettext(
-        "%(count)s deal, %(interval)s", "%(count)s deals, %(interval)s", share.count
-    ) % {"count": _count(share.count), "interval": interval}
-    return ShareCell(f"{_pct(share.share)} %", detail)
+    return ShareCell(f"{_pct(share.share)} %", count, interval)
 
 
 def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
@@ -304,7 +305,7 @@ def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
             median_cpu="\u2013"
             if r.median_cpu_ms is None
             else f"{_decimal(r.median_cpu_ms, 0)} ms",
-            median_length="\u2013" if r.median_length is None else _decimal(r.median_length, 0),
+            median_length=None if r.median_length is None else _decimal(r.median_length, 0),
         )
         for r in rows
     ]

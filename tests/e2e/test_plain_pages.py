@@ -6,7 +6,9 @@
 - the archive: tiers are buttons named in words, a closed Sunday's weekly among them and
   playable; a [hidden] "Next month" takes no room at all;
 - practice: New after a move asks first, and "Keep playing" keeps the game; a hint says its
-  move in words and lights the target column as well as the card.
+  move in words and lights the target column as well as the card;
+- the odds: the published study is a table on a desktop and a card of labelled figures per
+  variant on a phone, neither scrolling sideways, and no figure broken across lines.
 
 axe checks each screen; screenshots go to test-artifacts/screenshots/plain-*.png.
 """
@@ -208,3 +210,60 @@ def test_practice_asks_before_leaving_and_hints_in_words(
     )
     page.shot(f"plain-practice-hint-{size}")
     page.assert_clean()
+
+
+# Each cell of the published study's first row: its label on a phone (the column's heading).
+STUDY_LABELS = [
+    "",
+    "Deals",
+    "Solved",
+    "Proven unwinnable",
+    "Undecided",
+    "Winnable",
+    "Median time",
+    "Median line",
+]
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_the_published_study_reads_without_scrolling_sideways(
+    browse: Any, size: str, viewport: dict[str, int]
+) -> None:
+    page = browse(viewport)
+    page.goto("/stats/")
+    table = page.page.locator("[data-published]")
+    layout = table.evaluate(
+        """table => {
+            const region = table.closest('.table-scroll'), row = table.tBodies[0].rows[0];
+            const cells = [...row.cells];
+            return {
+                sideways: region.scrollWidth - region.clientWidth,
+                page: document.documentElement.scrollWidth - window.innerWidth,
+                heading: table.tHead.getBoundingClientRect().height,
+                labels: cells.map(td => getComputedStyle(td, '::before').content),
+                tops: cells.map(td => Math.round(td.getBoundingClientRect().top)),
+                // the lines each figure, and each line under it, takes
+                lines: [...table.querySelectorAll('td, td > small')].flatMap(e => {
+                    const text = [...e.childNodes].find(n => n.nodeType === Node.TEXT_NODE);
+                    if (!text) return [];
+                    const range = document.createRange();
+                    range.selectNodeContents(text);
+                    return [new Set([...range.getClientRects()].map(r => Math.round(r.top))).size];
+                }),
+            };
+        }"""
+    )
+    assert layout["sideways"] <= 0 and layout["page"] <= 0, layout
+    assert max(layout["lines"]) == 1, layout["lines"]
+    if size == "phone":  # a card per variant: each figure under its label, two or more abreast
+        assert layout["heading"] <= 1
+        assert layout["labels"] == ["none"] + [f'"{label}"' for label in STUDY_LABELS[1:]]
+        assert len(set(layout["tops"])) < len(layout["tops"]) - 1
+    else:  # a table: the headings above, a row's cells side by side
+        assert layout["heading"] > 20
+        assert len(set(layout["tops"])) == 1
+    # a variant no deal of which was won has no line to measure: a dash, not "- moves"
+    runs = table.locator("tr", has_text="runs only").locator("td").last
+    assert runs.inner_text() == "\u2013"
+    full_shot(page, f"stats-{size}")
+    assert_axe_passes(page, f"the odds at {size} size")

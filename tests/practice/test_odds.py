@@ -113,9 +113,12 @@ def test_a_fresh_install_shows_the_published_study(client: Client) -> None:
     yukon = next(r for r in study.rows if r.variant == "yukon")
     share = f"{100 * yukon.solved_share.share:.1f} %"
     low = f"{100 * yukon.solved_share.low:.1f}"
-    assert f"{share}<br>" in body and f"{yukon.solved:,} deals, {low}" in body  # and the CI
+    # the share, and under it the count and the 95 % interval, each on a line of its own
+    count = f'<small class="muted">{yukon.solved:,} deals</small>'
+    assert f'{share}{count}<small class="muted">{low}' in body
     for row in study.rows:  # each variant's budget and solver under its deal numbers
-        assert f"{row.budget_nodes:,} positions, solver {row.solver_version}</small>" in body
+        budget, solver = f"{row.budget_nodes:,} positions", f"solver {row.solver_version}"
+        assert f'{budget}</small><small class="muted">{solver}</small>' in body
     assert "one in four" in body  # the quoted figures, beside the measured range
     for row in study.rows:  # both Moosehides among them
         assert f'data-range="{row.variant}"' in body, row.variant
@@ -132,7 +135,7 @@ def test_the_stats_page_writes_its_numbers_and_words_in_the_players_language(
     body = client.get("/stats/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     solved = f"{yukon.solved:,}".replace(",", ".")  # 17.778: German groups with a point
     low = f"{100 * yukon.solved_share.low:.1f}".replace(".", ",")  # 88,4: and a comma
-    assert f"{solved} Spiele, {low}" in body
+    assert f'{solved} Spiele</small><small class="muted">{low}' in body
     assert f"{yukon.budget_nodes:,}".replace(",", ".") + " Stellungen, Solver" in body
     assert "jedes vierte" in body and "one in four" not in body
 
