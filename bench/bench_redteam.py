@@ -19,6 +19,8 @@ then the worker's cost of one judgement.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import statistics
 import sys
@@ -66,6 +68,9 @@ def main() -> None:
     parser.add_argument("--choice-deals", type=int, default=40, help="medium and hard deals")
     parser.add_argument("--choice-honest", type=int, default=42, help="games per honest profile")
     parser.add_argument("--choice-bots", type=int, default=100, help="games per knowing profile")
+    parser.add_argument(
+        "--dump", type=Path, help="write each judged game's evidence to this JSON file"
+    )
     args = parser.parse_args()
     thresholds = Thresholds.from_settings()
     deals = winnable_deals(args.deals)
@@ -160,6 +165,29 @@ def share(alone: Counter[str], games: int) -> str:
     return f"{alone['any']} (**{alone['any'] / games:.1%}**; {kinds})"
 
 
+CURVE = (-0.5, -0.75, -1.0, -1.25, -1.5)  # thresholds (log10) the calibration table shows
+
+
+def threshold_curve(judged_by_profile: dict[str, list[list[Clairvoyance]]], t: Thresholds) -> None:
+    """Each profile's share flagged alone and as accounts (by their last game) at the
+    thresholds of ``CURVE``: what moving the setting would trade. A profile's games come in
+    groups (one per honest skill and timing), and an account's games from one group."""
+    print("\nflagged at other thresholds (alone / accounts by game " + f"{RECORD})")
+    print("| profile | " + " | ".join(f"10^{x}" for x in CURVE) + " |\n|---|" + "---|" * len(CURVE))
+    for name, results in judged_by_profile.items():
+        cells = []
+        games = sum(len(group) for group in results)
+        accounts = sum(len(group) // RECORD for group in results)
+        for x in CURVE:
+            flagged = by_last = 0
+            for group in results:
+                alone, by_game = flagged_by(group, dataclasses.replace(t, clairvoyance_log10=x))
+                flagged += alone["any"]
+                by_last += by_game[-1]
+            cells.append(f"{flagged / games:.1%} / {by_last / max(accounts, 1):.1%}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
 def choices(args: argparse.Namespace, thresholds: Thresholds) -> None:
     """The clairvoyance check alone on medium and hard deals: honest players of every skill
     and timing, and players who know what they should not, game by game and as accounts of
@@ -186,10 +214,12 @@ def choices(args: argparse.Namespace, thresholds: Thresholds) -> None:
         )
 
     honest: list[Clairvoyance] = []
+    honest_groups: list[list[Clairvoyance]] = []
     honest_by_game = [0] * RECORD
     for profile in honest_profiles():
         results, seconds = judged(profile, deals, args.choice_honest, args.seed, thresholds)
         honest += results
+        honest_groups.append(results)
         costs += seconds
         _, by_game = flagged_by(results, thresholds)
         honest_by_game = [a + b for a, b in zip(honest_by_game, by_game, strict=True)]
@@ -201,10 +231,19 @@ def choices(args: argparse.Namespace, thresholds: Thresholds) -> None:
         + " | ".join(f"{n} ({n / accounts:.1%})" for n in honest_by_game)
         + " |"
     )
+    judged_by_profile = {"all honest": honest_groups}
     for profile in knowledge_profiles():
         results, seconds = judged(profile, deals, args.choice_bots, args.seed, thresholds)
         costs += seconds
         report(profile.name, results)
+        judged_by_profile[profile.name] = [results]
+    threshold_curve(judged_by_profile, thresholds)
+    if args.dump:
+        evidence = {
+            name: [[dataclasses.asdict(r.evidence()) for r in group] for group in groups]
+            for name, groups in judged_by_profile.items()
+        }
+        args.dump.write_text(json.dumps(evidence))
     costs.sort()
     print(
         f"the check's cost (CPU): median {statistics.median(costs) * 1000:.0f} ms, p95 "

@@ -17,8 +17,9 @@ well each masked player explains every move of the game (its *style*), and how m
 better a player who sometimes plays the solver's first move explains them. A game's
 ``Evidence`` is stored, and a player's *record* (their last judged games) is judged
 against the one masked player whose style fits it best: a ratio of likelihoods, knowing
-or consulting against masked, flagged from ``10^-clairvoyance_log10`` (calibrated by the
-red team: docs/moderation.md, "The clairvoyance check").
+against masked flagged from ``10^-clairvoyance_log10``, consulting against masked from
+``10^-consulted_log10`` (each calibrated by the red team: docs/moderation.md, "The
+clairvoyance check").
 
 Pure Python over the engine and the solver (never Django), like ``moderation.detector``.
 The cost is bounded by ``clairvoyance_nodes`` solver positions a game (the verification
@@ -266,19 +267,19 @@ def record_findings(
     """The findings on a player's record: this game and ``earlier`` (game id -> evidence,
     the player's last judged games), flagged on this game when the record is at least
     10^-``clairvoyance_log10`` times likelier for a player who knows the hidden cards
-    (``clairvoyance``), or for one who consults the solver (``solver_consulted``), than for
-    the masked player that fits it, and this game leans the same way."""
+    (``clairvoyance``), or 10^-``consulted_log10`` times for one who consults the solver
+    (``solver_consulted``), than for the masked player that fits it, and this game leans the
+    same way."""
     evidence = result.evidence()
     record = [evidence, *earlier.values()]
     noise, blunder = MASKED_PLAYERS[fitted_player(record)]
     over = f" over {len(record)} games" if earlier else ""
-    limit = f"flagged from {10**-t.clairvoyance_log10:,.0f}"
     common = {
         "record_games": sorted(earlier),
         "masked_player": {"noise": noise, "blunder": blunder},
         "solver_nodes": result.nodes,
     }
-    thresholds = t.pick("clairvoyance_log10", "clairvoyance_record_games", "clairvoyance_nodes")
+    budget = t.pick("clairvoyance_record_games", "clairvoyance_nodes")
     out = []
     knowing, _ = record_log10(record)
     alone, _ = record_log10([evidence])
@@ -286,7 +287,8 @@ def record_findings(
         reason = (
             f"kept the win at {evidence.decisions} choices where a player who sees only the "
             f"face-up cards often lets it go; a player who knows the hidden cards is "
-            f"{10**-knowing:,.0f} times likelier to play as this player did{over} ({limit})"
+            f"{10**-knowing:,.0f} times likelier to play as this player did{over} "
+            f"(flagged from {10**-t.clairvoyance_log10:,.0f})"
         )
         measured = {
             "decisions": len(result.decisions),
@@ -294,18 +296,20 @@ def record_findings(
             "log10_likelihood": round(alone, 3),
             "record_log10_likelihood": round(knowing, 3),
         }
+        thresholds = t.pick("clairvoyance_log10") | budget
         out.append(Finding("clairvoyance", reason, measured | common, thresholds))
     consulting = consulting_log10(record)
     alone = consulting_log10([evidence])
-    if consulting <= t.clairvoyance_log10 and alone < 0:
+    if consulting <= t.consulted_log10 and alone < 0:
         reason = (
             f"played the solver's first move where a player of this style seldom would: a "
             f"player who consults the solver is {10**-consulting:,.0f} times likelier to play "
-            f"as this player did{over} ({limit})"
+            f"as this player did{over} (flagged from {10**-t.consulted_log10:,.0f})"
         )
         measured = {
             "log10_likelihood": round(alone, 3),
             "record_log10_likelihood": round(consulting, 3),
         }
+        thresholds = t.pick("consulted_log10") | budget
         out.append(Finding("solver_consulted", reason, measured | common, thresholds))
     return out

@@ -58,7 +58,8 @@ class Thresholds:
     new_player_dailies: int = 3
     shared_address_accounts: int = 3
     linked_seen_cards: int = 1
-    clairvoyance_log10: float = -1.5
+    clairvoyance_log10: float = -1.0
+    consulted_log10: float = -1.5
     clairvoyance_record_games: int = 10
     clairvoyance_nodes: int = 2_000_000
 

@@ -515,9 +515,10 @@ MODERATION_SHARED_ADDRESS_ACCOUNTS = env.int("MODERATION_SHARED_ADDRESS_ACCOUNTS
 MODERATION_LINKED_SEEN_CARDS = env.int("MODERATION_LINKED_SEEN_CARDS", default=1)
 # The clairvoyance check (moderation/clairvoyance.py), medium and hard games: flagged when
 # the player's last RECORD_GAMES judged games are at most 10^LOG10 as likely for the masked
-# player whose style fits them best as for one who knows the hidden cards; NODES bounds its
-# solver a game.
-MODERATION_CLAIRVOYANCE_LOG10 = env.float("MODERATION_CLAIRVOYANCE_LOG10", default=-1.5)
+# player whose style fits them best as for one who knows the hidden cards (CONSULTED_LOG10:
+# as for one who plays the solver's first move now and then); NODES bounds its solver a game.
+MODERATION_CLAIRVOYANCE_LOG10 = env.float("MODERATION_CLAIRVOYANCE_LOG10", default=-1.0)
+MODERATION_CONSULTED_LOG10 = env.float("MODERATION_CONSULTED_LOG10", default=-1.5)
 MODERATION_CLAIRVOYANCE_RECORD_GAMES = env.int("MODERATION_CLAIRVOYANCE_RECORD_GAMES", default=10)
 MODERATION_CLAIRVOYANCE_NODES = env.int("MODERATION_CLAIRVOYANCE_NODES", default=2_000_000)
 # Data retention (docs/operations.md, "Data retention"; the privacy page shows these):

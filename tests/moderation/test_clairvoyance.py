@@ -77,9 +77,10 @@ def test_players_who_know_the_cards_are_caught(deals: list[Daily]) -> None:
     }
     for name, r in rates.items():
         print(f"\n{name}: {caught[name]} findings in {r.games} games ({dict(r.kinds)})", end="")
-    # Measured 7, 13 + 2 and 6 findings in 16 games on this seed, judged game by game
+    # Measured 9, 13 + 3 and 6 findings in 16 games on this seed, judged game by game
     # (production judges a player's record: bench/bench_redteam.py, docs/moderation.md);
-    # these floors keep the checks from silently getting weaker.
-    assert caught["clairvoyant, human pace and style"] >= 6
-    assert caught["solver at a random 60 % of positions"] >= 12
+    # these floors keep the checks from silently getting weaker. (With one threshold for
+    # both findings, 10^-1.5, the clairvoyant had 7.)
+    assert caught["clairvoyant, human pace and style"] >= 8
+    assert caught["solver at a random 60 % of positions"] >= 14
     assert caught["solver at a random 30 % of positions"] >= 5

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.redis, py
 # Two medium deals, and the seeds of a knowing regular player's games on them: each game
 # alone is 2 and 3.3 times likelier for a knowing player than for the masked player that
 # fits it best (10^0.31, 10^0.52), together 6.8 times (bench/bench_redteam.py's figures
-# are for the default threshold, 10^1.5; this test lowers it to 10^0.8 to see the sum).
+# are for the default threshold, 10^1.0; this test lowers it to 10^0.8 to see the sum).
 GAMES = [(9, 2), (21, 9)]
 
 
