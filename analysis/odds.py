@@ -10,6 +10,7 @@ import statistics
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -486,12 +487,32 @@ def load_published(path: Path = STUDY_FILE) -> PublishedStudy | None:
     return PublishedStudy(deal_algorithm_version=int(data["deal_algorithm_version"]), rows=rows)
 
 
+def percent_places(*shares: float) -> int:
+    """The decimals to write shares with as percentages: one, or two or three where one
+    would misstate them. A share above 0 never reads "0.0", one below 1 never "100.0", and
+    two different shares side by side never read the same (3 deals in 20,000 are "0.015
+    %" in "0.005-0.044 %", not "0.0 %" in "0.0-0.0 %")."""
+    for places in (1, 2):
+        read = [(share, float(f"{100 * share:.{places}f}")) for share in shares]
+        if not any(
+            (share > 0 and text == 0) or (share < 1 and text == 100) for share, text in read
+        ) and not any(a != b and x == y for (a, x), (b, y) in pairwise(read)):
+            return places
+    return 3
+
+
+def percents(*shares: float) -> list[str]:
+    """The shares as percentages ("88.9"), with percent_places' decimals."""
+    places = percent_places(*shares)
+    return [f"{100 * share:.{places}f}" for share in shares]
+
+
 def format_published(study: PublishedStudy) -> str:
     """The shipped study as a Markdown table (for docs/odds.md)."""
 
     def pct(share: Share) -> str:
-        interval = f"{100 * share.low:.1f}-{100 * share.high:.1f}"
-        return f"{share.count} ({100 * share.share:.1f} %, {interval})"
+        value, low, high = percents(share.share, share.low, share.high)
+        return f"{share.count} ({value} %, {low}-{high})"
 
     lines = [
         "95 % Wilson intervals in brackets; the budget is positions per deal.",
@@ -505,7 +526,7 @@ def format_published(study: PublishedStudy) -> str:
         lines.append(
             f"| {r.variant} | {r.first}..{r.last} | {r.budget_nodes:,} | {r.solver_version} "
             f"| {pct(r.solved_share)} | {pct(r.unwinnable_share)} | {pct(r.undecided_share)} "
-            f"| {100 * r.winnable_low:.1f}-{100 * r.winnable_high:.1f} % "
+            f"| {'-'.join(percents(r.winnable_low, r.winnable_high))} % "
             f"| {r.median_cpu_ms or 0:.0f} ms | {r.p95_cpu_ms or 0:.0f} ms | {length} |"
         )
     return "\n".join(lines)

@@ -16,7 +16,14 @@ from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, ngettext
 
-from analysis.odds import PublishedRow, PublishedStudy, Share, all_rows, load_published
+from analysis.odds import (
+    PublishedRow,
+    PublishedStudy,
+    Share,
+    all_rows,
+    load_published,
+    percent_places,
+)
 from games.models import DailyChallenge, Game, Mode, Status, Tier, Verification
 
 BAR_WIDTH = 420  # px of a 100 % bar in the verdict chart
@@ -211,7 +218,7 @@ def winnable_ranges(rows: list[PublishedRow]) -> list[RangeRow]:
         label = (
             f"{_pct(row.solved_share.share)} %"
             if not row.undecided
-            else f"{_pct(row.solved_share.share)}-{_pct(upper)} %"
+            else "-".join(_pcts(row.solved_share.share, upper)) + " %"
         )
         out.append(
             RangeRow(
@@ -272,7 +279,14 @@ class StudyLine:
 
 
 def _pct(share: float) -> str:
-    return _decimal(100 * share)
+    return _pcts(share)[0]
+
+
+def _pcts(*shares: float) -> list[str]:
+    """Shares as percentages in the active language, with as many decimals as it takes
+    not to misstate them (analysis.odds.percent_places)."""
+    places = percent_places(*shares)
+    return [_decimal(100 * share, places) for share in shares]
 
 
 @dataclass(frozen=True)
@@ -286,8 +300,8 @@ def _share_text(share: Share) -> ShareCell:
     count = ngettext("%(count)s deal", "%(count)s deals", share.count) % {
         "count": _count(share.count)
     }
-    interval = f"{_pct(share.low)}\u2013{_pct(share.high)} %"
-    return ShareCell(f"{_pct(share.share)} %", count, interval)
+    value, low, high = _pcts(share.share, share.low, share.high)
+    return ShareCell(f"{value} %", count, f"{low}\u2013{high} %")
 
 
 def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
@@ -301,7 +315,7 @@ def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
             solved=_share_text(r.solved_share),
             unwinnable=_share_text(r.unwinnable_share),
             undecided=_share_text(r.undecided_share),
-            winnable=f"{_pct(r.winnable_low)}\u2013{_pct(r.winnable_high)} %",
+            winnable="\u2013".join(_pcts(r.winnable_low, r.winnable_high)) + " %",
             median_cpu="\u2013"
             if r.median_cpu_ms is None
             else f"{_decimal(r.median_cpu_ms, 0)} ms",

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from analysis import odds
+from analysis import odds, stats
 from analysis.models import DealStudy
 from games.models import DailyChallenge, Deal, Game, Mode, Status, Verification, utc_today
 from tests.games.conftest import make_user
@@ -139,6 +139,24 @@ def test_the_stats_page_writes_its_numbers_and_words_in_the_players_language(
     budget = f"{yukon.budget_nodes:,}".replace(",", ".")
     assert f'{budget} Stellungen</small><small class="muted">Solver {yukon.solver_version}' in body
     assert "jedes vierte" in body and "one in four" not in body
+
+
+def test_a_share_never_reads_as_none_all_or_the_same_as_its_neighbour() -> None:
+    # Alaska's 3 undecided deals in 20,000 once read "0.0 %" with a "0.0-0.0 %" interval,
+    # Triple Yukon's 4,999 solved of 5,000 "100.0 %", and Alaska's range "85.7-85.7 %"
+    assert stats._pcts(3 / 20000, *odds.wilson(3, 20000)) == ["0.015", "0.005", "0.044"]
+    assert stats._pcts(4999 / 5000) == ["99.98"]
+    assert stats._pcts(0.85715, 0.85730) == ["85.72", "85.73"]
+    # one decimal wherever one tells the truth; 0 and 1 themselves stay "0.0" and "100.0"
+    assert stats._pcts(0.889, 0.0, 1.0) == ["88.9", "0.0", "100.0"]
+    study = odds.load_published()
+    assert study is not None
+    alaska = next(r for r in stats.study_lines(study.rows) if r.variant == "alaska")
+    assert alaska.undecided.count == "3 deals"
+    assert alaska.undecided.share != "0.0 %"
+    assert not alaska.undecided.interval.startswith("0.0\u20130.0")
+    # and so does the table the command prints for docs/odds.md
+    assert "| 3 (0.015 %, 0.005-0.044) |" in odds.format_published(study)
 
 
 def test_the_published_study_is_whole_and_consistent() -> None:
