@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games.models import DailyChallenge, Verification
+from games.models import DailyChallenge, Verification, utc_today
 from leaderboards.serializers import DailyBoard, LeagueBoard
 from moderation import services as moderation
 from moderation.models import AuditLog, LeagueReport
@@ -322,7 +322,7 @@ def test_weekly_and_monthly_points_and_ties(ann: User, bob: User, eve: User) -> 
     league = create(ann)
     for user in (bob, eve):
         join(user, token_of(league))
-    today = dt.date.today()
+    today = utc_today()
     monday = today - dt.timedelta(days=today.weekday())
     days = [monday + dt.timedelta(days=n) for n in range(min(2, today.weekday() + 1))]
     for day in days:
@@ -465,7 +465,7 @@ def test_week_and_month_each_count_their_own_days(ann: User) -> None:
     from leaderboards.circles import month_of, week_of
 
     league = create(ann)
-    today = dt.date.today()
+    today = utc_today()
     days = {week_of(today)[0], month_of(today)[0], today}
     for day in days:
         result(ann, make_challenge(day), finished_at=dt.datetime.combine(day, dt.time(9), dt.UTC))
