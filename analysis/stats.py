@@ -216,9 +216,9 @@ def winnable_ranges(rows: list[PublishedRow]) -> list[RangeRow]:
         y = 24 + i * RANGE_ROW
         upper = (row.solved + row.undecided) / row.deals
         label = (
-            f"{_pct(row.solved_share.share)} %"
+            f"{_pct(row.solved_share.share)}\u00a0%"
             if not row.undecided
-            else "-".join(_pcts(row.solved_share.share, upper)) + " %"
+            else "-".join(_pcts(row.solved_share.share, upper)) + "\u00a0%"
         )
         out.append(
             RangeRow(
@@ -291,7 +291,7 @@ def _pcts(*shares: float) -> list[str]:
 
 @dataclass(frozen=True)
 class ShareCell:
-    share: str  # "83.8 %"
+    share: str  # "83.8 %" (a no-break space before the sign: it never wraps alone)
     count: str  # "1,676 deals"
     interval: str  # "82.1\u201385.3 %": the 95 % interval
 
@@ -301,7 +301,7 @@ def _share_text(share: Share) -> ShareCell:
         "count": _count(share.count)
     }
     value, low, high = _pcts(share.share, share.low, share.high)
-    return ShareCell(f"{value} %", count, f"{low}\u2013{high} %")
+    return ShareCell(f"{value}\u00a0%", count, f"{low}\u2013{high}\u00a0%")
 
 
 def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
@@ -315,7 +315,7 @@ def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
             solved=_share_text(r.solved_share),
             unwinnable=_share_text(r.unwinnable_share),
             undecided=_share_text(r.undecided_share),
-            winnable="\u2013".join(_pcts(r.winnable_low, r.winnable_high)) + " %",
+            winnable="\u2013".join(_pcts(r.winnable_low, r.winnable_high)) + "\u00a0%",
             median_cpu="\u2013"
             if r.median_cpu_ms is None
             else f"{_decimal(r.median_cpu_ms, 0)} ms",

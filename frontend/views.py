@@ -146,6 +146,11 @@ def leaderboard(request: HttpRequest, board: str = "daily") -> HttpResponse:
 
 @ensure_csrf_cookie
 def player(request: HttpRequest, name: str) -> HttpResponse:
+    """A player's page (its data: /api/players/<name>/); the site's 404 page, saying so,
+    for a name no player has (or a banned one's), as the API answers."""
+    if not User.objects.filter(display_name__iexact=name.strip(), is_banned=False).exists():
+        message = _("No player is called “%(name)s”.") % {"name": name}
+        return render(request, "404.html", {"message": message}, status=404)
     user = request.user
     own = user.is_authenticated and user.display_name.casefold() == name.casefold()
     return _page(request, "player.html", name=name, own=own)

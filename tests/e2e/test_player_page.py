@@ -125,7 +125,9 @@ def test_the_player_page_reads_in_words(
     games = p.get_by_role("region", name="Recent daily games")
     assert games.locator("tr.lost").count() == 1
     assert "✗ No move left" in games.locator("tr.lost").inner_text()
-    today_row = games.locator("tr", has_text=today.isoformat())
+    # each game's day by name, as the rest of the page names days, not "2026-12-06"
+    assert today.isoformat() not in games.inner_text()
+    today_row = games.locator("tr", has_text=f"{today:%b} {today.day}, {today.year}")
     assert re.search(r"after the close|\d+ so far", today_row.inner_text()), today_row.inner_text()
     pager = p.get_by_role("navigation", name="Daily games")
     assert pager.get_by_role("button").all_inner_texts() == ["Older games"]

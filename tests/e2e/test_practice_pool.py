@@ -71,7 +71,7 @@ def test_the_player_page_lists_practice_games_with_resume(browse: Any, settings:
     page = browse()
     p = page.page
     page.goto("/login/")
-    p.get_by_label("Name", exact=True).fill("resumer")
+    p.get_by_label("Log-in name", exact=True).fill("resumer")
     p.get_by_label("Password").fill("a long pass phrase 42")
     p.get_by_role("button", name="Log in", exact=True).click()
     p.wait_for_url(lambda url: "/login/" not in url, timeout=10_000)

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 process.env.TZ = "America/New_York";
 
 const {
-  clockFrom, closesAt, countdown, dayName, fillLocalTimes, localClock, localDateTime, localText,
+  clockFrom, closesAt, countdown, dayName, fillLocalTimes, localClock, localDateTime, localText, shortDayName,
   nextUtcMidnight, turnoverAt, utcDay, zoneLabel,
 } = await import("../../frontend/static/frontend/js/shared/local_time.js");
 
@@ -67,6 +67,7 @@ test("moments, days and zones as a reader reads them", () => {
   assert.equal(localDateTime("2026-12-01T23:30:00Z", in_("Asia/Tokyo")), "2 Dec 2026, 08:30");
   // A day is a date: named as it is, never moved into the reader's zone.
   assert.equal(dayName("2026-12-01", GB), "Tue, 1 Dec 2026");
+  assert.equal(shortDayName("2026-12-01", GB), "1 Dec 2026"); // a table's column
   assert.equal(zoneLabel(at(12, 1, 15), in_("America/New_York")), "America/New_York, UTC−5");
   assert.equal(zoneLabel(at(12, 1, 15), in_("Asia/Kolkata")), "Asia/Calcutta, UTC+5:30");
   assert.equal(zoneLabel(at(12, 1, 15), in_("UTC")), "UTC");
@@ -77,6 +78,7 @@ test("in German: German dates on a 24-hour clock, as Intl writes them for \"de\"
   assert.equal(localClock("2026-12-01T23:30:00Z", in_("America/New_York", DE)), "18:30");
   assert.equal(localDateTime("2026-12-01T23:30:00Z", in_("Asia/Tokyo", DE)), "02.12.2026, 08:30");
   assert.equal(dayName("2026-12-01", DE), "Di., 1. Dez. 2026");
+  assert.equal(shortDayName("2026-12-01", DE), "1. Dez. 2026");
 });
 
 test("without a locale, the page's language: a German page (<html lang=\"de\">) writes German", () => {

@@ -7,6 +7,8 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
+from tests.factories import make_player
+
 PAGES = [
     ("/", "pages/home.js"),
     ("/play/{game}/", "pages/play.js"),
@@ -16,7 +18,7 @@ PAGES = [
     ("/leaderboards/", "pages/leaderboard.js"),
     ("/leaderboards/streaks/", "pages/leaderboard.js"),
     ("/leaderboards/daily/?date=2026-01-02&tier=hard", "pages/leaderboard.js"),
-    ("/players/someone/", "pages/player.js"),
+    ("/players/Ann%20Public/", "pages/player.js"),  # public_game's player
     ("/signup/", "pages/account.js"),
     ("/login/", "pages/account.js"),
     ("/how-to-play/", "pages/how_to_play.js"),
@@ -52,6 +54,23 @@ def test_page_renders(client: Client, public_game: int, path: str, module: str) 
 )
 def test_bad_page_addresses_are_404(client: Client, path: str) -> None:
     assert client.get(path).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_name_no_player_has_is_the_sites_404_page_saying_so(public_game: int) -> None:
+    # it was the player page's frame, 200, with the API's bare "no player named 'Nobody'"
+    for name in ("Nobody", "Ann Publik"):
+        response = Client().get(f"/players/{name}/")
+        assert response.status_code == 404
+        body = response.content.decode()
+        assert f"No player is called \u201c{name}\u201d." in body and "player.js" not in body
+    banned = make_player("Bea Banned")
+    banned.is_banned = True
+    banned.save(update_fields=["is_banned"])
+    assert Client().get("/players/Bea%20Banned/").status_code == 404
+    german = Client().get("/players/Nobody/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Kein Spieler heißt \u201eNobody\u201c." in german
+    assert Client().get("/players/ann public/").status_code == 200  # names match in any case
 
 
 @pytest.mark.django_db

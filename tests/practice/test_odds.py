@@ -111,7 +111,7 @@ def test_a_fresh_install_shows_the_published_study(client: Client) -> None:
     ):
         assert marker in body, marker
     yukon = next(r for r in study.rows if r.variant == "yukon")
-    share = f"{100 * yukon.solved_share.share:.1f} %"
+    share = f"{100 * yukon.solved_share.share:.1f}\u00a0%"  # a no-break space: never "%" alone
     low = f"{100 * yukon.solved_share.low:.1f}"
     # the share, and under it the count and the 95 % interval, each on a line of its own
     count = f'<small class="muted">{yukon.solved:,} deals</small>'
@@ -153,10 +153,14 @@ def test_a_share_never_reads_as_none_all_or_the_same_as_its_neighbour() -> None:
     assert study is not None
     alaska = next(r for r in stats.study_lines(study.rows) if r.variant == "alaska")
     assert alaska.undecided.count == "3 deals"
-    assert alaska.undecided.share != "0.0 %"
+    assert alaska.undecided.share == "0.015\u00a0%"
     assert not alaska.undecided.interval.startswith("0.0\u20130.0")
     # and so does the table the command prints for docs/odds.md
     assert "| 3 (0.015 %, 0.005-0.044) |" in odds.format_published(study)
+    # the summary's figures never leave their "%" alone at a line's end
+    body = Client().get("/stats/").content.decode()
+    summary = body[body.index("data-published-summary") :].split("</p>", 1)[0]
+    assert " %" not in summary and "&nbsp;%" in summary
 
 
 def test_the_published_study_is_whole_and_consistent() -> None:

@@ -9,6 +9,7 @@ import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/fo
 import { dailyCounts } from "../shared/game_names.js";
 import { el, emptyState, fill, playerLink } from "../shared/html.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
+import { dayName } from "../shared/local_time.js";
 import { poll } from "../shared/poll.js";
 import { shortCommitment } from "../shared/proof.js";
 
@@ -123,7 +124,7 @@ function openedRow(entry) {
 
 function showOpened(opened) {
   if (!openedBox || !opened?.length) return;
-  fill(openedBox, el("h3", null, interpolate(gettext("Yesterday's deals, opened (%(date)s)"), { date: opened[0].date })),
+  fill(openedBox, el("h3", null, interpolate(gettext("Yesterday's deals, opened (%(date)s)"), { date: dayName(opened[0].date) })),
     el("ul", null, opened.map(openedRow)),
     el("p", "muted", gettext("Each deal and salt hash to the commitment shown all day yesterday.")));
 }

@@ -56,7 +56,7 @@ function boardPath(section, page) {
   if (page > 1) params.set("page", page);
   const archive = board === "daily" && query.get("archive") === "1";
   const circle = section.querySelector("[data-circle]")?.value || "";
-  if (!archive && section.querySelector("[data-around]").checked) params.set("around", "me");
+  if (!archive && section.querySelector("[data-around]")?.checked) params.set("around", "me");
   if (circle === "following") params.set("following", "true");
   else if (circle) params.set("league", circle);
   let path = board === "daily" ? `/api/leaderboards/daily/${day}/${tier}/` : `/api/leaderboards/${board}/`;
@@ -114,7 +114,7 @@ async function fillCircles(section) {
 
 const section = document.querySelector("[data-boards]");
 if (section) {
-  section.querySelector("[data-around]").addEventListener("change", () => loadBoard(section, 1));
+  section.querySelector("[data-around]")?.addEventListener("change", () => loadBoard(section, 1));
   section.querySelector("[data-circle]")?.addEventListener("change", () => loadBoard(section, 1));
   section.querySelector("[data-pager]").addEventListener("click", (e) => {
     const button = e.target.closest("[data-page]");

@@ -15,6 +15,7 @@ import { tierWord } from "../shared/game_names.js";
 import { clearHint, hintWords, markHint } from "../shared/hint_words.js";
 import { el, fill } from "../shared/html.js";
 import { gettext, interpolate, ngettext, pageLanguage } from "../shared/i18n.js";
+import { dayName } from "../shared/local_time.js";
 import { countShare } from "../shared/metrics.js";
 import { shortCommitment } from "../shared/proof.js";
 import { applyMove, fromMasked, isMultiDeck, legalMoves, revealCard } from "../shared/rules.js";
@@ -109,11 +110,11 @@ function adopt(game) {
   }
   if (game.mode === "daily" || game.mode === "guest") {
     const weekly = game.tier === "weekly" ? ` · ${variantTitle(game.variant, siteConstants()?.variant_titles)}` : "";
-    $("[data-title]").textContent = `${game.date} · ${tierWord(game.tier)}${weekly}`;
+    $("[data-title]").textContent = `${dayName(game.date)} · ${tierWord(game.tier)}${weekly}`;
     showCommitment(game);
   } else if (game.mode === "archive") {
     $("[data-title]").textContent = interpolate(gettext("%(date)s · %(tier)s · archive"),
-      { date: game.date, tier: tierWord(game.tier) });
+      { date: dayName(game.date), tier: tierWord(game.tier) });
   } else if (game.tier) { // dealt from the practice pool: proven winnable, rated
     const practice = interpolate(gettext("Practice #%(deal)s · %(tier)s"), { deal: game.deal, tier: tierWord(game.tier) });
     const rate = game.bot_win_rate == null ? "" : ` · ${interpolate(gettext("bot wins %(rate)s"), {
@@ -456,7 +457,7 @@ async function showRank(game, attempt) {
       const board = await api.get(boardApi(game));
       rankEl.textContent = board.me
         ? interpolate(gettext("Unranked archive game: #%(rank)s on %(date)s's %(tier)s archive board."),
-          { rank: board.me.rank, date: game.date, tier: tierWord(game.tier) })
+          { rank: board.me.rank, date: dayName(game.date), tier: tierWord(game.tier) })
         : gettext("Verified: on your record and the day's archive board.");
       return;
     }

@@ -11,7 +11,7 @@ import { formatElapsed, tierTitle } from "../shared/format.js";
 import { endingWords, historyResult, practiceName } from "../shared/game_names.js";
 import { el, emptyState, fill, numberCell as num } from "../shared/html.js";
 import { gettext, interpolate, ngettext, pageLanguage, pgettext } from "../shared/i18n.js";
-import { clockFrom, dayName as localDayName, nextUtcMidnight, utcDay } from "../shared/local_time.js";
+import { clockFrom, dayName as localDayName, nextUtcMidnight, shortDayName, utcDay } from "../shared/local_time.js";
 import { showModerationNotices } from "../shared/appeal.js";
 
 // One's own page: the moderators' notices and the appeal form (player.html; none elsewhere).
@@ -197,7 +197,7 @@ function gamesTable(rows, today) {
     const lost = !row.won;
     const mark = el("span", { class: "result-mark", "aria-hidden": "true" }, lost ? "✗" : "✓");
     const rank = rankText(row, today);
-    return el("tr", `${lost ? "lost" : "won"}${row.guest ? " guest" : ""}`, el("td", "nowrap", row.date, replay),
+    return el("tr", `${lost ? "lost" : "won"}${row.guest ? " guest" : ""}`, el("td", "nowrap", el("time", { datetime: row.date }, shortDayName(row.date)), replay),
       el("td", null, tierTitle(row.tier)), el("td", null, mark, ` ${historyResult(row)}`),
       num(row.score), num(formatElapsed(row.elapsed_ms, "–")),
       el("td", `num${typeof rank === "number" ? "" : " muted small"}`, rank));

@@ -7,6 +7,7 @@
 
 import { variantTitle } from "./format.js";
 import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
+import { dayName } from "./local_time.js";
 
 const ENDINGS = {
   won: () => gettext("Won"),
@@ -60,10 +61,10 @@ export function replayTitle(game, titles) {
     return interpolate(gettext("Replay practice %(game)s"), { game: practiceName(game, titles) });
   }
   const variant = game.variant && game.variant !== "yukon" ? ` · ${variantOf(game, titles)}` : "";
-  const day = { date: game.date, tier: tierWord(game.tier), variant };
-  if (game.mode === "archive") return interpolate(gettext("Replay %(date)s %(tier)s%(variant)s (archive)"), day);
-  if (game.mode === "guest") return interpolate(gettext("Replay %(date)s %(tier)s%(variant)s (played as a guest)"), day);
-  return interpolate(gettext("Replay %(date)s %(tier)s%(variant)s"), day);
+  const day = { date: dayName(game.date), tier: tierWord(game.tier), variant };
+  if (game.mode === "archive") return interpolate(gettext("Replay · %(date)s · %(tier)s%(variant)s (archive)"), day);
+  if (game.mode === "guest") return interpolate(gettext("Replay · %(date)s · %(tier)s%(variant)s (played as a guest)"), day);
+  return interpolate(gettext("Replay · %(date)s · %(tier)s%(variant)s"), day);
 }
 
 /** A daily's counts so far: "7 played (1 as a guest) · 3 won"; `guests` are the games

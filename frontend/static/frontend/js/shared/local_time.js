@@ -105,6 +105,12 @@ export function dayName(isoDate, { locale = pageLanguage() } = {}) {
   }).format(Date.parse(`${isoDate}T00:00:00Z`));
 }
 
+/** A game's day, short, for a table's column: "1 Dec 2026" (in UTC, as dayName). */
+export function shortDayName(isoDate, { locale = pageLanguage() } = {}) {
+  return new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" })
+    .format(Date.parse(`${isoDate}T00:00:00Z`));
+}
+
 /** The reader's zone and its offset from UTC at `now`: "America/New_York, UTC−5". */
 export function zoneLabel(now = Date.now(), { locale = pageLanguage(), timeZone } = {}) {
   const format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: "shortOffset" });
