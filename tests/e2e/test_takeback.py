@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.dragging import drag
 from tests.e2e.test_play import parse, wait_landed
-from tests.factories import DESKTOP, winning_lines
+from tests.factories import DESKTOP, PHONE, winning_lines
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -43,6 +43,24 @@ def test_a_card_is_dragged_back_from_its_foundation(browse: Any) -> None:
     p.reload()
     p.locator('.column[data-col="2"] [data-card="2d"]').wait_for()
     assert p.locator("[data-takeback-pick]").is_checked()
+    page.assert_clean()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_takeback_switch_sits_beside_its_words(browse: Any, viewport: dict[str, int]) -> None:
+    # It once sat above its words, 13 rem wide on the practice form (a text field's rule).
+    page = browse(viewport)
+    page.goto("/practice/")
+    label = page.page.locator("label.takeback-pick")
+    box = label.locator("input[type=checkbox]").bounding_box()
+    words = label.bounding_box()
+    assert box is not None and words is not None
+    assert 16 <= box["width"] <= 24 and 16 <= box["height"] <= 24, box
+    middle = box["y"] + box["height"] / 2
+    assert abs(middle - (words["y"] + words["height"] / 2)) < 3, (box, words)
+    assert words["height"] < 2 * box["height"] + 12, words  # one line, not two
+    page.page.get_by_text("Take-back from the foundations").click()  # the words toggle it
+    assert label.locator("input").is_checked()
     page.assert_clean()
 
 
