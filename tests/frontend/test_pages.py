@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
-from tests.factories import make_player
+from tests.factories import client_for, make_player
 
 PAGES = [
     ("/", "pages/home.js"),
@@ -71,6 +71,14 @@ def test_a_name_no_player_has_is_the_sites_404_page_saying_so(public_game: int) 
     german = Client().get("/players/Nobody/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Kein Spieler heißt \u201eNobody\u201c." in german
     assert Client().get("/players/ann public/").status_code == 200  # names match in any case
+
+
+@pytest.mark.django_db
+def test_around_me_is_offered_to_players_only() -> None:
+    # a guest has no place on a board; the switch did nothing for them
+    assert "data-around" not in Client().get("/leaderboards/").content.decode()
+    player = client_for(make_player("Ann Board")).get("/leaderboards/").content.decode()
+    assert "data-around" in player
 
 
 @pytest.mark.django_db
