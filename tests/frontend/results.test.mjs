@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 
 import {
   barLabel, barRows, botSentences, cascadeOrder, nextDealText, percent, percentileSentence,
-  recordItems, shareSummary, signUpHref, spreadTitle, stepCard, turnoutSentence, CASCADE,
+  recordItems, recordTitle, shareSummary, signUpHref, spreadTitle, stepCard, turnoutSentence, CASCADE,
 } from "../../frontend/static/frontend/js/shared/results.js";
 
 const WINNERS = {
@@ -127,4 +127,14 @@ test("a guest's game offers sign-up, back to the game; a player's does not", () 
   assert.equal(signUpHref({ id: 42, guest: true }, true), null); // taken by an account at log-in
   assert.equal(signUpHref({ id: 42, guest: false }, false), null);
   assert.equal(signUpHref({ id: 42 }, false), null); // a game JSON from before guests played dailies
+});
+
+test("the record's heading says when the game is not in it yet", () => {
+  // a first win showed "Played 0" under "Your daily record" while it was being checked
+  const daily = { tier: "easy" };
+  assert.equal(recordTitle({ spread: WINNERS }, daily), "Your daily record");
+  assert.equal(recordTitle({ spread: OTHERS }, daily), "Your daily record, not counting this game yet");
+  assert.equal(recordTitle({ spread: OTHERS }, { tier: "weekly" }), "Your weekly record, not counting this game yet");
+  assert.equal(recordTitle({ spread: WINNERS }, { tier: "weekly" }), "Your weekly record");
+  assert.equal(recordTitle({ spread: OTHERS, guest: true }, daily), "Your record (it starts when you sign up)");
 });

@@ -203,9 +203,16 @@ function drawBars(list, spread) {
   }));
 }
 
-function recordTitle(results, game) {
+/** The record's heading. Until the game is checked and counted, the record is the one
+ * before it (a first game shows 0 played beside "You won!"), and the heading says so. */
+export function recordTitle(results, game) {
   if (results.guest) return gettext("Your record (it starts when you sign up)");
-  return game.tier === "weekly" ? gettext("Your weekly record") : gettext("Your daily record");
+  const weekly = game.tier === "weekly";
+  if (!results.spread.counted) {
+    return weekly ? gettext("Your weekly record, not counting this game yet")
+      : gettext("Your daily record, not counting this game yet");
+  }
+  return weekly ? gettext("Your weekly record") : gettext("Your daily record");
 }
 
 /**
