@@ -6,6 +6,7 @@ Every page sets the CSRF cookie, because the ES modules send it back in the
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, date, timedelta
 
 from django.conf import settings
@@ -13,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -91,6 +93,23 @@ def practice(request: HttpRequest, deal: str) -> HttpResponse:
     )
 
 
+@functools.cache
+def never_won() -> tuple[tuple[str, int], ...]:
+    """The variants of which the published study won no deal, with how many it proved lost
+    (moosehide-runs: 5,000 of 5,000): the practice page says so beside them. The study
+    ships with the code, so it is read once a process."""
+    from analysis.odds import load_published  # as stats() imports analysis: when needed
+
+    study = load_published()
+    rows = study.rows if study else []
+    return tuple((r.variant, r.unwinnable) for r in rows if r.solved == 0 and r.unwinnable)
+
+
+def never_won_notes() -> list[tuple[str, int, str]]:
+    """never_won() with each count as the page's language groups its digits ("5,000")."""
+    return [(v, n, str(number_format(n, force_grouping=True))) for v, n in never_won()]
+
+
 @ensure_csrf_cookie
 def practice_index(request: HttpRequest) -> HttpResponse:
     # Without a worker, the practice pool's first refill starts as the page opens, so a
@@ -99,6 +118,7 @@ def practice_index(request: HttpRequest) -> HttpResponse:
     return _page(
         request,
         "practice.html",
+        never_won=never_won_notes(),
         variants=VARIANT_NAMES,
         tiers=Tier.values,
         pooled=" ".join(practice_pool.pool_variants()),

@@ -47,8 +47,8 @@ def test_a_card_is_dragged_back_from_its_foundation(browse: Any) -> None:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_takeback_switch_sits_beside_its_words(browse: Any, viewport: dict[str, int]) -> None:
-    # It once sat above its words, 13 rem wide on the practice form (a text field's rule).
+def test_the_practice_form_at_a_glance(browse: Any, viewport: dict[str, int]) -> None:
+    # The take-back switch once sat above its words, 13 rem wide (a text field's rule).
     page = browse(viewport)
     page.goto("/practice/")
     label = page.page.locator("label.takeback-pick")
@@ -61,6 +61,13 @@ def test_the_takeback_switch_sits_beside_its_words(browse: Any, viewport: dict[s
     assert words["height"] < 2 * box["height"] + 12, words  # one line, not two
     page.page.get_by_text("Take-back from the foundations").click()  # the words toggle it
     assert label.locator("input").is_checked()
+    # a variant the solver never won says so when chosen, and only then
+    note = page.page.locator('[data-never-won="moosehide-runs"]')
+    assert note.is_hidden()
+    page.page.get_by_label("Variant").select_option("moosehide-runs")
+    assert note.is_visible() and "all 5,000 deals it studied lost" in note.inner_text()
+    page.page.get_by_label("Variant").select_option("yukon")
+    assert note.is_hidden()
     page.assert_clean()
 
 

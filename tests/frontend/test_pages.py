@@ -82,6 +82,16 @@ def test_around_me_is_offered_to_players_only() -> None:
 
 
 @pytest.mark.django_db
+def test_practice_warns_of_the_variant_no_deal_of_which_was_ever_won() -> None:
+    body = Client().get("/practice/").content.decode()
+    assert body.count("data-never-won=") == 1  # moosehide-runs alone (docs/odds.md)
+    assert 'data-never-won="moosehide-runs" hidden' in body
+    assert "Moosehide (runs only): it proved all 5,000 deals it studied lost" in body
+    german = Client().get("/practice/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Alle 5.000 untersuchten Spiele" in german
+
+
+@pytest.mark.django_db
 def test_play_page_sets_csrf_cookie(client: Client, public_game: int) -> None:
     response = client.get(f"/play/{public_game}/")
     assert "csrftoken" in response.cookies

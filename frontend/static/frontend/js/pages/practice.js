@@ -77,6 +77,10 @@ function syncTiers() {
   const takeback = form.elements.takeback;
   takeback.disabled = multiDeck.includes(form.elements.variant.value);
   if (takeback.disabled) takeback.checked = false;
+  // a variant no deal of which the solver ever won (the published study) says so
+  document.querySelectorAll("[data-never-won]").forEach((note) => {
+    note.hidden = note.dataset.neverWon !== form.elements.variant.value;
+  });
   const hasPool = pooled.includes(form.elements.variant.value);
   tierButtons.forEach((b) => { b.disabled = !hasPool; });
   status.textContent = hasPool ? ""
