@@ -28,7 +28,7 @@ from games.models import DailyChallenge, Game, Mode, Status, Tier, Verification
 
 BAR_WIDTH = 420  # px of a 100 % bar in the verdict chart
 BAR_HEIGHT = 22
-LABEL_WIDTH = 120  # px for the longest variant title ("Quadruple Yukon", "Moosehide (runs only)")
+LABEL_WIDTH = 160  # px for the longest variant title ("Moosehide (runs only)", 13 px type)
 HIST_WIDTH = 520
 HIST_HEIGHT = 160
 BIN = 10  # moves per bin of the line-length histogram
