@@ -307,3 +307,14 @@ SIGN_UP_WAIT_MS = 15_000
 def e2e_fixture(name: str) -> Any:
     """A JSON file of tests/e2e/fixtures (deal 0's winning line, ...)."""
     return json.loads((TESTS / "e2e" / "fixtures" / name).read_text())
+
+
+def day_name(day: dt.date) -> str:
+    """A game's day as shared/local_time.js's dayName writes it in English (Chromium's
+    en-US): "Sun, Dec 6, 2026"."""
+    return f"{day:%a}, {day:%b} {day.day}, {day.year}"
+
+
+def short_day_name(day: dt.date) -> str:
+    """As shortDayName writes it (a table's column): "Dec 6, 2026"."""
+    return f"{day:%b} {day.day}, {day.year}"

@@ -21,7 +21,15 @@ from accounts.models import User
 from games.models import Tier, utc_today
 from tests.e2e.axe import failures
 from tests.e2e.conftest import SCREENSHOTS
-from tests.factories import DESKTOP, client_for, make_challenge, make_player, result
+from tests.factories import (
+    DESKTOP,
+    client_for,
+    day_name,
+    make_challenge,
+    make_player,
+    result,
+    short_day_name,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -52,11 +60,6 @@ def pat() -> User:
 def log_in(page: Any, user: User) -> None:
     session = client_for(user).cookies["sessionid"].value
     page.page.context.add_cookies([{"name": "sessionid", "value": session, "url": page.base_url}])
-
-
-def day_name(day: dt.date) -> str:
-    """As shared/local_time.js's dayName says it in English (Chromium's en-US)."""
-    return f"{day:%a}, {day:%b} {day.day}, {day.year}"
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
@@ -127,7 +130,7 @@ def test_the_player_page_reads_in_words(
     assert "✗ No move left" in games.locator("tr.lost").inner_text()
     # each game's day by name, as the rest of the page names days, not "2026-12-06"
     assert today.isoformat() not in games.inner_text()
-    today_row = games.locator("tr", has_text=f"{today:%b} {today.day}, {today.year}")
+    today_row = games.locator("tr", has_text=short_day_name(today))
     assert re.search(r"after the close|\d+ so far", today_row.inner_text()), today_row.inner_text()
     pager = p.get_by_role("navigation", name="Daily games")
     assert pager.get_by_role("button").all_inner_texts() == ["Older games"]

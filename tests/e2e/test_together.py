@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.dragging import drag
 from tests.e2e.test_play import WIN, parse, sign_up, wait_landed
-from tests.factories import DESKTOP, PHONE
+from tests.factories import DESKTOP, PHONE, day_name
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -105,7 +105,8 @@ def test_league_invite_both_play_board_updates_archive_and_home(
     owner.shot("archive-desktop")
     cell.click()
     owner.page.wait_for_url(re.compile(r".*/play/\d+/$"))
-    owner.page.locator("[data-title]", has_text=f"{day} · easy · archive").wait_for()
+    title = f"{day_name(yesterday_easy.date)} · easy · archive"  # the day by name
+    owner.page.locator("[data-title]", has_text=title).wait_for()
     for move in WIN["moves"][:3]:
         card, dest = parse(move)
         drag(owner, card, dest)
