@@ -456,7 +456,7 @@ async function showRank(game, attempt) {
     if (game.mode === "archive") {
       const board = await api.get(boardApi(game));
       rankEl.textContent = board.me
-        ? interpolate(gettext("Unranked archive game: #%(rank)s on %(date)s's %(tier)s archive board."),
+        ? interpolate(gettext("Unranked archive game: #%(rank)s on the %(tier)s archive board of %(date)s."),
           { rank: board.me.rank, date: dayName(game.date), tier: tierWord(game.tier) })
         : gettext("Verified: on your record and the day's archive board.");
       return;
