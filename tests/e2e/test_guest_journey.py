@@ -21,7 +21,7 @@ from tests.e2e.axe import failures
 from tests.e2e.dragging import drag_home_or_onto
 from tests.e2e.test_play import WIN, parse
 from tests.e2e.test_results_screen import others_played
-from tests.factories import SIGN_UP_WAIT_MS
+from tests.factories import SIGN_UP_WAIT_MS, day_name
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture: fresh Redis keys)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -92,6 +92,11 @@ def test_a_guest_plays_todays_easy_deal_signs_up_and_finds_the_result_on_the_boa
     p.wait_for_url(re.compile(r".*/play/\d+/$"))
     game_path = p.url.removeprefix(page.base_url)
     p.locator('.tableau [data-card="8d"]').wait_for()
+    # which daily this is, on a phone too (it was hidden there): the day by name and tier
+    title = p.locator("[data-title]")
+    p.wait_for_function("() => document.querySelector('[data-title]').textContent.includes('easy')")
+    assert title.is_visible() and (title.bounding_box() or {}).get("height", 0) > 10
+    assert title.inner_text() == f"{day_name(daily_deal0.date)} · easy", title.inner_text()
     win_by_dragging(page, f"journey-{width}-2-play")
 
     # 3. The results screen: the day's bars with the guest's marked, the percentile, and
