@@ -73,6 +73,12 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    @classmethod
+    def named(cls, name: str) -> User | None:
+        """The player a page, a board or a follow names (in any letter case, spaces around
+        ignored); None for a name nobody has or a banned player's, who has vanished."""
+        return cls.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+
     @property
     def ban_notice(self) -> str:
         """Why the player is banned, as they are told (a ban without a reason: ask)."""

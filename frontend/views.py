@@ -168,7 +168,7 @@ def leaderboard(request: HttpRequest, board: str = "daily") -> HttpResponse:
 def player(request: HttpRequest, name: str) -> HttpResponse:
     """A player's page (its data: /api/players/<name>/); the site's 404 page, saying so,
     for a name no player has (or a banned one's), as the API answers."""
-    if not User.objects.filter(display_name__iexact=name.strip(), is_banned=False).exists():
+    if User.named(name) is None:
         message = _("No player is called “%(name)s”.") % {"name": name}
         return render(request, "404.html", {"message": message}, status=404)
     user = request.user

@@ -260,7 +260,7 @@ def player_profile(
 ) -> dict[str, Any]:
     """History of dailies (newest first, paginated), streak, totals and personal bests."""
     today = today or utc_today()
-    user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+    user = User.named(name)
     if user is None:
         raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
     games = counted().filter(player_id=user.pk)

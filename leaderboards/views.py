@@ -542,7 +542,7 @@ class PlayerRecordView(LeaderboardView):
     def get(self, request: Request, name: str) -> Response:
         days = _query(RecordQuery, request)["days"]
         with replica_reads():
-            user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+            user = User.named(name)
             if user is None:
                 raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
             record = archive.player_record(user.pk, days=days)

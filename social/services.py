@@ -340,7 +340,7 @@ def close_league(league_id: int, reason: str) -> League:
 def _player_named(name: Any) -> User:
     if not isinstance(name, str) or not name.strip():
         raise ServiceError(_("name a player to follow"), field="display_name")
-    user = User.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+    user = User.named(name)
     if user is None:
         raise NotFound(_("no player named %(name)s") % {"name": repr(name.strip())})
     return user
