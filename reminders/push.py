@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
-from pywebpush import WebPushException, webpush
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +60,11 @@ def send_push(
 ) -> PushOutcome:
     """Send ``message`` (JSON) to one ``PushSubscription``; never raises for the push
     service's or the network's failure, which are logged."""
+    # Imported here, not with the module: pywebpush brings aiohttp, whose import builds a
+    # TLS context (0.2 CPU-s), and every process of the site imports this module while only
+    # the reminder worker sends a push.
+    from pywebpush import WebPushException, webpush
+
     info = {
         "endpoint": subscription.endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},

@@ -48,16 +48,21 @@ def _safe_home(pos: Position, card: int) -> bool:
 
 
 def _move_value(pos: Position, move: Move, hidden_left: int, king_waiting: bool) -> float:
-    card, dest = pos.move_card(move), pos.move_dest(move)
+    # (the move's card and column read as Position.move_card and move_dest do, inline:
+    # this runs for every legal move of every playout)
+    variant = pos.variant
+    shift = variant.shift
+    card = move >> shift
     k = pos.col_of[card]
     if k == HOME:  # a take-back (the option): only if nothing else
         return -60.0
+    dest = move & ((1 << shift) - 1)
     height = pos.pos_of[card]
-    turns = height > 0 and height == pos.down[k]
+    down = pos.down[k]
     value = 0.0
-    if turns:
-        value += 80 + 6 * pos.down[k]  # dig where the most cards are hidden
-    if dest is None:  # home
+    if height > 0 and height == down:  # it turns a card: dig where the most are hidden
+        value += 80 + 6 * down
+    if dest == variant.home:
         rank = card % 13 + 1
         if rank == 1:
             value += 100
@@ -69,7 +74,7 @@ def _move_value(pos: Position, move: Move, hidden_left: int, king_waiting: bool)
             value -= 40  # a 4 or higher is a landing place: keep it
         return value
     if not pos.cols[dest]:  # a King into an empty column
-        return value + 30 + 10 * pos.down[k]
+        return value + 30 + 10 * down
     if height == 0:  # empties a column: only worth it with a King ready to fill it
         value += 15 if king_waiting else -35
     return value
@@ -84,30 +89,55 @@ def play_once(pos: Position, rng: random.Random, noise: float = 25.0) -> bool:
 
     The bot never returns to a position it has already been in, so every game ends.
     """
-    seen = {_key(pos)}
-    kings = pos.variant.kings
-    for _ in range(MAX_PLAYOUT_MOVES * pos.variant.decks):
+    variant = pos.variant
+    kings, cards, shift, home = variant.kings, variant.cards, variant.shift, variant.home
+    mask = (1 << shift) - 1
+    draw = rng.random
+    down, found, movable = pos.down, pos.found, pos.movable
+    col_of, pos_of = pos.col_of, pos.pos_of
+    here = _key(pos)
+    seen = {here}
+    for _ in range(MAX_PLAYOUT_MOVES * variant.decks):
         moves = pos.legal_moves()
         if not moves:
             break
-        hidden_left = sum(pos.down)
-        king_waiting = any(pos.movable[king] and pos.pos_of[king] > 0 for king in kings)
-        best: tuple[float, Move] | None = None
+        hidden_left = sum(down)
+        king_waiting = any(movable[king] and pos_of[king] > 0 for king in kings)
+        best_move: Move | None = None
+        best = 0.0
+        best_key = here
+        here_cols, here_down = here
         for move in moves:
-            value = _move_value(pos, move, hidden_left, king_waiting) + rng.random() * noise
-            if best is None or value > best[0]:
-                pos.push(move)
-                repeats = _key(pos) in seen
-                pos.undo()
-                if repeats:
+            value = _move_value(pos, move, hidden_left, king_waiting) + draw() * noise
+            if best_move is None or value > best:
+                # The key the position would have after ``move`` (what push() then _key()
+                # would give), made from this position's key without playing the move.
+                card, dest = move >> shift, move & mask
+                k = col_of[card]
+                after = list(here_cols)
+                after_down = here_down
+                if k == HOME:  # a take-back onto column ``dest``
+                    after[dest] = (*here_cols[dest], card)
+                else:
+                    source = here_cols[k]
+                    height = pos_of[card]
+                    left = source[:height]
+                    after[k] = left
+                    if dest != home:
+                        after[dest] = here_cols[dest] + source[height:]
+                    if left and len(left) == here_down[k]:  # a card turns face up
+                        after_down = (*here_down[:k], here_down[k] - 1, *here_down[k + 1 :])
+                key = (tuple(after), after_down)
+                if key in seen:
                     continue
-                best = (value, move)
-        if best is None:
+                best, best_move, best_key = value, move, key
+        if best_move is None:
             break
-        pos.push(best[1])
-        if pos.is_won():
+        pos.push(best_move)
+        if sum(found) == cards:
             return True
-        seen.add(_key(pos))
+        here = best_key
+        seen.add(here)
     return pos.is_won()
 
 

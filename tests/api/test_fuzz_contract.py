@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.faults.server import free_port
+from tests.faults.server import free_port, local_http
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -104,13 +104,14 @@ def served_site(workdir: Path) -> Iterator[str]:
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60
-            while True:
-                assert process.poll() is None, log_path.read_text()[-3000:]
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                        break
-                assert time.monotonic() < deadline, log_path.read_text()[-3000:]
-                time.sleep(0.2)
+            with local_http(timeout=2) as probe:
+                while True:
+                    assert process.poll() is None, log_path.read_text()[-3000:]
+                    with contextlib.suppress(httpx.HTTPError):
+                        if probe.get(f"{base}/healthz").status_code == 200:
+                            break
+                    assert time.monotonic() < deadline, log_path.read_text()[-3000:]
+                    time.sleep(0.2)
             yield base
         finally:
             process.terminate()

@@ -27,7 +27,7 @@ from apikit.throttles import MoveThrottle
 from games import services
 from games.models import Game, utc_today
 from tests.factories import make_challenges, make_user, winning_lines
-from tests.faults.server import Browser, collected_static, gunicorn
+from tests.faults.server import Browser, collected_static, gunicorn, local_http
 from tests.workers import own_queue, start_worker, stop
 from yukon_site.cache import ResilientRedisCache
 
@@ -407,7 +407,8 @@ def served(tmp_path: Path, **env: str) -> Iterator[str]:
 
 
 def scrape_http(base: str) -> Samples:
-    response = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    with local_http() as http:
+        response = http.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
     assert response.status_code == 200, response.text
     return parse(response.text)
 

@@ -2,8 +2,65 @@
 
 from __future__ import annotations
 
-from yukon.engine import Position
-from yukon.strategy_bot import _safe_home, rate_deal
+import random
+
+import pytest
+
+from yukon.engine import Move, Position
+from yukon.engine.variants import VARIANTS
+from yukon.strategy_bot import (
+    MAX_PLAYOUT_MOVES,
+    _key,
+    _move_value,
+    _safe_home,
+    play_once,
+    rate_deal,
+)
+
+
+def plain_play_once(pos: Position, rng: random.Random, noise: float = 25.0) -> bool:
+    """The bot's playout written plainly: each candidate is played, its position's key
+    read and the move taken back. ``play_once`` makes the key without playing the move."""
+    seen = {_key(pos)}
+    for _ in range(MAX_PLAYOUT_MOVES * pos.variant.decks):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        hidden_left = sum(pos.down)
+        king_waiting = any(pos.movable[k] and pos.pos_of[k] > 0 for k in pos.variant.kings)
+        best: tuple[float, Move] | None = None
+        for move in moves:
+            value = _move_value(pos, move, hidden_left, king_waiting) + rng.random() * noise
+            if best is None or value > best[0]:
+                pos.push(move)
+                repeats = _key(pos) in seen
+                pos.undo()
+                if not repeats:
+                    best = (value, move)
+        if best is None:
+            break
+        pos.push(best[1])
+        if pos.is_won():
+            return True
+        seen.add(_key(pos))
+    return pos.is_won()
+
+
+@pytest.mark.parametrize("variant", [*VARIANTS, "yukon+takeback", "alaska+takeback"])
+def test_a_playout_is_the_plain_playout_move_for_move(variant: str) -> None:
+    """Every game of the bot, won or lost, ends in the same position with the same moves
+    as the plain playout's (take-backs, turned cards and Kings into empty columns too)."""
+    games = 2 if variant.startswith(("triple", "quadruple")) else 12
+    won = 0
+    for number in range(games):
+        for seed in range(3):
+            fast, plain = Position.deal(number, variant), Position.deal(number, variant)
+            result = play_once(fast, random.Random(seed))
+            assert result == plain_play_once(plain, random.Random(seed))
+            assert fast.to_text() == plain.to_text(), (variant, number, seed)
+            won += result
+    if variant in ("yukon", "yukon+takeback", "moosehide", "double-yukon"):
+        assert 0 < won < games * 3  # games won and games lost were both compared
 
 
 def test_moosehide_safe_home_looks_at_the_three_other_suits() -> None:
