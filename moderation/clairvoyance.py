@@ -38,7 +38,7 @@ from yukon.engine import EngineError, Move, Position, walk_log
 from yukon.solver import SolverError, solve
 from yukon.strategy_bot import _move_value
 
-from .detector import Finding, PlayedGame, SolverAgreement, Thresholds
+from .detector import Finding, PlayedGame, SolverAgreement, Thresholds, layout
 
 # Masked players from sharp to loose: (noise added to the bot's move values, chance of a
 # plain random move); the red team's honest skills span the same range.
@@ -178,13 +178,6 @@ def keeps_win(position: Position, move: Move, nodes: int) -> tuple[bool | None, 
         return None, 0
     finally:
         position.undo()
-
-
-def layout(position: Position) -> str:
-    """The position's text with its score and move count set to 0: all the solver reads."""
-    fields = position.to_text().split(" ")
-    fields[3:5] = ["0", "0"]
-    return " ".join(fields)
 
 
 # Every player of a day's challenge starts from the same cards, so their games meet the

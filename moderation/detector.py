@@ -19,6 +19,7 @@ Three kinds of evidence, each turned into readable findings:
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Sequence
@@ -413,6 +414,26 @@ class SolverAgreement:
     plies: dict[int, bool] = field(default_factory=dict)
 
 
+def layout(position: Position) -> str:
+    """The position's text with its score and move count set to 0: all the solver reads."""
+    fields = position.to_text().split(" ")
+    fields[3:5] = ["0", "0"]
+    return " ".join(fields)
+
+
+# The players of a day's challenge start from the same cards and often open alike, so a
+# verification worker meets the same positions game after game: it asks the solver about
+# each once. The answer kept carries the positions the solver spent on it, so a game's
+# judgement and its budget are the same whether or not another game met the position first.
+@functools.lru_cache(maxsize=20_000)
+def _first_move(layout: str, nodes: int) -> tuple[str, str | None, int]:
+    """(the solver's verdict on ``layout``, its first move when solved, positions spent)."""
+    # nodes below the first slice: only the deterministic proof search runs, with its
+    # table sized for it (restarts=False would size it for a long proof)
+    answer = solve(Position.from_text(layout), nodes=nodes, seconds=5.0, memory_mb=64)
+    return answer.verdict, answer.moves[0] if answer.moves else None, answer.nodes
+
+
 def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
     """At each real choice with cards face down: did the move equal the solver's first move?
 
@@ -427,17 +448,15 @@ def solver_agreement(game: PlayedGame, t: Thresholds) -> SolverAgreement:
             if nodes >= t.solver_game_nodes:
                 break
             try:
-                # nodes below the first slice: only the deterministic proof search runs,
-                # with its table sized for it (restarts=False would size it for a long proof)
-                answer = solve(position, nodes=t.solver_nodes, seconds=5.0, memory_mb=64)
+                verdict, first, spent = _first_move(layout(position), t.solver_nodes)
             except (SolverError, EngineError):
                 break
-            nodes += answer.nodes
-            if answer.verdict == "unwinnable":
+            nodes += spent
+            if verdict == "unwinnable":
                 break
-            if answer.verdict == "solved" and answer.moves:
+            if verdict == "solved" and first is not None:
                 decisions += 1
-                best = position.parse_move(answer.moves[0])
+                best = position.parse_move(first)
                 plies[ply] = signature(position, best) == signature(position, move)
                 agreed += plies[ply]
     return SolverAgreement(agreed, decisions, nodes, plies)
