@@ -180,10 +180,8 @@ def keeps_win(position: Position, move: Move, nodes: int) -> tuple[bool | None, 
         position.undo()
 
 
-# Every player of a day's challenge starts from the same cards, so their games meet the
-# same positions (the early ones above all): a verification worker asks the solver about
-# each once. The answer kept carries the positions the solver spent on it, so a game's
-# judgement and its budget are the same whether or not another game met the position first.
+# Kept per worker process, each answer with the positions it cost, as the first moves of
+# ``detector._first_move`` are (the games of a day meet the same positions).
 @functools.lru_cache(maxsize=20_000)
 def _judged(layout: str, nodes: int) -> tuple[bool | None, int]:
     try:
