@@ -12,7 +12,7 @@ for the same schema; only the guest's run leaves out "a created resource is ther
 a client that never keeps its session cookie cannot see (below).
 ``schemathesis.toml`` beside this file lists, per operation, the few answers OpenAPI
 cannot describe, each with its reason. Both fuzzers run at once (the server takes
-requests on threads); together they take about 75 seconds on two cores.
+requests on threads); together they take about 75 to 95 seconds on two cores.
 """
 
 from __future__ import annotations
@@ -66,9 +66,15 @@ def make_run_env(workdir: Path) -> dict[str, str]:
             # as much to rate: short runs, or their refills would crowd the server.
             "PRACTICE_POOL_MULTI_DECK_SIZE": "1",
             "PRACTICE_POOL_MULTI_DECK_REFILL_SECONDS": "5",
-            # Rating each refill's deals with the bot's 200 playouts was half of the
-            # server's time; a coarser rating puts deals in tiers just the same.
-            "DAILY_BOT_PLAYOUTS": "20",
+            # The refills still took most of the server's CPU (88 of 120 CPU-s): the bot's
+            # ratings, and the solver's budget (4 million positions, on two processes) spent
+            # on the few deals it cannot settle. 10 playouts are the fewest that still fit
+            # the hard band (2 to 12 %); a million positions on one process still prove
+            # most deals. The fuzzers get the same answers (the same cases, a few 503s) for
+            # less than half the server's CPU (54 CPU-s).
+            "DAILY_BOT_PLAYOUTS": "10",
+            "DAILY_SOLVE_NODES": "1000000",
+            "DAILY_SOLVE_JOBS": "1",
         }
     )
     return env

@@ -185,6 +185,17 @@ def test_the_daily_api_and_home_page_show_the_weekly_on_sunday_only(clock: Clock
     assert "weekly challenge" not in home and home.count('class="tier placeholder"') == 3
 
 
+@pytest.mark.django_db
+def test_a_sunday_without_a_weekly_does_not_announce_one(clock: Clock) -> None:
+    """The weekly's preparation can fail (no candidate fitted its band): the home page then
+    says nothing of a weekly and keeps three places, as /api/daily/ lists three."""
+    make_challenges(date=SUNDAY)
+    status, body = Api(Client()).get("/api/daily/")
+    assert status == 200 and [c["tier"] for c in body["challenges"]] == ["easy", "medium", "hard"]
+    home = Client().get("/").content.decode()
+    assert "weekly challenge" not in home and home.count('class="tier placeholder"') == 3
+
+
 # ----- the attacks: a weekday, after the close ---------------------------------------------
 
 
