@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.e2e.axe import failures
+from tests.e2e.axe import axe_source, failures
 from tests.factories import Api, logged_in, make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -283,6 +283,9 @@ def test_every_page_passes_axe(
     )
     context.set_default_timeout(10_000)
     context.add_init_script(COUNT_FETCHES)
+    # axe comes with every page, sent to the browser once: evaluated on each of the 58
+    # pages (550 kB through the driver each time), it took a third of the axe runs' time.
+    context.add_init_script(axe_source())
     if who == "player":
         log_in(context, live_server, site.name)
     page = context.new_page()
