@@ -19,6 +19,11 @@ from yukon_site.celery import app
 pytestmark = [pytest.mark.celery, pytest.mark.redis, pytest.mark.postgres]
 
 TIERS = ["easy", "hard", "medium"]
+# The workers rate candidates with 20 bot playouts, not 200: these tests are about the
+# processes (who prepares, what survives a kill, who wins a race), not about the ratings,
+# and the finer rating was nearly a third of their CPU (66 CPU-s, now 47). The hard band,
+# 2 to 12 %, needs 9 playouts or more.
+ROUGH_RATING = {"DAILY_BOT_PLAYOUTS": "20"}
 
 
 def wait_for(condition: Callable[[], bool], seconds: float, logs: list[Path]) -> None:
@@ -46,7 +51,7 @@ def test_beat_schedule_prepares_tomorrow_before_midnight_and_sweeps() -> None:
 def test_beat_and_a_worker_prepare_a_missing_today(tmp_path: Path) -> None:
     with own_queue() as queue:
         logs = [tmp_path / "worker.log", tmp_path / "beat.log"]
-        worker = start_worker(queue, logs[0])
+        worker = start_worker(queue, logs[0], **ROUGH_RATING)
         # the sweeper runs every second
         beat = start_beat(queue, tmp_path, logs[1], DAILY_SWEEP_SECONDS="1")
         try:
@@ -61,7 +66,7 @@ def test_beat_and_a_worker_prepare_a_missing_today(tmp_path: Path) -> None:
 def test_a_worker_prepares_tomorrow(tmp_path: Path) -> None:
     with own_queue() as queue:
         log = tmp_path / "worker.log"
-        worker = start_worker(queue, log)
+        worker = start_worker(queue, log, **ROUGH_RATING)
         try:
             tasks.prepare_daily.delay()
             tomorrow = utc_today() + dt.timedelta(days=1)
@@ -88,7 +93,7 @@ def test_a_worker_killed_mid_task_is_replaced_and_the_day_completes_once(
             stop(first, kill=True)
             assert first.returncode == -9
             assert DailyChallenge.objects.filter(date=date).count() < 3
-            second = start_worker(queue, logs[1], **fast_restore)
+            second = start_worker(queue, logs[1], **fast_restore, **ROUGH_RATING)
             try:
                 wait_for(lambda: tiers_of(date) == TIERS, 180, logs)
             finally:
@@ -103,7 +108,7 @@ def test_two_workers_racing_publish_one_challenge_per_tier(tmp_path: Path) -> No
     date = dt.date(2031, 1, 10)
     with own_queue() as queue:
         logs = [tmp_path / "a.log", tmp_path / "b.log"]
-        workers = [start_worker(queue, log) for log in logs]
+        workers = [start_worker(queue, log, **ROUGH_RATING) for log in logs]
         try:
             for _ in range(2):
                 tasks.prepare_daily.delay(date.isoformat())
