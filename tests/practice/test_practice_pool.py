@@ -289,6 +289,7 @@ def test_the_refill_task_skips_a_variant_already_refilling_and_the_sweeper_queue
 @pytest.mark.slow
 def test_tomorrows_dailies_leave_the_pool_and_are_never_dealt(api: Api, settings: Any) -> None:
     settings.DAILY_SOLVE_NODES = 500_000  # a candidate left unsettled costs less time
+    settings.DAILY_BOT_PLAYOUTS = 20  # a rougher rate, in a band or not just the same
     # The next day that has no weekly: a Sunday's Double Yukon weekly is never pooled, and
     # its search would make this test a minute slower on Saturdays than on other days.
     day = utc_today() + dt.timedelta(days=1)
