@@ -62,6 +62,7 @@ def test_connection_is_postgresql_when_database_url_says_so() -> None:
     assert version >= 140000
 
 
+@pytest.mark.django_db  # on a Sunday the page asks whether today's weekly was prepared
 def test_home_page_renders(client: Client) -> None:
     response = client.get("/")
     assert response.status_code == 200
