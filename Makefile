@@ -11,7 +11,8 @@ PURE_DIRS := yukon
 # The apps: the packages pyproject.toml ships (its one list; read once .venv exists).
 APPS = $(shell $(PY) -c 'import tomllib; print(*(p.rstrip("*") for p in tomllib.load(open("pyproject.toml", "rb"))["tool"]["setuptools"]["packages"]["find"]["include"]))')
 # The Django code, the top-level tests and the recovery drill (it drives the apps): normal
-# mypy with the django-stubs plugin (the catalogues' script, strict, runs on its own).
+# mypy with the django-stubs plugin (the catalogues' script, strict, runs on its own; the
+# benchmarks too, as the package `bench`: some import others as bench.<name>).
 TYPED_DJANGO = $(APPS) $(wildcard tests/*.py) scripts/pitr-drill
 PYTEST_ARGS ?=
 # pytest-xdist workers for `make test`: most of the suite waits on servers and the browser,
@@ -119,6 +120,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check --config tools/ruff-engine.toml $(PURE_DIRS)
 	$(VENV)/bin/mypy --strict $(PURE_DIRS)
 	$(VENV)/bin/mypy $(TYPED_DJANGO)
+	$(VENV)/bin/mypy -p bench
 	$(VENV)/bin/mypy --strict --follow-imports=silent scripts/messages  # the apps it reaches are checked above
 	$(VENV)/bin/mypy --strict scripts/test-services
 	$(VENV)/bin/mypy --strict scripts/audit-dependencies

@@ -88,9 +88,13 @@ def run(start: dt.date, days: int) -> int:
         f"{'candidates tried: mean':>24}"
     )
     for tier in Tier.values:
-        rates = list(
-            DailyChallenge.objects.filter(tier=tier).values_list("bot_win_rate", flat=True)
-        )
+        rates = [
+            rate
+            for rate in DailyChallenge.objects.filter(tier=tier).values_list(
+                "bot_win_rate", flat=True
+            )
+            if rate is not None
+        ]
         band = BANDS[tier]
         print(
             f"{tier:8} {band.low:>5.2f}-{min(band.high, 1):<5.2f} "

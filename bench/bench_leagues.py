@@ -35,9 +35,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench_leaderboards as base  # sets Django up before the imports below
+from bench import bench_leaderboards as base  # sets Django up before the imports below
+
+# isort: split
 from django.conf import settings
 from django.db import connection
 from django.test import Client

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_backup import database_size, fill, reexec_under_services, run  # noqa: E402
+from bench.bench_backup import database_size, fill, reexec_under_services, run  # noqa: E402
 
 TABLES = ("games_game", "games_move")
 

@@ -29,8 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_solver import parse_deals  # noqa: E402 (this folder: the script's own)
-
+from bench.bench_solver import parse_deals  # noqa: E402
 from yukon.engine import Position  # noqa: E402
 from yukon.solver import (  # noqa: E402
     ALL_RULES,

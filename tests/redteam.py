@@ -28,9 +28,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Container, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from games.daily import Band
 from moderation.detector import PlayedGame, Thresholds, judge
 from yukon.engine import FOUNDATION, IllegalMoveError, Position, move_text, replay
 from yukon.solver import solve
@@ -62,7 +63,7 @@ def winnable_deals(count: int, first: int = 0) -> list[Daily]:
     return out
 
 
-def rated_deals(count: int, bands: Mapping[str, Container[float]], first: int = 0) -> list[Daily]:
+def rated_deals(count: int, bands: Mapping[str, Band], first: int = 0) -> list[Daily]:
     """The first ``count`` winnable deals from ``first`` whose bot win rate (100 playouts)
     falls in one of ``bands`` (tier -> band: games.daily.BANDS), each with its tier."""
     out: list[Daily] = []
