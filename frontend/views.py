@@ -26,7 +26,8 @@ from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
 from apikit.errors import Conflict, NotFound
 from games import practice_pool
-from games.models import WEEKLY, DailyChallenge, Tier, is_weekly_day, tiers_of
+from games.daily import tiers_shown
+from games.models import WEEKLY, Tier, tiers_of
 from games.services import get_game_for, get_replay_for
 from moderation import origins
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
@@ -50,18 +51,14 @@ def _page(request: HttpRequest, template: str, **context: object) -> HttpRespons
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     today = timezone.now().astimezone(UTC).date()
-    # The weekly as /api/daily/ lists it: a Sunday whose weekly was not prepared (no deal
-    # fitted its band) announces none and keeps three places.
-    weekly = (
-        is_weekly_day(today) and DailyChallenge.objects.filter(date=today, tier=WEEKLY).exists()
-    )
+    tiers = tiers_shown(today)
     return _page(
         request,
         "home.html",
         today=today.isoformat(),
         today_date=today,  # shown in the page's language: "5. Dezember 2026"
-        tiers=[*Tier.values, WEEKLY] if weekly else list(Tier.values),
-        weekly=weekly,
+        tiers=tiers,
+        weekly=WEEKLY in tiers,
     )
 
 

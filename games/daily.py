@@ -224,6 +224,15 @@ def dates_due(now: dt.datetime) -> list[dt.date]:
     return due
 
 
+def tiers_shown(date: dt.date) -> list[str]:
+    """The tiers a page of ``date`` draws before /api/daily/ answers: the three dailies,
+    and on a Sunday the weekly once it is published (no deal may have fitted its band)."""
+    tiers = list(Tier.values)
+    if is_weekly_day(date) and DailyChallenge.objects.filter(date=date, tier=WEEKLY).exists():
+        tiers.append(WEEKLY)
+    return tiers
+
+
 def is_ready(date: dt.date) -> bool:
     """Every tier of ``date`` is published (the weekly too, on a Sunday)."""
     return DailyChallenge.objects.filter(date=date).count() == len(tiers_of(date))
