@@ -7,7 +7,7 @@ Every page sets the CSRF cookie, because the ES modules send it back in the
 from __future__ import annotations
 
 import functools
-from datetime import UTC, date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -25,10 +25,12 @@ from accounts.models import User
 from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
 from apikit.errors import Conflict, NotFound
+from frontend.tier_cards import tier_cards
 from games import practice_pool
-from games.daily import tiers_shown
+from games.daily import day_overview, tiers_shown
 from games.models import WEEKLY, Tier, tiers_of
 from games.services import get_game_for, get_replay_for
+from leaderboards.records import playing_now
 from moderation import origins
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 
@@ -50,14 +52,21 @@ def _page(request: HttpRequest, template: str, **context: object) -> HttpRespons
 
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    today = timezone.now().astimezone(UTC).date()
+    now = timezone.now().astimezone(UTC)
+    today = now.date()
     tiers = tiers_shown(today)
+    left = int((datetime.combine(today + timedelta(days=1), time(), UTC) - now).total_seconds())
+    # The day's cards as home.js would draw them, so nothing moves when it starts; a day
+    # not prepared yet keeps its places (/api/daily/ prepares it on the embedded default).
+    overview = day_overview(today, request.user, request.session.session_key or "")
     return _page(
         request,
         "home.html",
         today=today.isoformat(),
         today_date=today,  # shown in the page's language: "5. Dezember 2026"
+        countdown=f"{left // 3600:02}:{left % 3600 // 60:02}:{left % 60:02}",  # as home.js's tick()
         tiers=tiers,
+        cards=tier_cards(overview, tiers, playing_now(today)),
         weekly=WEEKLY in tiers,
     )
 

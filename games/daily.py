@@ -252,12 +252,19 @@ def todays_challenges(user: Any, session_key: str = "") -> DailyOverview:
     today = utc_today()
     end_closed_days_on_request(today)
     prepare_today_on_request(today)
+    return day_overview(today, user, session_key)
+
+
+def day_overview(date: dt.date, user: Any, session_key: str = "") -> DailyOverview:
+    """``date``'s challenges as they stand, counted, with the viewer's own games: what
+    todays_challenges gives once the day is prepared, without preparing it (the home page
+    draws its cards from it and leaves a day not yet ready to /api/daily/)."""
     won = Count("games", filter=Q(games__status=Status.WON))
     guests = Count("games", filter=Q(games__played_as_guest=True))
     challenges = sorted(
-        DailyChallenge.objects.filter(date=today).annotate(
-            played=Count("games"), won=won, guests=guests
-        ),
+        DailyChallenge.objects.filter(date=date)
+        .select_related("deal")
+        .annotate(played=Count("games"), won=won, guests=guests),
         key=lambda challenge: tier_order(challenge.tier),
     )
     if user.is_authenticated:
@@ -273,7 +280,7 @@ def todays_challenges(user: Any, session_key: str = "") -> DailyOverview:
             for game in own.filter(challenge__in=challenges)
             if game.challenge_id is not None
         }
-    return DailyOverview(today, challenges, own_games)
+    return DailyOverview(date, challenges, own_games)
 
 
 # The day through which this process has ended the closed days' games in play.

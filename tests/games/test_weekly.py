@@ -170,7 +170,12 @@ def test_the_daily_api_and_home_page_show_the_weekly_on_sunday_only(clock: Clock
     assert {c["variant"] for c in body["challenges"][:3]} == {"yukon"}
     home = Client().get("/").content.decode()
     assert "the weekly challenge, a Double Yukon deal" in home
-    assert home.count('class="tier placeholder"') == 4
+    # Drawn as home.js draws them (frontend/tier_cards.py), the weekly named with its variant.
+    assert home.count('<article class="tier"') == 4 and 'class="tier placeholder"' not in home
+    assert (
+        '<article class="tier" aria-label="Weekly · Double Yukon challenge"><h2>Weekly'
+        ' <span class="muted">· Double Yukon</span></h2>' in home
+    )
 
     clock.at(MONDAY, 9)
     make_challenges(date=MONDAY, numbers={"easy": 11, "medium": 12, "hard": 13})
@@ -182,7 +187,7 @@ def test_the_daily_api_and_home_page_show_the_weekly_on_sunday_only(clock: Clock
     assert entry["variant"] == "double-yukon" and entry["deal"] == str(SECRET_WEEKLY_NUMBER)
     assert check_opening(entry).commitment() == weekly.commitment
     home = Client().get("/").content.decode()
-    assert "weekly challenge" not in home and home.count('class="tier placeholder"') == 3
+    assert "weekly challenge" not in home and home.count('<article class="tier"') == 3
 
 
 @pytest.mark.django_db
@@ -193,7 +198,7 @@ def test_a_sunday_without_a_weekly_does_not_announce_one(clock: Clock) -> None:
     status, body = Api(Client()).get("/api/daily/")
     assert status == 200 and [c["tier"] for c in body["challenges"]] == ["easy", "medium", "hard"]
     home = Client().get("/").content.decode()
-    assert "weekly challenge" not in home and home.count('class="tier placeholder"') == 3
+    assert "weekly challenge" not in home and home.count('<article class="tier"') == 3
 
 
 # ----- the attacks: a weekday, after the close ---------------------------------------------

@@ -21,6 +21,16 @@ const variantTitles = siteConstants()?.variant_titles;
 const playingNow = {};
 let nextDealAt = 0;
 
+// The server draws the day's cards (frontend/tier_cards.py), the same as tierCard below:
+// their Play buttons work from now on, and their playing counts are the page's. It leaves
+// places instead when the day was not ready: load() draws the cards then.
+for (const button of box.querySelectorAll("[data-unbound]")) {
+  button.removeAttribute("data-unbound");
+  button.disabled = false;
+}
+for (const count of box.querySelectorAll("[data-playing]")) playingNow[count.dataset.playing] = Number(count.textContent);
+const drawnDay = box.querySelector("article.tier") ? document.querySelector("[data-today]")?.getAttribute("datetime") : null;
+
 const BLURB = {
   easy: gettext("A gentle deal: most players who try it win."),
   medium: gettext("Some digging needed; plan your Kings."),
@@ -65,6 +75,7 @@ function tierName(tier, variant) {
   return note ? `${tierTitle(tier)} · ${note}` : tierTitle(tier);
 }
 
+// A tier's card, as frontend/tier_cards.py and home.html draw it: the same words in the same elements.
 function tierCard(challenge) {
   const { tier, game, variant } = challenge;
   let action;
@@ -157,7 +168,7 @@ async function load() {
       { practice: el("a", { href: "/practice/" }, gettext("a practice deal")) })));
     return;
   }
-  fill(box, challenges.map(tierCard));
+  if (daily.date !== drawnDay) fill(box, challenges.map(tierCard)); // places, or a day since gone
   showCommitments(challenges);
   showOpened(daily.opened);
 }

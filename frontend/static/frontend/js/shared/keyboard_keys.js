@@ -2,9 +2,6 @@
 // shortcuts" button in the footer. The list itself (shared/keyboard_help.js) loads on first
 // use: most visits never open it.
 
-import { el } from "./html.js";
-import { gettext } from "./i18n.js";
-
 const openHelp = (doc) => import("./keyboard_help.js").then(({ openKeyboardHelp }) => openKeyboardHelp(doc));
 
 const TEXT_INPUTS = new Set(["", "text", "search", "email", "url", "tel", "password", "number", "date",
@@ -26,19 +23,13 @@ export function asksForHelp(event) {
     && !event.defaultPrevented && !isTypingTarget(event.target);
 }
 
-/** Every page (pages/base.js): `?` opens the list, and a "Keyboard shortcuts" button in the
- * footer does too, for whoever does not know the key. */
+/** Every page (pages/base.js): `?` opens the list, and the footer's "Keyboard shortcuts"
+ * button (base.html draws it) does too, for whoever does not know the key. */
 export function installKeyboardHelp(doc = document) {
   doc.addEventListener("keydown", (event) => {
     if (!asksForHelp(event)) return;
     event.preventDefault();
     openHelp(doc);
   });
-  const footer = doc.querySelector(".site-footer nav");
-  if (footer) {
-    const button = el("button", { type: "button", class: "linkish", "aria-haspopup": "dialog", "data-keyboard-help-open": true },
-      gettext("Keyboard shortcuts"));
-    button.addEventListener("click", () => openHelp(doc));
-    footer.append(button);
-  }
+  doc.querySelector("[data-keyboard-help-open]")?.addEventListener("click", () => openHelp(doc));
 }
