@@ -152,9 +152,8 @@ def wait_for(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--pages", nargs="+", default=["home", "play", "practice", "board", "replay", "stats"]
-    )
+    names = ["home", "play", "practice", "board", "replay", "stats"]
+    parser.add_argument("--pages", nargs="+", default=names, choices=names)
     parser.add_argument(
         "--forms", nargs="+", default=["mobile", "desktop"], choices=["mobile", "desktop"]
     )
