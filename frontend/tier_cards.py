@@ -1,6 +1,6 @@
 """The home page's tier cards, drawn by the server so that the first paint is the page:
 nothing moves when home.js starts, whatever the language, the width or the player's
-games (docs/frontend.md, "The home page").
+games (docs/frontend.md, "Plain pages", the home page).
 
 home.js draws the same cards (``tierCard``) when the day was not ready as the page was
 drawn; the two must say the same words in the same elements, which

@@ -1,7 +1,8 @@
 // Today's page: the three tiers with their counts (how many played as guests among them),
 // and a button to start or resume each (guests too: one tap, no sign-up first); yesterday's
 // winners; your streak; and, one click away in "How we keep it fair", today's commitments
-// and yesterday's deals and salts.
+// and yesterday's deals and salts. The server draws the tiers' cards (frontend/tier_cards.py);
+// this module draws them only when the day was not ready as the page was drawn.
 
 import { api, serverNow } from "../shared/api.js";
 import { copyText, siteConstants } from "../shared/dom.js";
