@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.defaults import page_not_found
 
 from apikit import redis_client
@@ -47,7 +47,7 @@ def _redis_state() -> str:
 
 
 @never_cache
-@require_GET
+@require_safe  # HEAD too: the offline practice page asks whether the site answers
 def healthz(request: HttpRequest) -> JsonResponse:
     database = "ok" if _database_ok() else "down"
     body = {

@@ -27,6 +27,13 @@ def test_healthy(client: Client, settings: Any) -> None:
     assert "no-cache" in response["Cache-Control"]
 
 
+def test_head_answers_as_get_does_without_a_body(client: Client) -> None:
+    """The offline practice page asks with HEAD whether the site can be reached."""
+    response = client.head("/healthz")
+    assert response.status_code == 200 and response.content == b""
+    assert client.post("/healthz").status_code == 405
+
+
 def test_redis_down_is_reported_but_still_200(client: Client, settings: Any) -> None:
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     response = client.get("/healthz")

@@ -154,6 +154,8 @@ NOT_POWERS = [
     (re.compile(rb'"exported_at":"[^"]*"'), b'"exported_at":<now>'),
     # the content security policy's nonce, fresh on every page (docs/operations.md)
     (re.compile(rb'nonce="[A-Za-z0-9+/=]*"'), b'nonce="<nonce>"'),
+    # the home page's countdown to the next deal, as of the request
+    (re.compile(rb"(<time data-countdown[^>]*>)\d\d:\d\d:\d\d<"), rb"\1<time left><"),
 ]
 
 

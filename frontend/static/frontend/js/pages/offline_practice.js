@@ -223,12 +223,32 @@ function showEnd() {
   if (!dialog.open) dialog.showModal();
 }
 
+/** Whether the site answers. `navigator.onLine` can say yes with no way through (a Wi-Fi
+ * with no internet behind it; a page reloaded offline, in some Chromiums), so a yes is
+ * checked with a HEAD of /healthz, which the service worker leaves to the network. */
+async function reachable() {
+  if (!navigator.onLine) return false;
+  try {
+    await fetch("/healthz", { method: "HEAD", cache: "no-store", signal: AbortSignal.timeout(5000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// While the site is out of reach it is asked again this often: a browser does not always
+// say when the network is back (no "online" event when `navigator.onLine` never said no).
+const RECHECK_MS = 3000;
+let recheck = 0;
+
 /** Online or not, the game is offline practice: say so, and when the network comes back,
  * say that it stays here (the server never takes a game it did not referee). */
-function showConnection(changed) {
+async function showConnection(changed) {
   const line = $("[data-connection]");
-  if (!navigator.onLine) {
+  clearTimeout(recheck);
+  if (!(await reachable())) {
     line.textContent = gettext("You are offline. This practice game is kept on this device.");
+    recheck = setTimeout(() => showConnection(true), RECHECK_MS);
     return;
   }
   const [base, option] = state.game.variant.split("+");
