@@ -28,7 +28,7 @@ from apikit.errors import Conflict, NotFound
 from frontend.tier_cards import tier_cards
 from games import practice_pool
 from games.daily import day_overview, tiers_shown
-from games.models import WEEKLY, Tier, tiers_of
+from games.models import WEEKLY, DailyChallenge, Tier, tiers_of
 from games.services import get_game_for, get_replay_for
 from leaderboards.records import playing_now
 from moderation import origins
@@ -54,11 +54,14 @@ def _page(request: HttpRequest, template: str, **context: object) -> HttpRespons
 def home(request: HttpRequest) -> HttpResponse:
     now = timezone.now().astimezone(UTC)
     today = now.date()
+    yesterday = today - timedelta(days=1)
     tiers = tiers_shown(today)
     left = int((datetime.combine(today + timedelta(days=1), time(), UTC) - now).total_seconds())
     # The day's cards as home.js would draw them, so nothing moves when it starts; a day
     # not prepared yet keeps its places (/api/daily/ prepares it on the embedded default).
     overview = day_overview(today, request.user, request.session.session_key or "")
+    # home.js asks for yesterday's deals, opened, only when there were some.
+    opened = DailyChallenge.objects.filter(date=yesterday).exists()
     return _page(
         request,
         "home.html",
@@ -68,6 +71,7 @@ def home(request: HttpRequest) -> HttpResponse:
         tiers=tiers,
         cards=tier_cards(overview, tiers, playing_now(today)),
         weekly=WEEKLY in tiers,
+        opened_day=yesterday.isoformat() if opened else "",
     )
 
 

@@ -66,6 +66,8 @@ def test_nothing_moves_once_the_home_page_is_painted(browse: Any, who: str, loca
         play_some(player, day)
     page = open_home(browse, player, locale)
     p = page.page
+    asked: list[str] = []
+    p.on("request", lambda request: asked.append(request.url.removeprefix(page.base_url)))
     for width in WIDTHS:
         p.set_viewport_size({"width": width, "height": 844})
         page.goto("/")
@@ -76,6 +78,9 @@ def test_nothing_moves_once_the_home_page_is_painted(browse: Any, who: str, loca
             f"{who} at {width} px: the page moved after its first paint ({shift:.4f})"
         )
         page.shot(f"home-cards-{who}-{width}")
+    # The cards came with the page: the day's proof is asked for its commitments, never
+    # /api/daily/, which counts the day's games again.
+    assert "/api/daily/" not in asked and f"/api/daily/{day['easy'].date}/" in asked
     # The server's Play button, now home.js's: one tap starts the game.
     p.locator('[data-start="hard"]').click()
     p.wait_for_url("**/play/*/")

@@ -5,12 +5,13 @@ tests/e2e/test_home_cards.py checks in a browser that home.js draws the same car
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
 from django.test import Client
 
-from games.models import Status
+from games.models import Status, utc_today
 from tests.factories import Api, client_for, make_challenge, make_challenges, make_player, result
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,15 @@ def test_a_player_sees_their_games_on_the_cards_in_their_language() -> None:
     assert f'href="/play/{games[day["medium"].pk]}/"' in page
     # Until home.js runs, a Play button does nothing: it is drawn disabled, and looks as it will.
     assert '<button type="button" class="button" data-start="hard" data-unbound disabled>' in page
+
+
+def test_yesterdays_opened_deals_are_asked_for_only_when_it_had_some() -> None:
+    make_challenges()
+    assert "<div data-opened></div>" in Client().get("/").content.decode()
+    yesterday = utc_today() - dt.timedelta(days=1)
+    make_challenges(yesterday, {"easy": 5, "medium": 6, "hard": 7})
+    page = Client().get("/").content.decode()
+    assert f'<div data-opened data-day="{yesterday.isoformat()}"></div>' in page
 
 
 def test_a_guest_sees_its_own_game_and_no_one_elses() -> None:

@@ -24,7 +24,7 @@ let nextDealAt = 0;
 
 // The server draws the day's cards (frontend/tier_cards.py), the same as tierCard below:
 // their Play buttons work from now on, and their playing counts are the page's. It leaves
-// places instead when the day was not ready: load() draws the cards then.
+// places instead when the day was not ready: load() draws the cards then, from /api/daily/.
 for (const button of box.querySelectorAll("[data-unbound]")) {
   button.removeAttribute("data-unbound");
   button.disabled = false;
@@ -155,12 +155,30 @@ async function startDaily(button) {
   }
 }
 
+const notLoaded = (err) => el("p", "notice", interpolate(gettext("Today's challenges could not be loaded: %(error)s."), { error: err.message }));
+
+// The server drew the day's cards: the commitments, and yesterday's deals once opened, come
+// from each day's proof (GET /api/daily/<date>/), which counts no games as /api/daily/ does.
+async function loadProofs() {
+  let today;
+  try {
+    today = await api.get(`/api/daily/${drawnDay}/`);
+  } catch (err) {
+    fill(box, notLoaded(err)); // offline, the worker's copy of the page: its cards may be old
+    return;
+  }
+  showCommitments(today);
+  const yesterday = openedBox?.dataset.day; // only when yesterday had deals
+  if (yesterday) showOpened(await api.get(`/api/daily/${yesterday}/`).catch(() => []));
+}
+
 async function load() {
+  if (drawnDay) return loadProofs();
   let daily;
   try {
     daily = await api.get("/api/daily/");
   } catch (err) {
-    fill(box, el("p", "notice", interpolate(gettext("Today's challenges could not be loaded: %(error)s."), { error: err.message })));
+    fill(box, notLoaded(err));
     return;
   }
   const challenges = daily.challenges || [];
@@ -169,7 +187,7 @@ async function load() {
       { practice: el("a", { href: "/practice/" }, gettext("a practice deal")) })));
     return;
   }
-  if (daily.date !== drawnDay) fill(box, challenges.map(tierCard)); // places, or a day since gone
+  fill(box, challenges.map(tierCard));
   showCommitments(challenges);
   showOpened(daily.opened);
 }
