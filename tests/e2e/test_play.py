@@ -40,7 +40,9 @@ def sign_up(page: Any, name: str) -> None:
 
 
 def wait_landed(page: Any, card: str, dest: int | str) -> None:
-    """Wait until the card lies at its destination and has finished gliding there."""
+    """Wait until the card lies at its destination, has finished gliding there, and any
+    card it uncovered has turned (the board shows a move at once and the card it turns
+    when the server's answer names it; a player's next move onto that column waits)."""
     where = (
         f'.foundations [data-top="{card}"]'
         if dest == "F"
@@ -51,6 +53,7 @@ def wait_landed(page: Any, card: str, dest: int | str) -> None:
     except Exception as exc:
         toast = page.page.locator(".toast").inner_text()
         raise AssertionError(f"{card} did not reach {dest}; the page said: {toast!r}") from exc
+    page.page.locator(".tableau .card.turning").first.wait_for(state="detached", timeout=15_000)
     page.page.wait_for_function(
         "() => document.getAnimations().every(a => a.effect.getTiming().iterations === Infinity)"
     )
