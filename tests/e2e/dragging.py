@@ -61,6 +61,14 @@ def landed(page: Any, card: str, dest: int | str, timeout: int) -> bool:
     return True
 
 
+def wait_turned(page: Any, timeout: int = 15_000) -> None:
+    """Wait until no face-down card waits to turn. The page shows a move at once and the
+    card it uncovered when the server's answer names it, and refuses a drop onto that
+    column until then ("wait for the face-down card to turn"); under load the answer
+    came after a test's next drag (seen in CI)."""
+    page.page.locator(".tableau .card.turning").first.wait_for(state="detached", timeout=timeout)
+
+
 def drag_home_or_onto(page: Any, card: str, dest: int | str, what: str, patience_ms: int) -> None:
     """Drag ``card`` and see it land. The page moves a card as soon as it takes a drop (the
     server's answer comes after), so a card still in place after a few seconds is a drop
@@ -70,3 +78,4 @@ def drag_home_or_onto(page: Any, card: str, dest: int | str, what: str, patience
     if not landed(page, card, dest, 5_000):
         drag(page, card, dest)
         assert landed(page, card, dest, patience_ms), f"{what} did not land"
+    wait_turned(page, patience_ms)

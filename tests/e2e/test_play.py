@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.dragging import drag
+from tests.e2e.dragging import drag, wait_turned
 from tests.factories import DESKTOP, PHONE, SIGN_UP_WAIT_MS, e2e_fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -41,8 +41,7 @@ def sign_up(page: Any, name: str) -> None:
 
 def wait_landed(page: Any, card: str, dest: int | str) -> None:
     """Wait until the card lies at its destination, has finished gliding there, and any
-    card it uncovered has turned (the board shows a move at once and the card it turns
-    when the server's answer names it; a player's next move onto that column waits)."""
+    card it uncovered has turned (the next move may go onto that card)."""
     where = (
         f'.foundations [data-top="{card}"]'
         if dest == "F"
@@ -53,7 +52,7 @@ def wait_landed(page: Any, card: str, dest: int | str) -> None:
     except Exception as exc:
         toast = page.page.locator(".toast").inner_text()
         raise AssertionError(f"{card} did not reach {dest}; the page said: {toast!r}") from exc
-    page.page.locator(".tableau .card.turning").first.wait_for(state="detached", timeout=15_000)
+    wait_turned(page)
     page.page.wait_for_function(
         "() => document.getAnimations().every(a => a.effect.getTiming().iterations === Infinity)"
     )
