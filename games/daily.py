@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
+from apikit.process_cache import ExpiringProcessCache
 from games import services
 from games.deals import solve_deal
 from games.models import (
@@ -241,7 +242,7 @@ def is_ready(date: dt.date) -> bool:
 @dataclass(frozen=True)
 class DailyOverview:
     date: dt.date
-    challenges: Sequence[DailyChallenge]  # in tier order, annotated with played and won
+    challenges: Sequence[DailyChallenge]  # in tier order, with played, won and guests (day_counts)
     own_games: dict[int, Game]  # the viewer's game per challenge id
 
 
@@ -259,14 +260,15 @@ def day_overview(date: dt.date, user: Any, session_key: str = "") -> DailyOvervi
     """``date``'s challenges as they stand, counted, with the viewer's own games: what
     todays_challenges gives once the day is prepared, without preparing it (the home page
     draws its cards from it and leaves a day not yet ready to /api/daily/)."""
-    won = Count("games", filter=Q(games__status=Status.WON))
-    guests = Count("games", filter=Q(games__played_as_guest=True))
+    counts = day_counts(date)
     challenges = sorted(
-        DailyChallenge.objects.filter(date=date)
-        .select_related("deal")
-        .annotate(played=Count("games"), won=won, guests=guests),
+        DailyChallenge.objects.filter(date=date).select_related("deal"),
         key=lambda challenge: tier_order(challenge.tier),
     )
+    for challenge in challenges:
+        challenge.played, challenge.won, challenge.guests = counts.get(  # type: ignore[attr-defined]
+            challenge.pk, (0, 0, 0)
+        )
     if user.is_authenticated:
         own = Game.objects.filter(player=user, mode=Mode.DAILY)
     elif session_key:
@@ -281,6 +283,32 @@ def day_overview(date: dt.date, user: Any, session_key: str = "") -> DailyOvervi
             if game.challenge_id is not None
         }
     return DailyOverview(date, challenges, own_games)
+
+
+# The day's counts (every home page and /api/daily/ shows them) as this process counted
+# them lately: each count goes over all of the day's games, millions on a busy day, and
+# a count a few seconds old says as much (DAY_COUNTS_SECONDS; 0 counts on every read).
+counts_kept = ExpiringProcessCache("DAY_COUNTS_SECONDS", size=16)
+
+
+def day_counts(date: dt.date) -> dict[int, tuple[int, int, int]]:
+    """Games played, won and played as a guest, per challenge id of ``date``: every game
+    of the challenge (guests' included), as of at most DAY_COUNTS_SECONDS ago."""
+    found: dict[int, tuple[int, int, int]] | None = counts_kept.get(("day", date))
+    if found is None:
+        rows = (
+            Game.objects.filter(challenge__date=date)
+            .values_list("challenge_id")
+            .annotate(
+                played=Count("id"),
+                won=Count("id", filter=Q(status=Status.WON)),
+                guests=Count("id", filter=Q(played_as_guest=True)),
+            )
+            .order_by()
+        )
+        found = {challenge: (played, won, guests) for challenge, played, won, guests in rows}
+        counts_kept.put(("day", date), found)
+    return found
 
 
 # The day through which this process has ended the closed days' games in play.

@@ -52,6 +52,7 @@ from django.db.models import F, Window
 from django.db.models.functions import Rank
 
 from apikit.metrics import count_redis_fallback
+from apikit.process_cache import ExpiringProcessCache
 from games.models import DailyChallenge, Game, Status, Tier, tier_order, utc_today
 from leaderboards import day_board, ranking, records, store
 
@@ -75,7 +76,7 @@ PAST_SECONDS = 300
 # value found stale is replaced here too), so a copy is as true as Redis's, except that
 # a moderation's clear of Redis (records.clear_cache) reaches it only when it expires.
 # Never changed once put: readers copy what they modify. Few, as the values are large.
-process_copies = day_board.ExpiringProcessCache(size=32)
+process_copies = ExpiringProcessCache(size=32)
 
 
 def points_for(rank: int) -> int:

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-from django.conf import settings
 from django.db.models import Case, F, Max, Value, When, Window
 from django.db.models.functions import Rank, RowNumber
 from django.utils import timezone
@@ -30,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
+from apikit.process_cache import ExpiringProcessCache
 from apikit.replica import REPLICA, primary_reads, reads_from
 from games.models import (
     WEEKLY,
@@ -100,36 +100,7 @@ class Board:
         return page_count(self.count)
 
 
-class ExpiringProcessCache:
-    """What this process read lately, kept ``LEADERBOARD_ROWS_SECONDS``: the hot pages of
-    a busy day are read many times a second, and each read would repeat the same queries.
-    At most ``size`` entries: when full, the expired ones go, then the oldest."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self.entries: dict[Any, tuple[float, Any]] = {}  # in the order they were put
-
-    def get(self, key: Any) -> Any:
-        found = self.entries.get(key)
-        return found[1] if found is not None and found[0] > time.monotonic() else None
-
-    def put(self, key: Any, value: Any) -> None:
-        seconds = settings.LEADERBOARD_ROWS_SECONDS
-        if seconds <= 0:
-            return
-        now = time.monotonic()
-        self.entries.pop(key, None)
-        if len(self.entries) >= self.size:
-            self.entries = {k: v for k, v in self.entries.items() if v[0] > now}
-            excess = len(self.entries) - self.size + 1
-            for oldest in list(self.entries)[: max(0, excess)]:
-                del self.entries[oldest]
-        self.entries[key] = (now + seconds, value)
-
-    def clear(self) -> None:
-        self.entries.clear()
-
-
+# The board pages and challenges this process read lately (LEADERBOARD_ROWS_SECONDS).
 process_cache = ExpiringProcessCache()
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
+from games import daily
 from games.models import OPEN_DAY_MODES, WEEKLY, Game, Mode, Status, Tier, tiers_of, utc_today
 from leaderboards import ranking, store
 
@@ -401,14 +402,19 @@ def _board_ranks(history: Sequence[Mapping[str, Any]]) -> list[int | None]:
 def playing_now(today: dt.date | None = None) -> dict[str, int]:
     """Games of today's challenges in play right now, per tier (started, not over; the
     weekly on Sundays): players' dailies and guests' games alike, since a guest plays the
-    same deal at the same time."""
+    same deal at the same time. As of at most DAY_COUNTS_SECONDS ago (games.daily)."""
     today = today or utc_today()
-    found = dict(
-        Game.objects.filter(mode__in=OPEN_DAY_MODES, status=Status.PLAYING, challenge__date=today)
-        .values_list("challenge__tier")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
+    found: dict[str, int] | None = daily.counts_kept.get(("playing", today))
+    if found is None:
+        found = dict(
+            Game.objects.filter(
+                mode__in=OPEN_DAY_MODES, status=Status.PLAYING, challenge__date=today
+            )
+            .values_list("challenge__tier")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+        daily.counts_kept.put(("playing", today), found)
     return {tier: found.get(tier, 0) for tier in tiers_of(today)}
 
 

@@ -14,6 +14,12 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No deadline on a Hypothesis example: speed is the benchmarks' to measure, and the
+# default 200 ms failed a pure-function test once while the machine ran other tests.
+hypothesis_settings.register_profile("site", deadline=None)
+hypothesis_settings.load_profile("site")
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 
@@ -138,12 +144,15 @@ def _english_unless_told() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _no_boards_kept_from_another_test() -> None:
     """Board pages a process keeps for LEADERBOARD_ROWS_SECONDS (an ExpiringProcessCache in
-    leaderboards.day_board, and circles' copies) are keyed by ids and dates another test's
-    database may have reused."""
+    leaderboards.day_board, and circles' copies), and the day's counts it keeps for
+    DAY_COUNTS_SECONDS (games.daily), are keyed by ids and dates another test's database
+    may have reused."""
+    from games import daily
     from leaderboards import circles, day_board
 
     day_board.process_cache.clear()
     circles.process_copies.clear()
+    daily.counts_kept.clear()
 
 
 @pytest.fixture(autouse=True)

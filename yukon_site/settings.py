@@ -280,6 +280,9 @@ SESSION_ENGINE = env.str(
 # A board page's rows, once checked against PostgreSQL, are kept this long by each web
 # process for reads of the same page with the same Redis members (leaderboards/day_board.py).
 LEADERBOARD_ROWS_SECONDS = env.float("LEADERBOARD_ROWS_SECONDS", default=2.0)
+# The day's counts (played, won, guests, playing now: the home page, /api/daily/) are kept
+# this long by each web process; each count goes over all of the day's games (games/daily.py).
+DAY_COUNTS_SECONDS = env.float("DAY_COUNTS_SECONDS", default=5.0)
 
 # Leagues and follows (social/, docs/leaderboards.md "Leagues"): limits per player and league.
 LEAGUES_PER_PLAYER = env.int("LEAGUES_PER_PLAYER", default=20)

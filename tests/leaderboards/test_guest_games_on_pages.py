@@ -59,7 +59,10 @@ def playing(client: Client) -> dict[str, int]:
     return {tier: home["playing"][tier] for tier in ("easy", "medium", "hard")}
 
 
-def test_playing_now_counts_the_guests_at_play(django_capture_on_commit_callbacks: Any) -> None:
+def test_playing_now_counts_the_guests_at_play(
+    django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    settings.DAY_COUNTS_SECONDS = 0  # counted at each read (tests/games/test_day_counts.py)
     make_day()
     guests = [Api(Client(REMOTE_ADDR=f"198.51.100.{n}")) for n in (1, 2)]
     easy = [start(api) for api in guests]

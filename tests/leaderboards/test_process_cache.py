@@ -1,11 +1,12 @@
-"""What a web process keeps of the boards it read (leaderboards.day_board.ExpiringProcessCache)."""
+"""What a web process keeps of what it read lately (apikit.process_cache.ExpiringProcessCache:
+the boards' pages, the day's counts)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from leaderboards.day_board import ExpiringProcessCache
+from apikit.process_cache import ExpiringProcessCache
 
 
 def test_kept_for_the_setting_and_full_drops_the_expired_then_the_oldest(settings: Any) -> None:
