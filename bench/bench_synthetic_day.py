@@ -20,7 +20,8 @@ read rebuilds it from PostgreSQL; warm: from Redis), the archive board and the a
 calendar of that day, the page of a player with history, and the games file of the
 closed day (streamed whole: seconds and bytes; with --through-gunicorn also from a real
 gunicorn, as production serves it, which ends a sync worker's response at
-GUNICORN_TIMEOUT). Then the same file stored as a sealed day's is (leaderboards/
+GUNICORN_TIMEOUT), and the day's counts the home page shows (played, won, guests per
+tier), counted and kept. Then the same file stored as a sealed day's is (leaderboards/
 stored_files.py, in a temporary MEDIA_ROOT): the time and CPU of writing it once, and of
 serving it gzip and inflated, checked byte for byte against the stream (with
 --through-gunicorn also from gunicorn, with the web process's CPU). It prints a table and
@@ -232,6 +233,17 @@ def timed(
     return times
 
 
+def timed_call(call: Callable[[], object], repeat: int, before: Callable[[], object]) -> list[float]:
+    """Milliseconds of ``repeat`` calls of ``call``; ``before`` runs ahead of each, untimed."""
+    times = []
+    for _ in range(repeat):
+        before()
+        start = time.perf_counter()
+        call()
+        times.append(1000 * (time.perf_counter() - start))
+    return times
+
+
 def streamed(client: Any, url: str, **headers: str) -> tuple[float, int, float, str]:
     """(seconds, bytes, CPU seconds of this process, SHA-256 of the bytes) of one GET read
     to its end, chunk by chunk (the file is never held whole)."""
@@ -394,6 +406,24 @@ def measure(args: argparse.Namespace, day: dt.date, built: dict[str, Any]) -> li
             timed(client, f"/api/leaderboards/archive/{day.isoformat()}/easy/", args.repeat),
             f"{built['archivists']} replays a tier, ranked by PostgreSQL",
         )
+    )
+    from games import daily
+
+    # What the home page and /api/daily/ show of a day: counted once per DAY_COUNTS_SECONDS
+    # by each web process, kept between (this day is closed, but the count is the same).
+    played = sum(counts[0] for counts in daily.day_counts(day).values())
+    rows.append(
+        row(
+            "the day's counts, counted",
+            timed_call(lambda: daily.day_counts(day), 5, daily.counts_kept.clear),
+            f"{played:,} games, every tier: once per DAY_COUNTS_SECONDS per process",
+        )
+    )
+    kept = timed_call(lambda: daily.day_counts(day), args.repeat, lambda: None)
+    rows.append(
+        f"| the day's counts, kept | {1000 * statistics.median(kept):.1f} µs "
+        f"| {1000 * percentile(kept, 0.95):.1f} µs | {len(kept)} "
+        "| every other home page and /api/daily/ of the window |"
     )
     from accounts.models import User
 
