@@ -233,7 +233,9 @@ def timed(
     return times
 
 
-def timed_call(call: Callable[[], object], repeat: int, before: Callable[[], object]) -> list[float]:
+def timed_call(
+    call: Callable[[], object], repeat: int, before: Callable[[], object]
+) -> list[float]:
     """Milliseconds of ``repeat`` calls of ``call``; ``before`` runs ahead of each, untimed."""
     times = []
     for _ in range(repeat):
