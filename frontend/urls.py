@@ -29,6 +29,7 @@ urlpatterns = [
     path("strategy/", views.strategy, name="strategy"),
     path("faq/", views.faq, name="faq"),
     path("fair-play/", views.fair_play, name="fair-play"),
+    path("fair-play/yukon-verify.pyz", views.checker_download, name="checker-download"),
     path("stats/", views.stats, name="stats"),
     path("privacy/", views.privacy, name="privacy"),  # the cookies: /privacy/#cookies
     path("terms/", views.terms, name="terms"),

@@ -18,6 +18,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import etag, require_safe
 
 from accounts import login_backoff
 from accounts.language import LANGUAGE_COOKIE_SECONDS
@@ -26,7 +27,7 @@ from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
 from apikit.errors import Conflict, NotFound
 from frontend.tier_cards import tier_cards
-from games import practice_pool
+from games import checker, practice_pool
 from games.daily import day_overview, tiers_shown
 from games.models import WEEKLY, DailyChallenge, Tier, tiers_of
 from games.services import get_game_for, get_replay_for
@@ -267,7 +268,22 @@ def faq(request: HttpRequest) -> HttpResponse:
 def fair_play(request: HttpRequest) -> HttpResponse:
     """How anyone checks a day's commitment and board (docs/fair-play.md), and a checker."""
     yesterday = timezone.now().date() - timedelta(days=1)
-    return _page(request, "fair_play.html", yesterday=yesterday.isoformat())
+    return _page(
+        request,
+        "fair_play.html",
+        yesterday=yesterday.isoformat(),
+        checker_name=checker.FILENAME,
+        checker_sha256=checker.sha256(),
+    )
+
+
+@require_safe
+@etag(lambda request: checker.sha256())
+def checker_download(request: HttpRequest) -> HttpResponse:
+    """The fair-play checker as one file to run with Python (games/checker.py)."""
+    response = HttpResponse(checker.archive(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{checker.FILENAME}"'
+    return response
 
 
 # ----- privacy and terms (issue 41; docs/operations.md, "Data retention") ----------------

@@ -3,6 +3,9 @@ record, the site's published keys, and the digests they carry (docs/fair-play.md
 
 Pure standard library plus ``cryptography`` (Ed25519), no Django: the server that signs
 and anyone who checks (``python -m games.verify_day --receipt``) build the same bytes.
+``cryptography`` is imported only to sign or check a signature, so the rest (the digests,
+the documents' shapes) and a day's check without receipts run on the standard library
+alone: the downloadable checker (games/checker.py) needs nothing installed for those.
 
 **What is signed.** A document is a JSON object. Its signed bytes are its *canonical
 JSON*: the object without its ``signature`` member, keys sorted, no whitespace
@@ -44,11 +47,10 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 RECEIPT_FORMAT = "yukon-daily-receipt-v1"
 CLOSE_FORMAT = "yukon-daily-close-v1"
@@ -142,12 +144,25 @@ def encode_key(raw: bytes) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
+class NoCryptography(RuntimeError):
+    """A signature was to be made or checked where ``cryptography`` is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "checking signatures needs the cryptography package: pip install cryptography"
+        )
+
+
 def private_key(text: str) -> Ed25519PrivateKey:
     """The signing key from its setting: base64 of the raw 32-byte private key."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     return Ed25519PrivateKey.from_private_bytes(decode_key(text, "the private key"))
 
 
 def public_bytes(key: Ed25519PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
@@ -165,7 +180,13 @@ def sign(document: Mapping[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
 
 
 def signature_holds(document: Mapping[str, Any], public_key: bytes) -> bool:
-    """Whether ``signature`` is ``public_key``'s Ed25519 signature of the document."""
+    """Whether ``signature`` is ``public_key``'s Ed25519 signature of the document;
+    NoCryptography without the package that checks it."""
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    except ImportError as exc:
+        raise NoCryptography from exc
     try:
         signature = base64.b64decode(str(document.get("signature", "")), validate=True)
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, canonical(document))

@@ -6,11 +6,13 @@
                                [--close-record FILE] [--timeout SECONDS]
 
 It needs no Django and no settings: the standard library (urllib), ``cryptography`` (for
-the signatures) and the public engine. It checks that the published deal and salt match
-the day's commitment (and the value you recorded during the day, with ``--commitment``),
-that every ranked game's move log replays from that deal to its published status, score,
-moves and time, that the games are in the board's order with the right ranks
-(docs/leaderboards.md), and that every row of the site's board is one of those games.
+the signatures: receipts and close records) and the public engine; the site serves it as
+one file with the engine, ``/fair-play/yukon-verify.pyz`` (games/checker.py). It checks
+that the published deal and salt match the day's commitment (and the value you recorded
+during the day, with ``--commitment``), that every ranked game's move log replays from
+that deal to its published status, score, moves and time, that the games are in the
+board's order with the right ranks (docs/leaderboards.md), and that every row of the
+site's board is one of those games.
 
 With ``--receipt`` (one receipt, or the JSON lines of ``GET /api/auth/receipts/``) it also
 checks, for each receipt's day: the receipt's signature against the site's published
@@ -626,9 +628,9 @@ def _kept_record(path: str | None) -> dict[str, Any] | None:
         raise Unavailable(f"{path} is not a close record as documented: {exc}") from exc
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m games.verify_day") -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.verify_day",
+        prog=prog,
         description="Check a closed day's commitment, games and board from a site's public "
         "API; or your receipts against it.",
     )
@@ -666,7 +668,7 @@ def main(argv: list[str] | None = None) -> int:
     except Mismatch as exc:
         print(f"FAIL {what}: {exc}", file=sys.stderr)
         return 1
-    except Unavailable as exc:
+    except (Unavailable, receipts.NoCryptography) as exc:
         print(f"CANNOT CHECK {what}: {exc}", file=sys.stderr)
         return 2
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

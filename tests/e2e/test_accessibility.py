@@ -31,8 +31,10 @@ WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "he
 NOT_PAGES = ("api/", "^api/", "_allauth/", "admin/", "healthz", "metrics", ".well-known/")
 # Not pages: forms reached only from the list of one's own passkeys, about one that exists
 # (a made-up key is refused before any page; the list is checked), and the OpenID Connect
-# sign-in's hops, which only redirect (to the provider and back; 404 while it is off).
+# sign-in's hops, which only redirect (to the provider and back; 404 while it is off);
+# and the fair-play checker, a file to download.
 NOT_PAGE_NAMES = {
+    "checker-download",
     "mfa_remove_webauthn",
     "mfa_edit_webauthn",
     "openid_connect_login",

@@ -12,10 +12,13 @@ forged receipt is refused; an honest day passes.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import io
 import json
 import os
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +29,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from games import receipts
+from games import checker, receipts
 from games.models import Game, utc_today
 from games.packed_log import pack
 from games.services import log_entries
@@ -276,3 +279,81 @@ def test_a_day_without_its_close_record_cannot_be_checked_yet(played: dict[str, 
         f"CANNOT CHECK receipt: game {played['ids']['quick']} ({played['day']} easy): "
         f"GET /api/daily/{played['day']}/close/: HTTP 404: there is no close record of "
     )
+
+
+# ----- the checker as one file (games/checker.py) ----------------------------------------
+
+# A Python of the same version with nothing installed: no Django, no cryptography and not
+# this project (-S: no site-packages; -I: not the working directory, no PYTHONPATH).
+BARE_PYTHON = [
+    str(Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"),
+    "-I",
+    "-S",
+]
+
+
+def run_checker(python: list[str], pyz: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*python, str(pyz), *args],
+        cwd=pyz.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_downloaded_checker_runs_on_a_bare_python(played: dict[str, Any]) -> None:
+    day, site, ids = played["day"], played["site"], played["ids"]
+    page = Client().get("/fair-play/")
+    assert f'href="/fair-play/{checker.FILENAME}"' in page.content.decode()
+    assert checker.sha256() in page.content.decode()  # the page names the file's digest
+    response: Any = Client().get(f"/fair-play/{checker.FILENAME}")
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert response["Content-Disposition"] == f'attachment; filename="{checker.FILENAME}"'
+    assert hashlib.sha256(response.content).hexdigest() == checker.sha256()
+    again = Client().get(f"/fair-play/{checker.FILENAME}", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+    pyz = played["tmp"] / checker.FILENAME
+    pyz.write_bytes(response.content)
+
+    result = run_checker(BARE_PYTHON, pyz, "--site", site, day.isoformat(), "easy")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"OK {day} easy: deal 0 and salt ")
+    assert "4 ranked games (3 won)" in result.stdout
+    Game.objects.filter(pk=ids["quick"]).update(score=620)  # the site lies: the file says so
+    result = run_checker(BARE_PYTHON, pyz, "--site", site, day.isoformat(), "easy")
+    assert result.returncode == 1
+    assert f"game {ids['quick']} (Quick): published score 620, its log replays to 625" in (
+        result.stderr
+    )
+    Game.objects.filter(pk=ids["quick"]).update(score=625)
+
+    # Signatures need cryptography: without it, one line saying so; with it, the receipt holds.
+    receipt = str(played["files"]["quick"])
+    result = run_checker(BARE_PYTHON, pyz, "--site", site, "--receipt", receipt)
+    assert (result.returncode, result.stderr) == (
+        2,
+        "CANNOT CHECK receipt: checking signatures needs the cryptography package: "
+        "pip install cryptography\n",
+    )
+    result = run_checker([sys.executable, "-I"], pyz, "--site", site, "--receipt", receipt)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"OK {day} easy game {ids['quick']} (Quick): the receipt is ")
+
+
+def test_the_checker_is_the_same_bytes_each_time_and_holds_only_its_sources() -> None:
+    first = checker.archive()
+    checker.archive.cache_clear()
+    assert checker.archive() == first
+    assert first.startswith(b"#!/usr/bin/env python3\n")
+    with zipfile.ZipFile(io.BytesIO(first)) as zipped:
+        names = zipped.namelist()
+    assert names == sorted(names)
+    assert {"__main__.py", "games/verify_day.py", "games/receipts.py", "games/commitment.py"} < set(
+        names
+    )
+    assert "yukon/engine/replay.py" in names
+    assert not [name for name in names if not name.endswith(".py")]  # source only
+    assert not [name for name in names if name.startswith(("yukon/solver", "games/models"))]
