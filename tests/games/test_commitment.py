@@ -418,7 +418,7 @@ def test_the_fair_play_page_explains_the_text_and_the_command(client: Client) ->
     page = response.content.decode()
     yesterday = (utc_today() - dt.timedelta(days=1)).isoformat()
     assert "yukon-daily-commitment-v1" in page
-    assert f"python -m games.verify_day --site http://testserver {yesterday} easy" in page
+    assert f"python3 yukon-verify.pyz --site http://testserver {yesterday} easy" in page
     assert "frontend/js/pages/fair_play.js" in page
     home = client.get("/").content.decode()
     assert "data-opened" in home
