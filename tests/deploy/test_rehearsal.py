@@ -137,6 +137,7 @@ def test_the_shipped_image_and_compose_stack_rehearse(workdir: Path, tmp_path: P
         "stack: rehearsal-beat-1 healthy",
         "play: /healthz 200; plain HTTP is redirected to HTTPS",
         "play: the admin login page's /static/admin/css/",
+        "play: the fair-play checker /fair-play/yukon-verify.pyz: ",
         "play: the site speaks de:",
         "play: signed up rehearsal1 (Secure cookies)",
         "play: game 1 verified by the worker",
