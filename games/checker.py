@@ -49,9 +49,8 @@ def _members() -> dict[str, bytes]:
         "yukon/__init__.py": PACKAGE_NOTE.encode(),
     }
     for module in (verify_day, receipts, commitment):
-        members[f"games/{Path(str(module.__file__)).name}"] = Path(
-            str(module.__file__)
-        ).read_bytes()
+        source = Path(str(module.__file__))
+        members[f"games/{source.name}"] = source.read_bytes()
     engine = Path(str(yukon.engine.__file__)).parent
     for path in sorted(engine.glob("*.py")):
         members[f"yukon/engine/{path.name}"] = path.read_bytes()
