@@ -71,5 +71,6 @@ def archive() -> bytes:
     return buffer.getvalue()
 
 
+@cache
 def sha256() -> str:
     return hashlib.sha256(archive()).hexdigest()
