@@ -114,10 +114,13 @@ def test_a_full_pool_tries_nothing_and_a_dealt_deal_no_longer_counts(api: Api) -
 
 
 def test_numbers_the_solver_does_not_prove_leave_no_rows_behind() -> None:
-    before = Deal.objects.count()
+    # only this variant's rows: a refill of another variant, left running by an earlier test
+    # of this worker's database, may add its own deals meanwhile
+    tried = Deal.objects.filter(variant="moosehide-runs")
+    before = tried.count()
     run = practice_pool.top_up("moosehide-runs", size=1, max_attempts=25)
     assert run.attempts == 25 and run.added == {}  # no Moosehide deal is winnable here
-    assert Deal.objects.count() == before
+    assert tried.count() == before
     statuses = PracticePoolStatus.objects.filter(variant="moosehide-runs")
     failed = {s.tier for s in statuses if s.failures == 1 and "25 random" in s.last_failure}
     assert failed == set(Tier.values)
