@@ -11,6 +11,7 @@ it is stopped, and reads .dockerignore and compose files as Docker does.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import shutil
@@ -249,6 +250,22 @@ def test_a_stopped_rehearsal_stops_what_it_started(workdir: Path) -> None:
     assert process.returncode == 1, output
     assert "FAILED" in output and "stopped by signal 15" in output
     assert not processes_using(workdir), output
+
+
+def test_the_rehearsal_plays_no_day_that_closes_under_it() -> None:
+    """A CI run once reached the rehearsal's play at 23:59 UTC: its first move came after
+    the day closed (409). Within five minutes of the close it waits for the next day."""
+    wait = rehearsal().wait_for_a_day_to_play
+    day = dt.datetime(2026, 12, 6, tzinfo=dt.UTC)
+    for at in (day, day.replace(hour=12), day.replace(hour=23, minute=55)):
+        assert wait(at) == 0, at
+    for at, seconds in (
+        (day.replace(hour=23, minute=55, second=1), 301),
+        (day.replace(hour=23, minute=59), 62),
+        (day.replace(hour=23, minute=59, second=59, microsecond=500_000), 2.5),
+    ):
+        assert wait(at) == seconds, at
+        assert (at + dt.timedelta(seconds=seconds)).date() == day.date() + dt.timedelta(days=1)
 
 
 # ---------------------------------------------------------------- Docker's file formats
