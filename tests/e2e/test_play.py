@@ -174,7 +174,7 @@ def test_keyboard_only_moves(browse: Any) -> None:
     keys(*["ArrowLeft"] * 4, *["ArrowUp"] * 4, "Space", *["ArrowRight"] * 5, "Enter")
     p.locator('.column[data-col="6"] [data-card="9c"]').wait_for()
     p.wait_for_function("() => document.querySelector('[data-moves]').textContent === '2'")
-    wait_turned(page)  # the card 9c uncovered, named by the server's answer
+    wait_turned(page)  # the card the move uncovered (8h), named by the server's answer
     assert p.locator('.column[data-col="4"] [data-card="8h"]').count() == 1
     # 7s>5: two columns left is column 5 (now topped by the eight of hearts it uncovered),
     # one right is column 6, six up is the seven of spades; pick up, one left, drop.
