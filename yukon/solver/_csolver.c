@@ -1845,9 +1845,26 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs) {
  * visited (and counted) are those of the depth-first plain search, in another order. */
 
 #define LEVEL_PARTS 64
+#define KEEP_SLOTS 16384 /* a part's table up to this size (256 kB) is kept for the next part */
 #define MAX_WORKERS 8
 
 typedef struct Levels Levels;
+
+/* The entries of one level and part written by one worker: in memory while they are few
+ * (most parts of a small search hold a handful: a file each cost more than the search),
+ * in a file once they outgrow SPILL_BYTES, or at once when the search has a directory. */
+#define SPILL_BYTES 16384
+typedef struct {
+    FILE *f;
+    uint8_t *buf;
+    size_t len;
+} Spill;
+
+static void spill_free(Spill *sp) {
+    if (sp->f) fclose(sp->f);
+    free(sp->buf);
+    memset(sp, 0, sizeof *sp);
+}
 
 /* One worker of the search by levels (a thread; the first is the caller): its own copy
  * of the position, its own table and the files of the entries it writes. */
@@ -1855,9 +1872,9 @@ typedef struct {
     Levels *lv;
     S *s;
     Table set;                    /* the positions of the part being searched */
-    FILE *spill[3][2][LEVEL_PARTS]; /* spill[T % 3][up - 1][p]: entries of level T, part p, written from level T - up */
+    Spill spill[3][2][LEVEL_PARTS]; /* spill[T % 3][up - 1][p]: entries of level T, part p, written from level T - up */
     uint64_t *sent;               /* keys of entries it wrote lately: a repeat is not written again */
-    size_t sent_slots, cap_bytes;
+    size_t sent_slots, sent_max, cap_bytes;
     uint64_t peak, records;
     int verdict; /* of the level: 0 won, 1 done, 2 stopped */
 } Worker;
@@ -1919,6 +1936,25 @@ static FILE *temp_file(void) {
     return f;
 }
 
+/* Double the keys of the entries written lately (they start small and grow with the
+ * entries written, up to sent_max: a small search does not pay for the pages of a large
+ * one). A key's slot is its low bits, so an old slot goes to one of two. 0, or -1. */
+static int grow_sent(Worker *w) {
+    size_t n = w->sent_slots;
+    uint64_t *old = w->sent, *t = alloc_table(2 * n);
+    if (!t) return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!old[2 * i] && !old[2 * i + 1]) continue; /* the new table's pages stay untouched */
+        size_t j = old[2 * i] & n ? i + n : i;
+        t[2 * j] = old[2 * i];
+        t[2 * j + 1] = old[2 * i + 1];
+    }
+    free_table(old, n);
+    w->sent = t;
+    w->sent_slots = 2 * n;
+    return 0;
+}
+
 /* Write the position of s, whose key is (a, b), as an entry of level T (up levels above
  * the level being searched). */
 static int put_entry(Worker *w, int T, int up, const S *s, uint64_t a, uint64_t b) {
@@ -1927,6 +1963,7 @@ static int put_entry(Worker *w, int T, int up, const S *s, uint64_t a, uint64_t 
     if (sent[0] == a && sent[1] == b) return 0; /* written already, to a file of its level and part */
     sent[0] = a;
     sent[1] = b;
+    if (w->records >= w->sent_slots && w->sent_slots < w->sent_max && grow_sent(w) < 0) return -1;
     memset(rec, 0xFF, 26);
     for (int k = 0; k < NCOLS; k++) {
         rec[26 + k] = (uint8_t)s->down[k];
@@ -1944,26 +1981,46 @@ static int put_entry(Worker *w, int T, int up, const S *s, uint64_t a, uint64_t 
         }
     }
     int p = part_of(s);
-    FILE **f = &w->spill[T % 3][up - 1][p];
-    if (!*f && w->lv->dir[0]) {
+    Spill *sp = &w->spill[T % 3][up - 1][p];
+    w->records++;
+    if (!sp->f && !w->lv->dir[0] && sp->len + RECORD <= SPILL_BYTES) {
+        if (!sp->buf && !(sp->buf = malloc(SPILL_BYTES))) return -1;
+        memcpy(sp->buf + sp->len, rec, RECORD);
+        sp->len += RECORD;
+        return 0;
+    }
+    if (!sp->f && w->lv->dir[0]) {
         char path[PATH_MAX];
         entry_path(w->lv, path, T, up, (int)(w - w->lv->w), p);
-        *f = fopen(path, "wb");
-    } else if (!*f) {
-        *f = temp_file();
+        sp->f = fopen(path, "wb");
+    } else if (!sp->f) { /* the buffer is full: a file, which takes what it held */
+        sp->f = temp_file();
+        if (sp->f && fwrite(sp->buf, 1, sp->len, sp->f) != sp->len) return -1;
+        free(sp->buf);
+        sp->buf = NULL;
+        sp->len = 0;
     }
-    if (!*f) return -1;
-    w->records++;
-    return fwrite(rec, 1, RECORD, *f) == RECORD ? 0 : -1;
+    if (!sp->f) return -1;
+    return fwrite(rec, 1, RECORD, sp->f) == RECORD ? 0 : -1;
 }
 
-/* 1: the position of s is now the file's next entry, 0: no more entries, -1 error. */
-static int get_entry(const Levels *lv, FILE *f, S *s) {
-    uint8_t rec[RECORD];
+/* The next entry of a spill, read from its file or its buffer (*at: how far): 1 (rec holds
+ * it), 0 (no more entries), -1 (a read error). */
+static int next_record(const Spill *sp, size_t *at, uint8_t *rec) {
+    if (!sp->f) {
+        if (*at >= sp->len) return 0;
+        memcpy(rec, sp->buf + *at, RECORD);
+        *at += RECORD;
+        return 1;
+    }
+    size_t got = fread(rec, 1, RECORD, sp->f);
+    if (got == 0 && feof(sp->f)) return 0;
+    return got == RECORD ? 1 : -1;
+}
+
+/* Make s the position of a record: 0, or -1 (not a record of this search). */
+static int get_entry(const Levels *lv, const uint8_t *rec, S *s) {
     int8_t above[52], bottom[NCOLS];
-    size_t got = fread(rec, 1, RECORD, f);
-    if (got == 0 && feof(f)) return 0;
-    if (got != RECORD) return -1;
     memset(above, -1, sizeof above);
     memset(bottom, -1, sizeof bottom);
     for (int c = 0; c < 52; c++) {
@@ -1997,7 +2054,7 @@ static int get_entry(const Levels *lv, FILE *f, S *s) {
         s->nhome += s->found[u];
     }
     hash_position(s);
-    return 1;
+    return 0;
 }
 
 /* The position with key (a, b) into the worker's table: table_insert's answers, or -3
@@ -2047,15 +2104,18 @@ static Frame *level_frame(Worker *w) {
     return f;
 }
 
-/* Search the entries of one file of part p of level L: 0 won, 1 done, 2 stopped. */
-static int search_entries(Worker *w, int L, FILE *f) {
+/* Search the entries of one spill of part p of level L: 0 won, 1 done, 2 stopped. */
+static int search_entries(Worker *w, int L, const Spill *sp) {
     S *s = w->s;
-    rewind(f);
+    uint8_t rec[RECORD];
+    size_t at = 0;
+    if (sp->f) rewind(sp->f);
     for (;;) {
         if (__atomic_load_n(&w->lv->stop, __ATOMIC_RELAXED)) return 1;
-        int got = get_entry(w->lv, f, s);
+        int got = next_record(sp, &at, rec);
         if (got < 0) return 2;
         if (got == 0) return 1;
+        if (get_entry(w->lv, rec, s) < 0) return 2;
         int r = level_insert(w, s->ha || s->hb ? s->ha : 1, s->hb);
         if (r < 0) return 2;
         if (r == 0) continue;
@@ -2103,27 +2163,38 @@ static void *work_level(void *arg) {
         int p = __atomic_fetch_add(&lv->next_part, 1, __ATOMIC_RELAXED);
         if (p >= LEVEL_PARTS || __atomic_load_n(&lv->stop, __ATOMIC_RELAXED)) break;
         Table *t = &w->set;
-        t->cap_bytes = w->cap_bytes;
-        t->max_slots = slots_within(t->cap_bytes);
-        int v = table_setup(t, 1024) < 0 ? 2 : 1;
+        int v = 1;
         /* every worker's files of the part: no other worker touches them in this level; a
          * directory's files are closed already, and may come from another number of workers */
         for (int i = 0; i < (lv->dir[0] ? MAX_WORKERS : lv->workers); i++) {
             for (int up = 1; up <= 2; up++) {
-                FILE **f = &lv->w[i].spill[L % 3][up - 1][p], *named = NULL;
+                Spill *sp = &lv->w[i].spill[L % 3][up - 1][p], named = {0};
                 if (lv->dir[0] && v == 1) {
                     char path[PATH_MAX];
                     entry_path(lv, path, L, up, i, p);
-                    f = &named;
-                    if (!(named = fopen(path, "rb")) && errno != ENOENT) v = 2;
+                    sp = &named;
+                    if (!(named.f = fopen(path, "rb")) && errno != ENOENT) v = 2;
                 }
-                if (*f && v == 1) v = search_entries(w, L, *f);
-                if (*f) fclose(*f); /* unnamed, its disk space is free at once; named, at the level's end */
-                *f = NULL;
+                int some = sp->f || sp->len;
+                if (some && v == 1 && !t->t) { /* the part's first entries */
+                    t->cap_bytes = w->cap_bytes;
+                    t->max_slots = slots_within(t->cap_bytes);
+                    v = table_setup(t, 1024) < 0 ? 2 : 1;
+                }
+                if (some && v == 1) v = search_entries(w, L, sp);
+                spill_free(sp); /* unnamed, its disk space is free at once; named, at the level's end */
             }
         }
-        table_free(t);
-        memset(t, 0, sizeof(Table));
+        /* a small table is cleared and kept for the worker's next part (most parts of a
+         * small search hold a few positions: a mapping of their own cost more than the
+         * search); a large one goes, so that the level's largest part alone is held */
+        if (t->t && t->slots <= KEEP_SLOTS) {
+            memset(t->t, 0, t->slots * (size_t)t->words * 8);
+            t->count = 0;
+        } else if (t->t) {
+            table_free(t);
+            memset(t, 0, sizeof(Table));
+        }
         if (v != 1) {
             w->verdict = v;
             __atomic_store_n(&lv->stop, 1, __ATOMIC_RELAXED);
@@ -2176,7 +2247,7 @@ static int close_entries(Levels *lv, int T, int up) {
     int ok = 1;
     for (int i = 0; i < lv->workers; i++)
         for (int p = 0; p < LEVEL_PARTS; p++) {
-            FILE **f = &lv->w[i].spill[T % 3][up - 1][p];
+            FILE **f = &lv->w[i].spill[T % 3][up - 1][p].f;
             if (*f && fclose(*f) != 0) ok = 0;
             *f = NULL;
         }
@@ -2302,8 +2373,7 @@ static void free_levels(Levels *lv) {
         Worker *w = &lv->w[i];
         for (int j = 0; j < 3; j++)
             for (int p = 0; p < LEVEL_PARTS; p++)
-                for (int up = 0; up < 2; up++)
-                    if (w->spill[j][up][p]) fclose(w->spill[j][up][p]);
+                for (int up = 0; up < 2; up++) spill_free(&w->spill[j][up][p]);
         table_free(&w->set);
         free_table(w->sent, w->sent_slots);
         free_search(w->s);
@@ -2354,9 +2424,10 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
     lv->max_nodes = max_nodes;
     lv->reason = R_MEMORY;
     lv->first_level = s->nhome;
-    /* an eighth of the memory (at most 1 GB a worker) remembers the entries written lately */
-    size_t share = ((size_t)memory_mb << 20) / (size_t)workers, sent_slots = 1024;
-    while (sent_slots * 2 * 16 * 8 <= share && sent_slots < (1u << 26)) sent_slots *= 2;
+    /* up to an eighth of the memory (at most 1 GB a worker) remembers the entries written
+     * lately: from 4,096 keys, doubling as the entries written outnumber them */
+    size_t share = ((size_t)memory_mb << 20) / (size_t)workers, sent_max = 1024;
+    while (sent_max * 2 * 16 * 8 <= share && sent_max < (1u << 26)) sent_max *= 2;
     for (int i = 0; i < workers; i++) {
         Worker *w = &lv->w[i];
         lv->workers = i + 1;
@@ -2369,9 +2440,10 @@ static PyObject *py_exhaust_by_levels(PyObject *self, PyObject *args, PyObject *
             w->s->frames = NULL;
             w->s->log_len = w->s->log_cap = w->s->nframes = w->s->frames_cap = 0;
         }
-        w->sent_slots = sent_slots;
-        w->sent = w->s ? alloc_table(sent_slots) : NULL;
-        w->cap_bytes = share > sent_slots * 16 ? share - sent_slots * 16 : 0;
+        w->sent_max = sent_max;
+        w->sent_slots = sent_max < 4096 ? sent_max : 4096;
+        w->sent = w->s ? alloc_table(w->sent_slots) : NULL;
+        w->cap_bytes = share > sent_max * 16 ? share - sent_max * 16 : 0;
         if (!w->sent) {
             free_levels(lv);
             return PyErr_NoMemory();

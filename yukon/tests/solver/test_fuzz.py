@@ -175,14 +175,19 @@ def test_legal_moves_entry_point_takes_garbage_cleanly() -> None:
 def test_the_search_by_levels_keeps_its_temporary_files_in_tmpdir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Without a directory the entries go to unnamed files in $TMPDIR: where none can be
-    # made, the search stops (tmpfile() would have used /tmp whatever TMPDIR said).
-    deal = Position.deal(153)
-    args = (0, deal.cols, deal.down, deal.found)
+    # Without a directory the entries of a level's part stay in memory while they are
+    # few (deal 153's always are: no file at all), then go to unnamed files in $TMPDIR
+    # (deal 64's do): where none can be made, the search stops (tmpfile() would have
+    # used /tmp whatever TMPDIR said).
+    small, larger = Position.deal(153), Position.deal(64)
+    small_args = (0, small.cols, small.down, small.found)
+    args = (0, larger.cols, larger.down, larger.found)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
-    assert _csolver.exhaust_by_levels(*args, memory_mb=16) == (1, 11_275, 368, "")
+    assert _csolver.exhaust_by_levels(*args, memory_mb=16) == (1, 113_371, 32_076, "")
     monkeypatch.setenv("TMPDIR", str(tmp_path / "missing"))
-    assert _csolver.exhaust_by_levels(*args, memory_mb=16) == (2, 0, 0, "memory")
+    verdict, positions, _, reason = _csolver.exhaust_by_levels(*args, memory_mb=16)
+    assert (verdict, reason) == (2, "memory") and positions < 113_371
+    assert _csolver.exhaust_by_levels(*small_args, memory_mb=16) == (1, 11_275, 368, "")
     assert list(tmp_path.iterdir()) == []
 
 
