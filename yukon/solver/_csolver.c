@@ -1891,6 +1891,7 @@ struct Levels {
     int8_t under0[52];        /* the card under each card in the first position, or -1 */
     /* with a directory, the entries are named files there and the search can resume */
     char dir[PATH_MAX - 64];
+    uint64_t named[MAX_WORKERS][2]; /* the directory's files of the level being searched: bit p of [i][up - 1] */
     int first_level;   /* the level to search first: the deal's, or where a stopped run ended */
     double cpu_before; /* CPU seconds of the runs before this one (resumed) */
     uint64_t key_a, key_b;
@@ -2169,12 +2170,12 @@ static void *work_level(void *arg) {
         for (int i = 0; i < (lv->dir[0] ? MAX_WORKERS : lv->workers); i++) {
             for (int up = 1; up <= 2; up++) {
                 Spill *sp = &lv->w[i].spill[L % 3][up - 1][p], named = {0};
-                if (lv->dir[0] && v == 1) {
+                if (lv->dir[0] && v == 1 && (lv->named[i][up - 1] >> p & 1)) {
                     char path[PATH_MAX];
                     entry_path(lv, path, L, up, i, p);
-                    sp = &named;
-                    if (!(named.f = fopen(path, "rb")) && errno != ENOENT) v = 2;
+                    if (!(named.f = fopen(path, "rb"))) v = 2;
                 }
+                if (lv->dir[0]) sp = &named;
                 int some = sp->f || sp->len;
                 if (some && v == 1 && !t->t) { /* the part's first entries */
                     t->cap_bytes = w->cap_bytes;
@@ -2239,6 +2240,24 @@ static void remove_entries(const Levels *lv, int below, int from) {
         }
     }
     closedir(d);
+}
+
+/* Which of the directory's entry files belong to level L (lv->named): one listing of the
+ * directory instead of a try at every name a part's files might have (MAX_WORKERS × 2 ×
+ * LEVEL_PARTS a level, nearly all missing in a small search). 0, or -1 (unreadable). */
+static int list_entries(Levels *lv, int L) {
+    DIR *d = opendir(lv->dir);
+    if (!d) return -1;
+    memset(lv->named, 0, sizeof lv->named);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int T, up, i, p, n = 0;
+        if (sscanf(e->d_name, "entries-%d-%d-%d-%d%n", &T, &up, &i, &p, &n) != 4 || e->d_name[n]) continue;
+        if (T == L && up >= 1 && up <= 2 && i >= 0 && i < MAX_WORKERS && p >= 0 && p < LEVEL_PARTS)
+            lv->named[i][up - 1] |= 1ULL << p;
+    }
+    closedir(d);
+    return 0;
 }
 
 /* Close the named files of the entries of level T written from level T - up (they are
@@ -2346,6 +2365,11 @@ static int exhaust_levels(Levels *lv, int verbose) {
         int started = 1;
         lv->level = L;
         lv->next_part = 0;
+        if (lv->dir[0] && list_entries(lv, L) < 0) {
+            lv->reason = R_MEMORY; /* the disk */
+            verdict = 2;
+            break;
+        }
         for (; started < lv->workers; started++)
             if (pthread_create(&threads[started], NULL, work_level, &lv->w[started]) != 0) break;
         work_level(&lv->w[0]);
