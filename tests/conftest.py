@@ -95,6 +95,24 @@ def _tests_play_faster_than_people() -> None:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _flush_without_making_content_types_again() -> Iterator[None]:
+    """A transactional test's teardown puts back what post_migrate made after the first
+    flush instead of sending it again (tests/flush.py: a third of a second per test)."""
+    from django.test import TransactionTestCase
+
+    from tests import flush
+
+    django_teardown = vars(TransactionTestCase)["_fixture_teardown"]  # not in the stubs
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            TransactionTestCase,
+            "_fixture_teardown",
+            lambda self: flush.flush(self, django_teardown),
+        )
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _passwords_hash_in_a_blink() -> Iterator[None]:
     """Django's advice for a test suite: a fast hasher. The site's PBKDF2 costs about 0.2
     CPU-s a hash, and the suite signs up and logs in players by the hundred (the back-off
