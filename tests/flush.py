@@ -67,13 +67,25 @@ def flush(self: Any, django_teardown: Callable[[Any], None]) -> None:
         django_teardown(self)
         return
     for alias in aliases:
-        if alias not in after_flush:
-            call_command("flush", verbosity=0, interactive=False, database=alias)
-            after_flush[alias] = rows_of_every_table(alias)
-            continue
-        call_command(
-            "flush", verbosity=0, interactive=False, database=alias, inhibit_post_migrate=True
-        )
-        put_back(alias, after_flush[alias])
+        emptied(alias)
     # as Django's receivers do: a content type a test made may be gone with its row
     ContentType.objects.clear_cache()
+
+
+def emptied(alias: str) -> None:
+    """Every table of database ``alias`` emptied, as Django's teardown does (the sequences
+    go on: a row put back keeps its id, below any the sequences give later), and what
+    ``post_migrate`` makes there: made by it the first time, put back afterwards."""
+    first = alias not in after_flush
+    call_command(
+        "flush",
+        verbosity=0,
+        interactive=False,
+        database=alias,
+        reset_sequences=False,
+        inhibit_post_migrate=not first,
+    )
+    if first:
+        after_flush[alias] = rows_of_every_table(alias)
+    else:
+        put_back(alias, after_flush[alias])
