@@ -9,6 +9,7 @@ the run fail, so a missing service can never pass as green.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 from collections.abc import Iterator
@@ -50,6 +51,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if reason:
                 item.add_marker(pytest.mark.skip(reason=reason))
                 break
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Tune the cyclic garbage collector for the rest of the session, as gunicorn's workers
+    do (yukon_site/gunicorn.py): what collection built (the test modules, Django, the
+    apps) lives as long as the process, so ``gc.freeze`` keeps it out of every later scan,
+    and the youngest generation is collected every 10,000 allocations instead of 700.
+    The workers spent about 5 % of their CPU in the collector; 6 % less CPU on the
+    moderation, secrecy and daily tests (docs/development.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
 
 
 class _SkipCounter:

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from yukon.engine import EngineError, Position, move_text
+from yukon.engine import EngineError, Position
 
 from . import _cmulti, _csolver
 
@@ -480,30 +480,31 @@ def _check_budgets(seconds: float | None, nodes: int | None, memory_mb: int, rul
         raise SolverError("unknown rule flags")
 
 
-def _texts(start: Position, line: list[int]) -> list[str]:
-    """The line's move texts. A multi-deck move's text names its column and copy, which
-    depend on the position it is played in: those are written while replaying it. A move
-    that is not legal there ends the texts with one verify_line refuses."""
-    if not start.variant.multi_deck:
-        return [move_text(m) for m in line]
+def _replay(start: Position, line: list[int]) -> tuple[list[str], str | None]:
+    """The engine replays the search's line from a copy of ``start``: the line's move texts,
+    and None when it wins, else what went wrong. The texts are written as each move is
+    played: a multi-deck move's text names its column and copy, which depend on the
+    position it is played in (``verify_line`` replays texts; this replays the moves the
+    search gave, without writing and reading each one back)."""
     position = start.copy()
-    texts = []
-    for move in line:
-        if not position.is_legal(move):
-            texts.append(f"?{move}")
-            break
+    texts: list[str] = []
+    for index, move in enumerate(line):
+        refusal = position.refusal(move)
+        if refusal is not None:
+            return texts, f"move {index + 1} ({move}) is illegal: {refusal}"
         texts.append(position.move_text(move))
         position.push(move)
-    return texts
+    if not position.is_won():
+        return texts, f"the line ends before the game is won ({sum(position.found)} cards home)"
+    return texts, None
 
 
 def _finish(
     start: Position, budget: _Budget, verdict: int, line: list[int], reason: str
 ) -> SolveResult:
     elapsed, cpu = budget.elapsed(), budget.cpu()
-    texts = _texts(start, line) if verdict == 0 else []
     if verdict == 0:
-        problem = verify_line(start, texts)
+        texts, problem = _replay(start, line)
         if problem is None:
             return SolveResult("solved", texts, budget.used, elapsed, "", cpu)
         log.error(

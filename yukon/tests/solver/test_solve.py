@@ -225,13 +225,21 @@ def test_a_small_memory_cap_stops_the_search_cleanly() -> None:
     assert result.reason == "memory"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        [(0 << 3) | 7, (13 << 3) | 7],  # Ac home, Ad home: not a win
+        [1 << 40, (0 << 3) | 7],  # no move at all
+        [-1],
+    ],
+)
 def test_a_line_that_does_not_replay_never_escapes(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, line: list[int]
 ) -> None:
     from yukon.solver import _csolver
 
     def lying_solve(*args: object, **kwargs: object) -> tuple[int, list[int], int, str]:
-        return 0, [(0 << 3) | 7, (13 << 3) | 7], 1, ""  # Ac home, Ad home: not a win
+        return 0, line, 1, ""
 
     class LyingSearch:
         def __init__(self, *args: object, **kwargs: object) -> None:
