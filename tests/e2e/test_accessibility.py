@@ -19,6 +19,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.e2e.axe import axe_source, failures
+from tests.e2e.conftest import save_screenshot
 from tests.factories import Api, logged_in, make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -261,8 +262,7 @@ def system_follows_the_device(page: Any) -> list[str]:
 
 
 def screenshot(page: Any, name: str, full_page: bool = False) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    save_screenshot(page, SHOTS / f"{name}.png", full_page=full_page)
 
 
 @pytest.mark.parametrize("who", ["guest", "player"])
@@ -420,8 +420,7 @@ def test_keyboard_cursor_foundations_and_announcements(browse: Any) -> None:
         ring
     )  # cyan, not the yellow
     assert ring["onTop"] and int(ring["z"]) > 0, ring
-    SHOTS.mkdir(exist_ok=True)
-    p.screenshot(path=str(SHOTS / "keyboard-cursor-deep-card.png"))
+    save_screenshot(p, SHOTS / "keyboard-cursor-deep-card.png")
     # Pick it up: pressed (and yellow); one right is a drop target under the cyan cursor.
     p.keyboard.press("Enter")
     assert deep.get_attribute("aria-pressed") == "true"
@@ -437,7 +436,7 @@ def test_keyboard_cursor_foundations_and_announcements(browse: Any) -> None:
     p.wait_for_function(
         "() => document.querySelector('[data-announce]').textContent.includes('drop here')"
     )
-    p.screenshot(path=str(SHOTS / "keyboard-cursor-drop-target.png"))
+    save_screenshot(p, SHOTS / "keyboard-cursor-drop-target.png")
     # An illegal drop (the 8 of spades on column 2's 6 of spades): the reason is spoken once,
     # by the board's announcer; the toast shows it without speaking it again.
     p.keyboard.press("Escape")

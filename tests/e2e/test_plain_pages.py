@@ -25,6 +25,7 @@ import pytest
 from accounts.models import User
 from games.models import WEEKLY, WEEKLY_VARIANT, DailyChallenge, Deal, utc_today
 from tests.e2e.axe import failures
+from tests.e2e.conftest import save_screenshot
 from tests.e2e.dragging import drag
 from tests.e2e.test_play import wait_landed
 from tests.factories import DESKTOP, client_for, make_challenges, make_player, result
@@ -49,8 +50,7 @@ def assert_axe_passes(page: Any, what: str) -> None:
 
 def full_shot(page: Any, name: str) -> None:
     """The whole page, not just the viewport (docs/frontend.md shows these)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    save_screenshot(page.page, SCREENSHOTS / f"{name}.png", full_page=True)
 
 
 def log_in(page: Any, user: User) -> None:

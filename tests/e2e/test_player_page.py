@@ -20,7 +20,7 @@ import pytest
 from accounts.models import User
 from games.models import Tier, utc_today
 from tests.e2e.axe import failures
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.conftest import SCREENSHOTS, save_screenshot
 from tests.factories import (
     DESKTOP,
     client_for,
@@ -72,8 +72,7 @@ def test_the_player_page_reads_in_words(
     p = page.page
     calendar = p.get_by_role("table", name=re.compile("The last 26 weeks"))
     calendar.wait_for()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    p.screenshot(path=str(SCREENSHOTS / f"player-page-{size}.png"), full_page=True)
+    save_screenshot(p, SCREENSHOTS / f"player-page-{size}.png", full_page=True)
 
     text = p.locator("main").inner_text()
     assert not RAW.search(text), RAW.search(text)
@@ -176,5 +175,5 @@ def test_the_home_page_gives_the_close_on_the_readers_clock(browse: Any) -> None
     assert shown == expected, (shown, expected)
     assert turnover.get_attribute("title") == "00:00 UTC"
     assert turnover.get_attribute("datetime") == midnight.strftime("%Y-%m-%dT%H:%M:%S.000Z")
-    page.page.screenshot(path=str(SCREENSHOTS / "home-local-time-new-york.png"))
+    save_screenshot(page.page, SCREENSHOTS / "home-local-time-new-york.png")
     page.assert_clean()
