@@ -46,6 +46,8 @@ class LimitedModelBackend(ModelBackend):
             username = kwargs.get(get_user_model().USERNAME_FIELD)
         if username is None or password is None:
             return None
+        if not (_is_text(str(username)) and _is_text(str(password))):
+            return None  # a lone surrogate: no account has it, no hasher can read it
         account = account_named(str(username))
         attempt = Attempt.of(request, str(username), account)
         try:
@@ -62,6 +64,16 @@ class LimitedModelBackend(ModelBackend):
         else:
             attempt.succeeded()
         return user
+
+
+def _is_text(value: str) -> bool:
+    """False for a string holding a lone surrogate (JSON's "\\ud800"), which neither the
+    database nor a password hasher can encode: allauth's JSON log-in passes it through."""
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class CachedModelBackend(LimitedModelBackend):

@@ -8,6 +8,7 @@ a second run of the same game is a no-op (idempotent through ``GameAnalysis.stat
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from django.utils.translation import gettext as _
 from analysis.coach import cached_solve
 from analysis.models import AnalysisStatus, GameAnalysis
 from analysis.review import Review, review_line
+from apikit import budgets
 from apikit.errors import Forbidden, NotFound
 from games.models import Game, Mode, Verdict, Verification, utc_today
 from games.services import Actor, get_replay_for, log_entries
@@ -88,12 +90,20 @@ def analyse_game(game_id: int) -> str:
         return "gone"
     if game.verification != Verification.VERIFIED:
         return f"not analysed: verification {game.verification}"
+    # A practice game's analysis is solver time its player asked for by starting it: it is
+    # charged to their budgets (docs/api.md, "Budgets of costly calls"), and waits while they
+    # are spent. Without a row, the next look at it or the sweeper queues it again.
+    practice = game.mode == Mode.PRACTICE
+    if practice and budgets.solver_budget_spent(game.pk):
+        GameAnalysis.objects.filter(game=game, status=AnalysisStatus.PENDING).delete()
+        return "deferred: the solver budget of the player or address is spent"
     analysis, _created = GameAnalysis.objects.get_or_create(game=game)
     if analysis.status == AnalysisStatus.DONE:
         return "already done"
-    review, line = review_game(game)
+    with budgets.charged_to_caller(game.pk) if practice else contextlib.nullcontext():
+        review, line = review_game(game)
     with transaction.atomic():
-        analysis = GameAnalysis.objects.select_for_update().get(pk=analysis.pk)
+        analysis, _created = GameAnalysis.objects.select_for_update().get_or_create(game=game)
         if analysis.status == AnalysisStatus.DONE:
             return "already done"
         losing = review.losing_move

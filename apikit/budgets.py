@@ -347,6 +347,61 @@ def costly_call(
         charge.settle(spent[0])
 
 
+# ----- solver time spent later, on a caller's behalf ----------------------------------------
+# A practice game's analysis runs when the game is verified, in a worker, long after the
+# request that started the game: it is charged to that request's player and address (kept
+# in the cache beside the budgets' counters, for as long as the game may be analysed).
+
+CALLER_SECONDS = 7 * 86400  # analysis.services.SWEEP_WINDOW: no analysis starts later
+
+
+def _caller_key(game_id: int) -> str:
+    return f"{KEY_PREFIX}:caller:game:{game_id}"
+
+
+def remember_caller(request: Request | HttpRequest, game_id: int) -> None:
+    """Whose budgets pay for the solver time a game costs after this request."""
+    cache.set(_caller_key(game_id), _idents(request), CALLER_SECONDS)
+
+
+def _solver_counters(game_id: int) -> list[_Counter] | None:
+    """The solver-seconds counters of the player and address that started the game (the
+    amount 0); None when nobody was remembered (an older game, the cache lost it)."""
+    idents = cache.get(_caller_key(game_id))
+    if not idents:
+        return None
+    limits: dict[str, str] = getattr(settings, "COSTLY_CALL_LIMITS", {})
+    return [
+        _Counter(SOLVER_SECONDS, per, ident, window, 0)
+        for per, ident in idents
+        for window in parse_limits(limits.get(SOLVER_SECONDS + _SUFFIX[per]))
+    ]
+
+
+def solver_budget_spent(game_id: int) -> bool:
+    """True when the solver seconds of whoever started the game are spent (in any window)."""
+    counters = _solver_counters(game_id) or []
+    spent = cache.get_many([c.key for c in counters]) if counters else {}
+    return any(c.is_over(int(spent.get(c.key) or 0)) for c in counters)
+
+
+@contextmanager
+def charged_to_caller(game_id: int) -> Iterator[None]:
+    """Meter the solver time the block spends and charge it to whoever started the game
+    (opening a window where none is open); the block's time is not also charged to a
+    costly call this thread may be serving."""
+    spent = [0.0]
+    token = _solver_meter.set(spent)
+    try:
+        yield
+    finally:
+        _solver_meter.reset(token)
+        counters = _solver_counters(game_id)
+        milliseconds = round(spent[0] * 1000)
+        if counters and milliseconds > 0:
+            _add_in_windows([(c.key, milliseconds, c.window.seconds) for c in counters])
+
+
 # ----- the OpenAPI schema ------------------------------------------------------------------------
 
 OVER_BUDGET_ERROR = inline_serializer(

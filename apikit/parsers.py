@@ -4,14 +4,17 @@ DRF's parsers read the request stream themselves, past Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (only ``request.body`` checks it), and its JSON parser
 lets a body nested a thousand levels deep raise ``RecursionError``: a 500. These read at
 most the limit (413 beyond it, with the API's JSON error) and answer a body too deep for
-the decoder with a 400. ``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]`` names them; the
-move endpoint's direct path reads its body with the same ``parse_json``.
+the decoder with a 400, and so is a lone UTF-16 surrogate (``"\\ud800"``: valid JSON, not
+text; a field that echoed it in its message made an answer no encoder can write).
+``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]`` names them; the move endpoint's direct path
+reads its body with the same ``parse_json``.
 """
 
 from __future__ import annotations
 
 import codecs
 import io
+import re
 from typing import IO, Any
 
 from django.conf import settings
@@ -63,12 +66,25 @@ def read_limited(stream: IO[bytes], parser_context: dict[str, Any] | None) -> by
     return raw
 
 
+# a surrogate, or a JSON escape of one (a pair decodes to one character, a lone one stays
+# a surrogate); a charset such as unicode_escape can give one without an escape
+SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
 def parse_json(raw: bytes, encoding: str = "utf-8", *, strict: bool = True) -> Any:
     """``raw`` as DRF's JSONParser reads it (no BOM; with ``strict``, no NaN/Infinity);
-    ParseError for anything that is not JSON, including nesting too deep to decode."""
+    ParseError for anything that is not JSON, including nesting too deep to decode, and
+    for a string (or key) holding a lone surrogate."""
     try:
         text = codecs.decode(raw, encoding)
-        return json.loads(text, parse_constant=strict_constant if strict else None)
+        data = json.loads(text, parse_constant=strict_constant if strict else None)
+        if SURROGATE.search(text):
+            json.dumps(data, ensure_ascii=False).encode()  # a lone surrogate cannot be
+        return data
+    except UnicodeEncodeError:
+        raise ParseError(
+            _("JSON parse error - a string holds a lone surrogate (\\ud800 to \\udfff), not text")
+        ) from None
     except RecursionError:
         raise ParseError(_("JSON parse error - the body is nested too deeply")) from None
     except ValueError as exc:  # not JSON, not in the encoding, an int of 4,300+ digits

@@ -31,6 +31,7 @@ from games import checker, practice_pool
 from games.daily import day_overview, tiers_shown
 from games.models import WEEKLY, DailyChallenge, Tier, tiers_of
 from games.services import get_game_for, get_replay_for
+from leaderboards.archive import month_text
 from leaderboards.records import playing_now
 from moderation import origins
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
@@ -220,7 +221,7 @@ def archive(request: HttpRequest) -> HttpResponse:
         first = today.replace(day=1)
     if first > today:
         first = today.replace(day=1)
-    return _page(request, "archive.html", month=first.strftime("%Y-%m"), tiers=Tier.values)
+    return _page(request, "archive.html", month=month_text(first), tiers=Tier.values)
 
 
 @ensure_csrf_cookie

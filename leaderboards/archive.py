@@ -89,7 +89,7 @@ def month_calendar(
     today = today or utc_today()
     first = dt.date(year, month, 1)
     if first > today:
-        raise NotFound(_("%(month)s has not started yet") % {"month": f"{first:%Y-%m}"})
+        raise NotFound(_("%(month)s has not started yet") % {"month": month_text(first)})
     last = first.replace(day=calendar.monthrange(year, month)[1])
     offered = set(
         DailyChallenge.objects.filter(date__gte=first, date__lte=last).values_list("date", "tier")
@@ -109,15 +109,21 @@ def month_calendar(
             else:
                 tiers[tier] = states.get((date, tier), "not_played")
         days.append({"date": date, "tiers": tiers})
-    previous = (first - dt.timedelta(days=1)).strftime("%Y-%m")
+    # no month before the first challenge (nor before year 1): nothing to go back to
+    earlier = DailyChallenge.objects.filter(date__lt=first).exists()
     following = last + dt.timedelta(days=1)
     return {
-        "month": first.strftime("%Y-%m"),
+        "month": month_text(first),
         "days": days,
-        "previous": previous,
-        "next": following.strftime("%Y-%m") if following <= today else None,
-        "badges": [b for b in badges_of(player_id) if b["month"] == first.strftime("%Y-%m")],
+        "previous": month_text(first - dt.timedelta(days=1)) if earlier else None,
+        "next": month_text(following) if following <= today else None,
+        "badges": [b for b in badges_of(player_id) if b["month"] == month_text(first)],
     }
+
+
+def month_text(date: dt.date) -> str:
+    """YYYY-MM, the year in four digits (``strftime("%Y")`` gives "1" for year 1)."""
+    return f"{date.year:04d}-{date.month:02d}"
 
 
 def badges_of(player_id: int) -> list[dict[str, Any]]:
@@ -137,7 +143,7 @@ def badges_of(player_id: int) -> list[dict[str, Any]]:
             out.append(
                 {
                     "tier": tier,
-                    "month": f"{year:04d}-{month:02d}",
+                    "month": month_text(dt.date(year, month, 1)),
                     "name": BADGE_NAMES[Tier(tier)],
                     "title": f"{BADGE_NAMES[Tier(tier)]}, {label}: every {tier} day won",
                 }

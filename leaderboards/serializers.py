@@ -477,7 +477,9 @@ class Badge(Answer):
 class Calendar(Answer):
     month = serializers.CharField()
     days = CalendarDay(many=True)
-    previous = serializers.CharField()
+    previous = serializers.CharField(
+        allow_null=True, help_text="The month before; null when no challenge was dealt before."
+    )
     next = serializers.CharField(allow_null=True)
     badges = Badge(many=True, help_text="Badges earned in this month.")
 

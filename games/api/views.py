@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikit.actors import actor_of
-from apikit.budgets import OVER_BUDGET, costly_call
+from apikit.budgets import OVER_BUDGET, costly_call, remember_caller
 from apikit.metrics import count_move
 from apikit.parsers import JSONParser
 from apikit.schema import BAD_REQUEST, CONFLICT, ERROR, FORBIDDEN, NOT_FOUND
@@ -141,6 +141,7 @@ class GameListView(GameAPIView):
                     game = services.start_practice_game(
                         actor, data["deal"], data["variant"], takeback=data["takeback"]
                     )
+            remember_caller(request, game.pk)  # its analysis is charged to them
             created = True
         return Response(
             GameSerializer(game).data,

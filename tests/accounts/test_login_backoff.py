@@ -361,3 +361,22 @@ def test_a_folded_spelling_logs_in_to_its_account(backoff: dict[str, int]) -> No
         client = Client()
         assert log_in(spelling, PASSWORD, client).status_code == 200
         assert client.get("/api/auth/me/").json()["player"]["id"] == player.pk
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["username", "password"])
+def test_a_name_or_password_that_is_not_text_is_a_failed_log_in(field: str) -> None:
+    """A lone surrogate (JSON's "\\ud800") cannot be encoded for the database or the
+    hasher: allauth's own JSON log-in (it parses its bodies itself) answered with a 500."""
+    victim = new_player()
+    values = {"username": victim.username, "password": PASSWORD, field: "\ud800" + PASSWORD}
+    assert authenticate(HttpRequest(), **values) is None
+    body = json.dumps(values)  # ASCII, with the escape
+    assert "\\ud800" in body
+    response = Client().post(
+        "/_allauth/browser/v1/auth/login", body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"].startswith("application/json")
+    # and the victim still logs in
+    assert authenticate(HttpRequest(), username=victim.username, password=PASSWORD) == victim

@@ -161,6 +161,15 @@ def test_calendar_states_input_and_badges(api: Api, player: User, guest_api: Api
         assert status == 400, (bad, body)
     next_year = today.replace(day=1) + dt.timedelta(days=400)
     assert api.get(f"/api/calendar/{next_year:%Y-%m}/")[0] == 404
+    # back to the first challenge, no further: the month before it has no "previous"
+    assert month["previous"] is None
+    this_month = api.get(f"/api/calendar/{today:%Y-%m}/")[1]
+    assert this_month["previous"] == month["month"] and this_month["next"] is None
+    for early in ("0001-01", "0001-02", "0999-12", "1969-12"):
+        status, body = api.get(f"/api/calendar/{early}/")
+        assert status == 200, (early, body)
+        assert body["month"] == early and body["previous"] is None, body
+        assert {state for d in body["days"] for state in d["tiers"].values()} == {None}
     assert guest_api.get(f"/api/calendar/{today:%Y-%m}/")[0] == 403
 
 

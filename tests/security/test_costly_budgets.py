@@ -272,6 +272,50 @@ def test_an_analysis_run_for_a_request_is_charged_and_refused_once_spent(
 
 
 @pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_analysis_of_a_finished_practice_game_is_charged_and_waits_once_spent(
+    backend: str, settings: Any
+) -> None:
+    """The analysis a practice game gets when it ends runs in a worker, after the request:
+    guests starting games on undecided deals and resigning them at once had it free (about
+    4 solver-seconds a game, 30 at most), past every budget. It goes on the budgets of the
+    player and address that started the game, and waits while either is spent."""
+    settings.ANALYSIS_SOLVE_SECONDS = 0.3
+    limits(settings, solver_seconds="1/min", solver_seconds_address="2/min")
+    scout, other = Client(), Client()
+    # games started while the budgets are open (a spent budget refuses new ones)
+    scouts = [start(scout, deal) for deal in UNDECIDED[:6]]
+    others = [start(other, deal) for deal in UNDECIDED[6:12]]
+    resigned = []
+    while guest_charged(scout).get(60, 0) < 1.0:
+        assert scouts, "the analyses were never charged"
+        game = scouts.pop()
+        assert call(scout, "post", f"/api/games/{game}/resign/").status_code == 200
+        assert GameAnalysis.objects.get(game_id=game).status == "done"
+        resigned.append(game)
+    assert len(resigned) <= 4  # at least 0.3 s each (a probe of the undecided start)
+    assert solver_seconds_charged("address", HOME)[60] == guest_charged(scout)[60]
+    # the scout's budget is spent: its next game ends without an analysis, at no cost
+    cpu_before = time.process_time()
+    waiting = scouts.pop()
+    assert call(scout, "post", f"/api/games/{waiting}/resign/").status_code == 200
+    assert time.process_time() - cpu_before < 0.25
+    assert not GameAnalysis.objects.filter(game_id=waiting).exists()
+    # another guest of the same address spends the address's budget, then waits too
+    while solver_seconds_charged("address", HOME)[60] < 2.0:
+        assert others, "the address was never charged"
+        game = others.pop()
+        assert call(other, "post", f"/api/games/{game}/resign/").status_code == 200
+    late = others.pop()
+    assert call(other, "post", f"/api/games/{late}/resign/").status_code == 200
+    assert not GameAnalysis.objects.filter(game_id=late).exists()
+    # once the budgets open again, asking for it runs it
+    limits(settings, solver_seconds="100/min", solver_seconds_address="100/min")
+    read = call(scout, "get", f"/api/games/{waiting}/analysis/")
+    assert read.status_code == 200 and read.json()["status"] == "done", read.content
+
+
+@pytest.mark.slow
 def test_a_refused_call_costs_no_solver_time(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2
     limits(settings, hints="3/min", solver_seconds="100/min")

@@ -393,3 +393,35 @@ def test_the_largest_id_reaches_the_database_and_is_a_404(player: Player) -> Non
             response = send(player.client, method, url, '{"ply": 0, "move": "Ah>F"}')
             expected = {404} | player.refusals_before_reading()
             assert_json_error(response, expected | {400}, f"{method.upper()} {url}")
+
+
+# A lone UTF-16 surrogate: valid JSON escape, not text. DRF's choice fields echoed it into
+# their message, which the JSON renderer then could not encode: a 500 (a text/plain one
+# with DEBUG on).
+LONE_SURROGATES = {"high": "\\ud800", "low": "\\udfff", "after text": "easy\\udbff"}
+
+
+@pytest.mark.parametrize("where", sorted(LONE_SURROGATES))
+def test_a_lone_surrogate_is_a_400_on_every_unsafe_route(where: str, player: Player) -> None:
+    text = LONE_SURROGATES[where]
+    # where the body is read, the answer is the parser's 400, naming the surrogate
+    for url, method in [("/api/games/", "post"), ("/api/account/settings/", "put")]:
+        response = send(player.client, method, url, '{"daily": "' + text + '"}')
+        expected = {403} if player.is_guest and "settings" in url else {400}
+        assert_json_error(response, expected, f"{method} {url}")
+        if response.status_code == 400:
+            assert "surrogate" in response.json()["detail"], response.json()
+    # every other route, log-out last
+    routes = [(route, m) for route in all_routes() for m in ("put", "patch") if m in route.methods]
+    routes += [(route, "post") for route in api_post_routes()]
+    for route, method in routes:
+        url = valid_url(route, player)
+        fields = request_fields(route) or ["ply", "deal", "daily", "theme"]
+        bodies = ["{" + f'"{field}": "{text}"' + "}" for field in fields]
+        bodies.append("{" + f'"{text}": 1' + "}")  # as a key
+        for body in bodies:
+            response = send(player.client, method, url, body)
+            what = f"{body} -> {method.upper()} {url}"
+            assert response.status_code < 500, (what, response.content[:300])
+            if url.startswith("/api/") and response.status_code >= 400:
+                assert_json_error(response, {response.status_code}, what)

@@ -68,7 +68,8 @@ async function load(root) {
   const dealt = data.days.some((day) => Object.values(day.tiers).some((state) => state != null));
   fill(box, !dealt && emptyState(interpolate(gettext("No daily was dealt in %(month)s."), { month: title }), "/", gettext("Play today's deals")), grid(data));
   const prev = root.querySelector("[data-month-prev]");
-  prev.href = `/archive/?month=${data.previous}`;
+  prev.hidden = !data.previous; // none before the first daily
+  if (data.previous) prev.href = `/archive/?month=${data.previous}`;
   const next = root.querySelector("[data-month-next]");
   next.hidden = !data.next;
   if (data.next) next.href = `/archive/?month=${data.next}`;

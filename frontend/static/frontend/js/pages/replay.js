@@ -111,7 +111,7 @@ async function loadAnalysis(game, attempt) {
   try {
     analysis = await api.get(`/api/games/${game.id}/analysis/`);
   } catch (err) {
-    if (err.status === 403) {
+    if (err.status === 403 || err.status === 429) { // a daily's before the close; over budget
       panel.hidden = false;
       $("[data-analysis-summary]").textContent = err.message;
     }
