@@ -28,9 +28,21 @@ def parse(move: str) -> tuple[str, int | str]:
     return card, "F" if dest == "F" else int(dest) - 1
 
 
+BAD_REQUEST = "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+
+
 def sign_up(page: Any, name: str) -> None:
     page.goto("/signup/")
     form = page.page.locator("[data-account-form]")
+    # a refusal names the field as the form labels it, not the API's parameter
+    form.locator("[name=username]").fill("two words")
+    form.locator("[name=password]").fill("correct horse battery 42")
+    form.locator("button[type=submit]").click()
+    error = page.page.locator("[data-form-error]")
+    error.filter(has_text=re.compile(r"\S")).wait_for()
+    assert error.inner_text().startswith("Log-in name: "), error.inner_text()
+    assert page.errors == ["console: " + BAD_REQUEST], page.errors  # the refusal's 400
+    page.errors.clear()
     form.locator("[name=username]").fill(name)
     form.locator("[name=display_name]").fill(name.title())
     form.locator("[name=password]").fill("correct horse battery 42")
@@ -95,6 +107,16 @@ def test_sign_up_win_daily_by_dragging_then_replay(
     page.shot("play-desktop-start")
 
     for number, move in enumerate(WIN["moves"], start=1):
+        if number == len(WIN["moves"]):  # what the page says as the last card goes home
+            page.page.evaluate(
+                """() => {
+                  window.said = [];
+                  const note = (el) => el.textContent && window.said.push(el.textContent);
+                  for (const el of document.querySelectorAll("[data-announce], .status-line"))
+                    new MutationObserver(() => note(el))
+                      .observe(el, {childList: true, subtree: true, characterData: true});
+                }"""
+            )
         card, dest = parse(move)
         drag(page, card, dest)
         wait_landed(page, card, dest)
@@ -106,6 +128,10 @@ def test_sign_up_win_daily_by_dragging_then_replay(
     dialog = page.page.locator("dialog[data-end]")
     dialog.wait_for(state="visible")
     assert dialog.locator("[data-end-title]").inner_text() == "You won!"
+    # the winning move is not a stuck position (it was, before the server's answer came)
+    assert "No legal move left." not in page.page.evaluate("window.said"), page.page.evaluate(
+        "window.said"
+    )
     share = dialog.locator("[data-share]").input_value()
     assert re.match(rf"Yukon Daily {today} easy: won, 625, \d+:\d\d\n", share), share
     assert "8d" not in share and "deal" not in share

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,17 @@ def test_the_stats_page_writes_its_numbers_and_words_in_the_players_language(
     budget = f"{yukon.budget_nodes:,}".replace(",", ".")
     assert f'{budget} Stellungen</small><small class="muted">Solver {yukon.solver_version}' in body
     assert "jedes vierte" in body and "one in four" not in body
+    # but the charts' coordinates are SVG numbers, never with a decimal comma (Chromium
+    # drew no bar of them in German and Spanish)
+    for language in ("de", "es"):
+        page = client.get("/stats/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        svg = "".join(re.findall(r"<svg.*?</svg>", page, flags=re.S))
+        assert svg.count("<rect") > 20, language
+        numbers = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|viewBox)="([^"]*)"', svg)
+        assert numbers and all(re.fullmatch(r"[-0-9. ]+", n) for n in numbers), (
+            language,
+            [n for n in numbers if not re.fullmatch(r"[-0-9. ]+", n)][:5],
+        )
 
 
 def test_a_share_never_reads_as_none_all_or_the_same_as_its_neighbour() -> None:

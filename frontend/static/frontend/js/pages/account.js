@@ -26,8 +26,14 @@ function nextQuery() {
   return next === "/" ? "" : `?${new URLSearchParams({ next })}`;
 }
 
-/** A form field as the page names it (the headless API's `param`), or the param itself. */
+/** A form field as the page names it: its label's own words ("Log-in name" for
+ * `username`), else a word for the headless API's `param`, or the param itself. */
 function fieldName(param) {
+  const input = document.querySelector(`[data-account-form] [name="${CSS.escape(param)}"]`);
+  const label = input?.closest("label");
+  const words = label && [...label.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
+    .map((n) => n.textContent).join(" ").replace(/\s*\(.*$/s, "").trim(); // "Email (optional: ...)"
+  if (words) return words;
   const names = {
     username: gettext("username"),
     display_name: gettext("display name"),
@@ -44,7 +50,8 @@ function headlessError(err) {
   const errors = err.body?.errors;
   if (Array.isArray(errors) && errors.length) {
     const first = errors[0];
-    if (!first.param || first.param === "__all__") return first.message;
+    // a wrong name or password is about both fields: said without naming one
+    if (!first.param || first.param === "__all__" || first.code === "username_password_mismatch") return first.message;
     return interpolate(gettext("%(field)s: %(message)s"), { field: fieldName(first.param), message: first.message });
   }
   if (err.status === 429) return gettext("Too many tries; wait a little and try again.");

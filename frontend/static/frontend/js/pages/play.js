@@ -301,7 +301,10 @@ function updateHud() {
     const button = $(sel);
     if (button) button.disabled = state.finished || state.asking;
   }
-  if (!state.finished && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
+  // stuck: no move, nothing left to turn, and cards left (the winning move leaves none, a
+  // moment before the server's answer says the game is won)
+  const cleared = state.pos.columns.every((c) => !c.up.length && !c.down);
+  if (!state.finished && !cleared && !legalMoves(state.pos).length && state.pos.columns.every((c) => c.up.length || !c.down)) {
     board.statusLine.textContent = gettext("No legal move left.");
     if (!state.stuckTold) announce(gettext("No legal move left."));
     state.stuckTold = true;
