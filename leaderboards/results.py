@@ -203,8 +203,9 @@ def record_of(player_id: int | None, weekly: bool, today: dt.date) -> dict[str, 
 # ----- the whole screen --------------------------------------------------------------------
 
 
-def results_for(game: Game, today: dt.date | None = None) -> dict[str, Any]:
-    """The results screen of a finished daily game (games.services.get_finished_daily_for)."""
+def results_for(game: Game, today: dt.date | None = None, *, mine: bool = False) -> dict[str, Any]:
+    """The results screen of a finished daily game (games.services.get_finished_daily_for);
+    ``mine``: read by its player, who alone is told that moderation holds it."""
     today = today or utc_today()
     challenge = game.challenge
     assert challenge is not None  # a daily game
@@ -215,6 +216,7 @@ def results_for(game: Game, today: dt.date | None = None) -> dict[str, Any]:
         "tier": challenge.tier,
         "status": game.status,
         "guest": game.player_id is None,
+        "held": mine and game.held,
         "record": record_of(game.player_id, challenge.tier == WEEKLY, today),
         "spread": spread(game, challenge),
         "par": day_board.par(challenge, today),
@@ -288,6 +290,10 @@ class GameResultsSerializer(serializers.Serializer):
     tier = serializers.CharField()
     status = serializers.CharField(help_text="won, stuck, resigned or abandoned.")
     guest = serializers.BooleanField(help_text="A guest's game: no record to keep it in yet.")
+    held = serializers.BooleanField(
+        help_text="Your result is held off the boards until a moderator has looked at it "
+        "(docs/fair-play.md, 'Guests'); told to the game's player only, false for anyone else."
+    )
     record = ResultsRecordSerializer(help_text="The player's record (a guest's: all zero).")
     spread = ResultsSpreadSerializer(
         help_text="The day's counted results in the tier around yours."
@@ -316,6 +322,7 @@ class GameResultsView(BaseAPIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = game_services.get_finished_daily_for(actor_of(request), game_id)
-        response = Response(GameResultsSerializer(results_for(game)).data)
+        mine = game.player_id is not None and game.player_id == request.user.pk
+        response = Response(GameResultsSerializer(results_for(game, mine=mine)).data)
         response["Cache-Control"] = "private, no-cache"
         return response

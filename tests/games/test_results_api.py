@@ -236,6 +236,21 @@ def test_who_may_read_results(day: dict[str, Any], clock: Clock) -> None:
     assert body["record"]["won"] == 3  # Alice's record, which her player page shows anyone
 
 
+def test_a_held_result_is_told_to_its_player_alone(day: dict[str, Any], clock: Clock) -> None:
+    """A result moderation holds off the boards (a guest's game linked to it): its player's
+    screen says so (it said "you are on today's board"); nobody else learns of the hold."""
+    won = day["won"]
+    status, body = get(logged_in(day["alice"]), won)
+    assert status == 200 and body["held"] is False and body["spread"]["counted"] is True
+    Game.objects.filter(pk=won.pk).update(held=True, provisional=True)
+    status, body = get(logged_in(day["alice"]), won)
+    assert status == 200 and body["held"] is True, body
+    assert body["spread"]["counted"] is False  # off the board: not among the counted
+    clock.advance(24 * 3600 * 1000)  # closed: the results are anyone's, not the hold
+    status, body = get(logged_in(make_player("Stranger")), won)
+    assert status == 200 and body["held"] is False, body
+
+
 def test_a_guest_reads_their_own_games_results_with_an_empty_record(
     day: dict[str, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -315,6 +330,7 @@ def test_nothing_secret_while_the_day_is_open(db: None, clock: Clock) -> None:
         "tier",
         "status",
         "guest",
+        "held",
         "record",
         "spread",
         "par",

@@ -465,9 +465,15 @@ async function showRank(game, attempt) {
       return;
     }
     const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
-    rankEl.textContent = board.me
-      ? interpolate(gettext("You are #%(rank)s on today's %(tier)s board."), { rank: board.me.rank, tier: tierWord(game.tier) })
-      : gettext("Verified: you are on today's board.");
+    if (board.me) {
+      rankEl.textContent = interpolate(gettext("You are #%(rank)s on today's %(tier)s board."), { rank: board.me.rank, tier: tierWord(game.tier) });
+      return;
+    }
+    // not in the board's copy: counted (the copy is a few seconds behind), held, or neither
+    const results = await api.get(`/api/games/${game.id}/results/`);
+    rankEl.textContent = results.spread.counted ? gettext("Verified: you are on today's board.")
+      : results.held ? gettext("Verified, and held off the board until a moderator has looked at it.")
+        : gettext("Verified, but not on today's board.");
   } catch (err) {
     rankEl.textContent = interpolate(gettext("Verified. The board could not be read: %(error)s"), { error: err.message });
   }

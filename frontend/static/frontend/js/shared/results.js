@@ -228,7 +228,9 @@ export function showResults(root, results, game, now) {
   $("[data-spread-title]").textContent = spreadTitle(results.spread, { open });
   $("[data-percentile]").textContent = percentileSentence(results.spread, { open });
   $("[data-turnout]").textContent = turnoutSentence(results.spread, { open })
-    + (results.spread.counted || results.guest ? "" : ` ${gettext("Your result is not on the board yet.")}`);
+    + (results.spread.counted || results.guest ? ""
+      : ` ${results.held ? gettext("Your result is held off the board until a moderator has looked at it.")
+        : gettext("Your result is not on the board yet.")}`);
   drawBars($("[data-histogram]"), results.spread);
   const bot = botSentences(results.bot, game, results.spread.yours);
   $("[data-bot-verdict]").textContent = bot.verdict;
