@@ -164,7 +164,10 @@ def test_a_big_leagues_tables_page_through_and_keep_your_row(browse: Any, daily_
     assert streaks.count() == 51
     assert "me" in (streaks.nth(50).get_attribute("class") or "")
     assert "Laggard" in streaks.nth(50).inner_text()
-    assert page.page.locator("[data-week] caption").inner_text().endswith("59 members played")
+    caption = page.page.locator("[data-week] caption").inner_text()
+    assert caption.endswith("59 members played"), caption
+    # the week's days by name, as the rest of the site writes a day ("Dec 7, 2026")
+    assert re.match(r"\w{3} \d{1,2}, \d{4} to \w{3} \d{1,2}, \d{4} · ", caption), caption
     pager = page.page.locator("[data-league-pager]")
     assert "Page 1 of 2" in pager.inner_text()
     pager.get_by_role("button", name="Next").click()

@@ -8,6 +8,7 @@ import { $, copyText, toast } from "../shared/dom.js";
 import { formatElapsed } from "../shared/format.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
+import { shortDayName } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 // A tier's heading, in the lower case the API names it.
@@ -21,7 +22,9 @@ function dayTable(rows) {
     el("tbody", null, rows.map((r) => row(r, num(r.score), num(r.moves), num(formatElapsed(r.elapsed_ms))))));
 }
 
-function pointsTable(table) {
+function pointsTable(data) {
+  // the period's first and last day by name ("7 Dec 2026"), not as the API's ISO dates
+  const table = { ...data, start: shortDayName(data.start), end: shortDayName(data.end) };
   if (!table.results.length) {
     // A later page of a short table (the streaks, one row per member, run longer).
     if (table.count) {
