@@ -163,3 +163,18 @@ def test_the_embedded_default_prepares_a_missing_today_on_request(client: Client
         tiers = [c["tier"] for c in client.get("/api/daily/").json()["challenges"]]
     assert tiers == tiers_of(utc_today())  # on a Sunday the weekly too
     assert DailyChallenge.objects.filter(date=utc_today()).count() == len(tiers)
+
+
+@pytest.mark.django_db
+def test_a_deals_stored_line_is_the_search_line_without_its_detours() -> None:
+    """The stored line is a day's par and the analyses' line from the deal. A hard
+    Double Yukon deal's search wins thousands of moves deep (a weekly's par once read
+    11,071 moves); stored, its line has the length of any other."""
+    from games.deals import solve_deal
+
+    wandering = 15149836622520594227  # yukon/tests/solver/test_lines.py
+    deal = Deal.objects.create(number=wandering, variant="double-yukon")
+    solved = solve_deal(deal.pk, seconds=60, nodes=200_000)
+    assert solved is not None and solved.verdict == Verdict.SOLVED
+    assert solved.solution is not None and 150 < len(solved.solution) < 300, len(solved.solution)
+    assert replay(wandering, "double-yukon", solved.solution).won
