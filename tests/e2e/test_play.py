@@ -216,10 +216,69 @@ def test_keyboard_only_moves(browse: Any) -> None:
     keys("f")
     wait_landed(page, "As", "F")
     p.wait_for_function("() => document.querySelector('[data-moves]').textContent === '4'")
+    # the card went home and uncovered another: the keyboard stays on the board, there
+    assert focused_label() == "king of diamonds, column 6, face up", focused_label()
     # The server agrees: a reload shows the same four moves.
     p.reload()
     p.locator('.foundations [data-top="As"]').wait_for()
     assert p.locator("[data-moves]").inner_text() == "4"
+    page.assert_clean()
+
+
+# A practice game of deal 0 played through the page's own API calls, to a given ply.
+PLAY_PRACTICE = """async (moves) => {
+  const csrf = decodeURIComponent(document.cookie.match(/(?:^|;\\s*)csrftoken=([^;]+)/)[1]);
+  const post = async (url, data) => {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin", body: JSON.stringify(data),
+      headers: {
+        "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json",
+      },
+    });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const game = await post("/api/games/", {deal: 0, variant: "yukon"});
+  for (let ply = 0; ply < moves.length; ply += 1) {
+    await post(`/api/games/${game.id}/moves/`, {ply, move: moves[ply]});
+  }
+  return game.id;
+}"""
+
+
+def test_the_keyboard_stays_on_the_board_when_its_card_leaves(browse: Any) -> None:
+    """A card sent home from the keyboard that uncovers a face-down card, and a King moved
+    into an empty column: the focus went to the page's body (the card's column had
+    nothing face up until the server named the turned card; the empty column's slot was
+    covered), and a keyboard or screen-reader player lost their place."""
+    page = browse(DESKTOP)
+    p = page.page
+    page.goto("/practice/")
+    assert WIN["moves"][8:12] == ["Ac>F", "2c>3", "5h>7", "Kh>2"]
+    game_id = p.evaluate(PLAY_PRACTICE, WIN["moves"][:8])
+    page.goto(f"/play/{game_id}/")
+
+    def focused() -> str:
+        p.wait_for_timeout(300)  # the server's answer, its render, any focus change after it
+        return str(p.evaluate("document.activeElement.getAttribute('aria-label')"))
+
+    def move(card: str, onto: str) -> None:
+        p.locator(f'.tableau [data-card="{card}"]').focus()
+        p.keyboard.press("Enter")
+        p.locator(onto).focus()
+        p.keyboard.press("Enter")
+
+    p.locator('.tableau [data-card="Ac"]').focus()
+    p.keyboard.press("f")  # Ac>F, which turns the 3 of diamonds under it
+    wait_landed(page, "Ac", "F")
+    assert focused() == "3 of diamonds, column 3, face up"
+    move("2c", '.tableau [data-card="3d"]')
+    wait_landed(page, "2c", 2)  # columns count from 0 here
+    move("5h", '.column[data-col="6"] .card:last-child')
+    wait_landed(page, "5h", 6)
+    move("Kh", '[data-col-slot="1"]')  # into the empty column 2, whose slot it covers
+    wait_landed(page, "Kh", 1)
+    assert focused().startswith("king of hearts, column 2"), focused()
     page.assert_clean()
 
 

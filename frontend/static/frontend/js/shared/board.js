@@ -169,6 +169,10 @@ export class Board {
     }
     const before = animate && !reducedMotion() ? this.rects() : null;
     const focusedCard = document.activeElement?.dataset?.card;
+    // The keyboard was on the board (or the last render lost it, and nothing took it since):
+    // it stays there, though its element leaves (a card gone home, a slot now covered).
+    const active = document.activeElement;
+    const hadFocus = this.root.contains(active) || (this.focusLost && (!active || active === document.body));
     this.pos = pos;
     const seen = new Set();
     const dragged = new Set(this.press?.dragging ? this.press.pile : []);
@@ -240,7 +244,7 @@ export class Board {
     if (!held || held.home) this.selected = null;
     this.markSelection();
     this.layout();
-    this.updateRoving(focusedCard);
+    this.updateRoving(focusedCard, hadFocus);
     if (before) this.glide(before);
   }
 
@@ -328,8 +332,9 @@ export class Board {
     return index >= 0 && index < up.length ? this.cardEls.get(up[index]) : this.slotEls[col];
   }
 
-  /** Keep one element of the board in the tab order, and keep focus on a card that moved. */
-  updateRoving(focusedCard) {
+  /** Keep one element of the board in the tab order, and keep focus on a card that moved
+   * (or on the board, when it had the focus). */
+  updateRoving(focusedCard, hadFocus = false) {
     if (!this.pos || !this.onMove) return;
     if (focusedCard) {
       const where = locate(this.pos, focusedCard);
@@ -344,7 +349,11 @@ export class Board {
     const target = this.focusTarget();
     for (const node of this.root.querySelectorAll("[tabindex='0']")) node.setAttribute("tabindex", "-1");
     target.setAttribute("tabindex", "0");
-    if (focusedCard && document.activeElement !== target) target.focus({ preventScroll: true });
+    const lost = hadFocus && !(this.root.contains(document.activeElement) && document.activeElement.checkVisibility());
+    if ((focusedCard || lost) && document.activeElement !== target) target.focus({ preventScroll: true });
+    // a target that cannot take it (a column of face-down cards only, until the server
+    // names the card that turned): the next render tries again
+    this.focusLost = hadFocus && !this.root.contains(document.activeElement);
   }
 
   moveFocus(col, index) {
