@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -83,8 +84,14 @@ class AnalysisSerializer(serializers.ModelSerializer):
         return summary(analysis)
 
 
+# A move's text (docs/engine.md): an optional source column, the card (a copy's deck), the
+# destination column or F.
+MOVE_TEXT = re.compile(r"^(?:\d{1,2}:)?([A2-9TJQK])([cdhs])(?:#[1-4])?>(\d{1,2}|F)$")
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
 def summary(analysis: GameAnalysis) -> str:
-    """One sentence for people, e.g. "Your game was winnable until move 23: 8s>F. ..."."""
+    """One sentence for people, e.g. "Your game was winnable until move 23, the 8♠ home. ..."."""
     if analysis.status != "done":
         return _("The analysis is being computed; it takes a few seconds.")
     outcome = analysis.outcome
@@ -95,9 +102,27 @@ def summary(analysis: GameAnalysis) -> str:
     if outcome == Outcome.WINNABLE_AT_END:
         return _("The game was still winnable when it ended; here is a line that wins from there.")
     if outcome == Outcome.LOST_AT and analysis.first_lost is not None:
+        move = MOVE_TEXT.match(analysis.lost_move)
+        if move is None:  # not a move text (never stored): said as it is
+            return _(
+                "Your game was winnable until move %(number)s: %(move)s. From there, no line wins."
+            ) % {"number": analysis.first_lost, "move": analysis.lost_move}
+        rank, suit, dest = move.groups()
+        fields = {
+            "number": analysis.first_lost,
+            "card": ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit],
+            "column": dest,
+        }
+        # the move in words, as the coach's hints say it ("the 8♠ onto column 6"), not "8s>6"
+        if dest == "F":
+            return _(
+                "Your game was winnable until move %(number)s, the %(card)s home. "
+                "From there, no line wins."
+            ) % fields
         return _(
-            "Your game was winnable until move %(number)s: %(move)s. From there, no line wins."
-        ) % {"number": analysis.first_lost, "move": analysis.lost_move}
+            "Your game was winnable until move %(number)s, the %(card)s onto column %(column)s. "
+            "From there, no line wins."
+        ) % fields
     winnable, lost = analysis.last_winnable, analysis.first_lost
     # Each case one whole sentence: the translations word them in their own order.
     if winnable is not None and lost is not None:

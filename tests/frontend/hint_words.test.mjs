@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cardSymbol, hintMarks, hintWords } from "../../frontend/static/frontend/js/shared/hint_words.js";
+import { cardSymbol, hintMarks, hintWords, moveShort } from "../../frontend/static/frontend/js/shared/hint_words.js";
 import { fromText } from "../../frontend/static/frontend/js/shared/rules.js";
 
 // Column 1 empty; 2: K♥ 9♠ Q♣ face up; 6: 10♠ 9♥; 7: Q♠ J♥ J♠ (yukon-buried-king-unordered-group).
@@ -55,4 +55,11 @@ test("the marks: the card as the board names it, and its column or foundation", 
   assert.deepEqual(hintMarks("10:Ts>7", DOUBLE), { card: "Ts#2", column: 6, suit: null });
   assert.deepEqual(hintMarks("Qc>5"), { card: null, column: 4, suit: null });
   assert.equal(hintMarks("nonsense"), null);
+});
+
+test("a move in a list (the analysis' winning line): the card's signs, never the move text", () => {
+  assert.equal(moveShort("8s>6"), "8♠ → 6");
+  assert.equal(moveShort("Tc>F"), "10♣ → home");
+  assert.equal(moveShort("12:9h#2>4"), "9♥ → 4");
+  assert.equal(moveShort("not a move"), "not a move");
 });

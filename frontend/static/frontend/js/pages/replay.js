@@ -5,6 +5,7 @@ import { Board } from "../shared/board.js";
 import { siteConstants } from "../shared/dom.js";
 import { formatTime } from "../shared/format.js";
 import { replayTitle } from "../shared/game_names.js";
+import { moveShort } from "../shared/hint_words.js";
 import { el, fill } from "../shared/html.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { turnoverAt } from "../shared/local_time.js";
@@ -128,12 +129,12 @@ async function loadAnalysis(game, attempt) {
   const lost = analysis.losing_move;
   if (lost && lost.ply != null) {
     jump.hidden = false;
-    jump.textContent = interpolate(gettext("Show move %(number)s: %(move)s"), { number: lost.number, move: lost.move });
+    jump.textContent = interpolate(gettext("Show move %(number)s"), { number: lost.number }); // the summary names it
     jump.onclick = () => { stop(); show(lost.ply + 1); };
   }
   if (analysis.continuation && analysis.continuation.length) {
     $("[data-analysis-line]").hidden = false;
-    $("[data-analysis-moves]").textContent = analysis.continuation.join(" ");
+    $("[data-analysis-moves]").textContent = analysis.continuation.map(moveShort).join(" · ");
   }
 }
 

@@ -66,6 +66,16 @@ export function hintWords(moveText, pos = null) {
     { cards: subject, column: move.dest + 1 });
 }
 
+/** A move in a list of moves, short but in the cards' own signs: "8♠ → 6", "A♣ → home"
+ * (a text that is not a move comes back as it is). */
+export function moveShort(moveText) {
+  const move = parseMove(moveText);
+  if (!move) return String(moveText ?? "");
+  const card = cardSymbol(faceOf(move.card));
+  return move.dest === "F" ? interpolate(gettext("%(card)s → home"), { card })
+    : interpolate(gettext("%(card)s → %(column)s"), { card, column: move.dest + 1 });
+}
+
 /** What the board lights for a hint: the card (the mirror's name for it, or null when it is
  * not found face up) and its target, a column index or a foundation's suit. */
 export function hintMarks(moveText, pos = null) {
