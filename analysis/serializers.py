@@ -115,14 +115,20 @@ def summary(analysis: GameAnalysis) -> str:
         }
         # the move in words, as the coach's hints say it ("the 8♠ onto column 6"), not "8s>6"
         if dest == "F":
-            return _(
-                "Your game was winnable until move %(number)s, the %(card)s home. "
-                "From there, no line wins."
-            ) % fields
-        return _(
-            "Your game was winnable until move %(number)s, the %(card)s onto column %(column)s. "
-            "From there, no line wins."
-        ) % fields
+            return (
+                _(
+                    "Your game was winnable until move %(number)s, the %(card)s home. "
+                    "From there, no line wins."
+                )
+                % fields
+            )
+        return (
+            _(
+                "Your game was winnable until move %(number)s, the %(card)s onto column "
+                "%(column)s. From there, no line wins."
+            )
+            % fields
+        )
     winnable, lost = analysis.last_winnable, analysis.first_lost
     # Each case one whole sentence: the translations word them in their own order.
     if winnable is not None and lost is not None:

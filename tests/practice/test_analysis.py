@@ -100,8 +100,7 @@ def test_analysis_names_the_move_that_threw_the_win_away(api: Api, deal: int, se
     card = card.replace("T", "10")[:-1] + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[card[-1]]
     where = "home" if dest == "F" else f"onto column {dest}"
     assert analysis["summary"] == (  # in words, as the hints say moves: never "8s>6"
-        f"Your game was winnable until move {number}, the {card} {where}. "
-        "From there, no line wins."
+        f"Your game was winnable until move {number}, the {card} {where}. From there, no line wins."
     )
     assert analysis["last_winnable"] == len(prefix)
     # The losing move's log ply: the prefix, plus the move and the undo taken back.
