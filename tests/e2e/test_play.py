@@ -128,6 +128,7 @@ def test_sign_up_win_daily_by_dragging_then_replay(
     dialog = page.page.locator("dialog[data-end]")
     dialog.wait_for(state="visible")
     assert dialog.locator("[data-end-title]").inner_text() == "You won!"
+    assert dialog.locator("[data-end-next]").inner_text() == "Today's other deals"
     # the winning move is not a stuck position (it was, before the server's answer came)
     assert "No legal move left." not in page.page.evaluate("window.said"), page.page.evaluate(
         "window.said"

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  barLabel, barRows, botSentences, cascadeOrder, nextDealText, percent, percentileSentence,
+  barLabel, barRows, botSentences, cascadeOrder, nextAction, nextDealText, percent, percentileSentence,
   recordItems, recordTitle, shareSummary, signUpHref, spreadTitle, stepCard, turnoutSentence, CASCADE,
 } from "../../frontend/static/frontend/js/shared/results.js";
 
@@ -137,4 +137,20 @@ test("the record's heading says when the game is not in it yet", () => {
   assert.equal(recordTitle({ spread: OTHERS }, { tier: "weekly" }), "Your weekly record, not counting this game yet");
   assert.equal(recordTitle({ spread: WINNERS }, { tier: "weekly" }), "Your weekly record");
   assert.equal(recordTitle({ spread: OTHERS, guest: true }, daily), "Your record (it starts when you sign up)");
+});
+
+test("the end dialog's way on: the tier again, the next number, the day's other deals, the archive", () => {
+  const max = "18446744073709551615";
+  assert.deepEqual(nextAction({ mode: "practice", tier: "hard", variant: "yukon", takeback: false, deal: "7" }, max), {
+    label: "Another hard deal", start: { practice: "hard", variant: "yukon", takeback: false },
+  });
+  assert.deepEqual(nextAction({ mode: "practice", tier: null, variant: "double-yukon", takeback: false, deal: "41" }, max),
+    { label: "Next deal", href: "/practice/42/?variant=double-yukon" });
+  assert.equal(nextAction({ mode: "practice", tier: null, variant: "yukon", takeback: true, deal: "9007199254740993" }, max).href,
+    "/practice/9007199254740994/?variant=yukon&takeback=1"); // past a double's precision
+  assert.deepEqual(nextAction({ mode: "practice", tier: null, variant: "yukon", deal: max }, max), { label: "Practice", href: "/practice/" });
+  for (const mode of ["daily", "guest"]) {
+    assert.deepEqual(nextAction({ mode, date: "2026-12-07" }, max), { label: "Today's other deals", href: "/" });
+  }
+  assert.deepEqual(nextAction({ mode: "archive", date: "2026-11-30" }, max), { label: "More from the archive", href: "/archive/?month=2026-11" });
 });

@@ -19,7 +19,7 @@ import { dayName } from "../shared/local_time.js";
 import { countShare } from "../shared/metrics.js";
 import { shortCommitment } from "../shared/proof.js";
 import { applyMove, fromMasked, isMultiDeck, legalMoves, revealCard } from "../shared/rules.js";
-import { cascade, reducedMotion, shareSummary, showResults, signUpHref } from "../shared/results.js";
+import { cascade, nextAction, reducedMotion, shareSummary, showResults, signUpHref } from "../shared/results.js";
 import { currentSettings, SETTINGS_EVENT } from "../shared/settings.js";
 import { fillShareBox, shareText } from "../shared/share.js";
 import { moveSound, playSound } from "../shared/sounds.js";
@@ -412,6 +412,7 @@ function showEnd({ justWon = false } = {}) {
     "Score %(score)s in %(moves)s moves, %(time)s.", g.moves), { score: g.score, moves: g.moves, time: formatTime(ending.seconds) });
   fillShare(g);
   $("[data-end-replay]").href = `/replay/${g.id}/`;
+  showNext(g);
   const signUp = signUpHref(g, isLoggedIn());
   $("[data-results-guest]").hidden = !signUp;
   if (signUp) $("[data-signup]").href = signUp;
@@ -435,6 +436,28 @@ function showEnd({ justWon = false } = {}) {
     playSound("win"); // with reduced motion too: the cascade is what motion leaves out
     celebrate();
   }
+}
+
+/** The end dialog's way on (shared/results.js nextAction): a page, or a practice deal of
+ * the same tier asked for here. */
+function showNext(game) {
+  const next = $("[data-end-next]");
+  const action = nextAction(game, siteConstants().max_deal);
+  next.textContent = action.label;
+  next.href = action.href ?? "/practice/";
+  next.onclick = action.start ? async (e) => {
+    e.preventDefault();
+    if (next.getAttribute("aria-disabled") === "true") return; // one deal per click
+    next.setAttribute("aria-disabled", "true");
+    try {
+      const created = await api.post("/api/games/", action.start);
+      const takeback = created.takeback ? "&takeback=1" : "";
+      window.location.href = `/practice/${created.deal}/?variant=${encodeURIComponent(created.variant)}${takeback}&game=${created.id}`;
+    } catch (err) {
+      toast(err.message, { warn: true }); // none ready yet (503), or over a budget (429)
+      next.removeAttribute("aria-disabled");
+    }
+  } : null;
 }
 
 async function showRank(game, attempt) {

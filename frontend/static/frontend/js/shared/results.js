@@ -9,6 +9,7 @@
 
 import { cardSvg, RANKS, SUITS } from "./cards.js";
 import { formatTime } from "./format.js";
+import { tierWord } from "./game_names.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { clockFrom, countdown } from "./local_time.js";
 
@@ -146,6 +147,31 @@ export function shareSummary(results, game, { open }) {
 /** Where a guest's game offers sign-up, coming back to the game after: the game's JSON
  * says `guest: true`, and nobody is logged in (a guest's game that an account took at
  * log-in stays a guest's game). Null otherwise. */
+/** What to play next, the end dialog's way on: {label, href} for a page, or {label, start}
+ * for a practice game to ask for (`start`, the POST /api/games/ body). A practice deal of a
+ * tier: another of the tier; a numbered one: the next number; a daily: the day's others;
+ * an archive game: its month. `maxDeal` is the last deal number (a string). */
+export function nextAction(game, maxDeal) {
+  if (game.mode === "practice") {
+    if (game.tier) {
+      return {
+        label: interpolate(gettext("Another %(tier)s deal"), { tier: tierWord(game.tier) }),
+        start: { practice: game.tier, variant: game.variant, takeback: Boolean(game.takeback) },
+      };
+    }
+    if (game.deal != null && BigInt(game.deal) < BigInt(maxDeal)) {
+      const takeback = game.takeback ? "&takeback=1" : "";
+      return {
+        label: gettext("Next deal"),
+        href: `/practice/${BigInt(game.deal) + 1n}/?variant=${encodeURIComponent(game.variant)}${takeback}`,
+      };
+    }
+    return { label: gettext("Practice"), href: "/practice/" };
+  }
+  if (game.mode === "archive") return { label: gettext("More from the archive"), href: `/archive/?month=${game.date.slice(0, 7)}` };
+  return { label: gettext("Today's other deals"), href: "/" };
+}
+
 export function signUpHref(game, loggedIn) {
   if (game.guest !== true || loggedIn) return null;
   return `/signup/?next=${encodeURIComponent(`/play/${game.id}/`)}`;
