@@ -34,7 +34,7 @@ test("plain text: no emoji, no card, column or suit", () => {
   assert.ok(/^[\x20-\x7e\n·–]*$/.test(text), text); // ASCII, the middle dot and the dash
   assert.deepEqual(text.split("\n"), [
     "Yukon Daily 2026-12-01 hard: won, 625, 5:12",
-    "16 moves (par 98) · 5:12 · streak 4",
+    "16 moves (par 98) · streak 4", // the time once, on the first line
     "Faster than 73 % of today's winners · beat the computer",
     "Cards home by eighths: 0 1 1 1 1 1 1 1",
     "https://y.example/leaderboards/daily/?date=2026-12-01&tier=hard",
@@ -43,7 +43,7 @@ test("plain text: no emoji, no card, column or suit", () => {
 
 test("par only once known, streak for dailies, archive boards and practice", () => {
   const open = shareText(GAME, { seconds: 61, par: null, streak: null });
-  assert.equal(open.split("\n")[1], "16 moves · 1:01");
+  assert.equal(open.split("\n")[1], "16 moves");
   const archive = shareText({ ...GAME, mode: "archive", status: "stuck" }, { seconds: 5, par: 90, streak: 3 });
   assert.match(archive, /^Yukon Daily 2026-12-01 hard \(archive\): no moves left/);
   assert.ok(!archive.includes("streak"));
@@ -52,7 +52,7 @@ test("par only once known, streak for dailies, archive boards and practice", () 
   assert.match(guest, /^Yukon Daily 2026-12-01 hard: won/);
   assert.ok(!guest.includes("streak") && guest.endsWith("/leaderboards/daily/?date=2026-12-01&tier=hard"));
   const practice = shareText({ ...GAME, mode: "practice", deal: "17", status: "resigned" }, { seconds: 5 });
-  assert.equal(practice, "Yukon Daily practice yukon #17: resigned, 625, 0:05\n16 moves · 0:05");
+  assert.equal(practice, "Yukon Daily practice yukon #17: resigned, 625, 0:05\n16 moves");
 });
 
 test("the share box shows every line from the first", () => {

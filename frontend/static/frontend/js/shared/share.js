@@ -52,7 +52,7 @@ export function progressLine(moves) {
 }
 
 /** The whole share text: where and when, the result, score and time; moves against par
- * (once the day is closed: par describes the deal, secret until then), time and streak;
+ * (once the day is closed: par describes the deal, secret until then) and streak;
  * `summary` (the results screen's percentile and the computer, plainly); the progress
  * line; a link to the day's board. A practice deal is named by its variant's title, from
  * `variantTitles` (the page's `siteConstants().variant_titles`). */
@@ -65,7 +65,8 @@ export function shareText(game, { seconds, par = null, streak = null, moves = nu
   else if (game.mode === "archive") where = interpolate(gettext("%(date)s %(tier)s (archive)"), day);
   else where = interpolate(gettext("%(date)s %(tier)s"), day);
   const moveCount = interpolate(ngettext("%(count)s move", "%(count)s moves", game.moves), { count: game.moves });
-  const parts = [par ? interpolate(gettext("%(moves)s (par %(par)s)"), { moves: moveCount, par }) : moveCount, formatTime(seconds)];
+  // the time is the first line's: not again here
+  const parts = [par ? interpolate(gettext("%(moves)s (par %(par)s)"), { moves: moveCount, par }) : moveCount];
   if (streak && game.mode === "daily") {
     parts.push(interpolate(game.tier === "weekly" ? gettext("weekly streak %(count)s") : gettext("streak %(count)s"), { count: streak }));
   }
