@@ -29,7 +29,7 @@ from apikit.errors import Conflict, NotFound
 from frontend.tier_cards import tier_cards
 from games import checker, practice_pool
 from games.daily import day_overview, tiers_shown
-from games.models import WEEKLY, DailyChallenge, Tier, tiers_of
+from games.models import WEEKLY, DailyChallenge, Mode, Status, Tier, tiers_of
 from games.services import get_game_for, get_replay_for
 from leaderboards.archive import month_text
 from leaderboards.records import playing_now
@@ -86,10 +86,14 @@ NO_SUCH_GAME = "No such game."
 @ensure_csrf_cookie
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        get_game_for(actor_of(request), game_id)
+        game = get_game_for(actor_of(request), game_id)
     except NotFound:
         raise Http404(NO_SUCH_GAME) from None
-    return _page(request, "play.html", game_id=game_id, mode="game")
+    guest_note = None  # drawn with the page: a line that came with the game would move the board
+    if game.mode == Mode.GUEST and game.status == Status.PLAYING and game.challenge is not None:
+        open_day = game.player_id is None and timezone.now() < game.challenge.closes_at
+        guest_note = "ranks" if open_day else "unranked"
+    return _page(request, "play.html", game_id=game_id, mode="game", guest_note=guest_note)
 
 
 @ensure_csrf_cookie

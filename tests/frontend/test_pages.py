@@ -149,3 +149,22 @@ def test_replay_controls_draw_their_icons(client: Client, public_game: int) -> N
         assert by_label[label]["text"] == "", f"{label}: a text glyph {by_label[label]['text']!r}"
     for button in controls.buttons:
         assert str(button["text"]).isascii(), button
+
+
+@pytest.mark.django_db
+def test_a_guests_daily_says_it_is_unranked_from_the_start(client: Client) -> None:
+    """A guest met "not on the board" only in the dialog at the game's end; the page says
+    it with the board, and how the game can rank (a sign-up before the close)."""
+    from tests.factories import make_challenges
+
+    make_challenges()
+    game = client.post("/api/games/", {"daily": "easy"}, content_type="application/json").json()
+    assert game["mode"] == "guest"
+    page = client.get(f"/play/{game['id']}/").content.decode()
+    assert "data-guest-note" in page and "sign up before the day closes" in page
+    assert f'href="/signup/?next=/play/{game["id"]}/"' in page
+    # a player's own daily: no such line
+    player = client_for(make_player("Ranked Rita"))
+    own = player.post("/api/games/", {"daily": "easy"}, content_type="application/json").json()
+    assert own["mode"] == "daily"
+    assert "data-guest-note" not in player.get(f"/play/{own['id']}/").content.decode()
