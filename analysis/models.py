@@ -16,6 +16,8 @@ from yukon.engine import DEAL_ALGORITHM_VERSION
 class AnalysisStatus(models.TextChoices):
     PENDING = "pending"
     DONE = "done"
+    # waiting for the solver budgets of whoever started the practice game (docs/api.md)
+    DEFERRED = "deferred"
 
 
 class Outcome(models.TextChoices):

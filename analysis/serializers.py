@@ -92,6 +92,11 @@ SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 def summary(analysis: GameAnalysis) -> str:
     """One sentence for people, e.g. "Your game was winnable until move 23, the 8♠ home. ..."."""
+    if analysis.status == "deferred":
+        return _(
+            "The analysis waits: your share of the solver's time (or your network address's) "
+            "is used up for now. It runs when the share comes back, within the hour."
+        )
     if analysis.status != "done":
         return _("The analysis is being computed; it takes a few seconds.")
     outcome = analysis.outcome

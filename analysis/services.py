@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 MISSED_GRACE = dt.timedelta(minutes=5)
 # An analysis still pending after this long was dropped by a dying worker: queue it again.
 STALE_PENDING = dt.timedelta(minutes=30)
+# A deferred analysis (its player's solver budget spent) a reader looks at is queued again
+# at most this often.
+DEFERRED_RETRY = dt.timedelta(minutes=1)
 # The sweeper looks this far back, so that its query stays small as the tables grow.
 SWEEP_WINDOW = dt.timedelta(days=7)
 
@@ -91,16 +94,29 @@ def analyse_game(game_id: int) -> str:
     if game.verification != Verification.VERIFIED:
         return f"not analysed: verification {game.verification}"
     # A practice game's analysis is solver time its player asked for by starting it: it is
-    # charged to their budgets (docs/api.md, "Budgets of costly calls"), and waits while they
-    # are spent. Without a row, the next look at it or the sweeper queues it again.
+    # charged to their budgets (docs/api.md, "Budgets of costly calls"), and waits, marked
+    # deferred, while they are spent: the sweeper and the next look at it queue it again.
     practice = game.mode == Mode.PRACTICE
-    if practice and budgets.solver_budget_spent(game.pk):
-        GameAnalysis.objects.filter(game=game, status=AnalysisStatus.PENDING).delete()
+    owner = budgets.player_ident(game.player_id, game.session_key or None)
+    now = timezone.now()
+    if practice and budgets.solver_budget_spent(game.pk, owner):
+        analysis, _created = GameAnalysis.objects.get_or_create(
+            game=game, defaults={"status": AnalysisStatus.DEFERRED}
+        )
+        if analysis.status == AnalysisStatus.DONE:
+            return "already done"
+        GameAnalysis.objects.filter(pk=analysis.pk).update(
+            status=AnalysisStatus.DEFERRED, updated_at=now
+        )
         return "deferred: the solver budget of the player or address is spent"
     analysis, _created = GameAnalysis.objects.get_or_create(game=game)
     if analysis.status == AnalysisStatus.DONE:
         return "already done"
-    with budgets.charged_to_caller(game.pk) if practice else contextlib.nullcontext():
+    if analysis.status == AnalysisStatus.DEFERRED:  # its turn now: computing
+        GameAnalysis.objects.filter(pk=analysis.pk, status=AnalysisStatus.DEFERRED).update(
+            status=AnalysisStatus.PENDING, updated_at=now
+        )
+    with budgets.charged_to_caller(game.pk, owner) if practice else contextlib.nullcontext():
         review, line = review_game(game)
     with transaction.atomic():
         analysis, _created = GameAnalysis.objects.select_for_update().get_or_create(game=game)
@@ -172,7 +188,19 @@ def sweep_analyses(*, queue: Callable[[int], Any], limit: int = 200) -> dict[str
     for game_id in stale:
         GameAnalysis.objects.filter(game_id=game_id).update(updated_at=now)
         queue(game_id)
-    return {"queued": len(new), "requeued": len(stale)}
+    # practice analyses that waited for their player's solver budget: try again (a row each,
+    # so they never crowd the games above out of their query)
+    deferred = list(
+        GameAnalysis.objects.filter(
+            status=AnalysisStatus.DEFERRED, updated_at__lt=now - MISSED_GRACE
+        )
+        .order_by("updated_at")
+        .values_list("game_id", flat=True)[:limit]
+    )
+    for game_id in deferred:
+        GameAnalysis.objects.filter(game_id=game_id).update(updated_at=now)
+        queue(game_id)
+    return {"queued": len(new), "requeued": len(stale), "deferred": len(deferred)}
 
 
 def analysis_for(actor: Actor, game_id: int, *, today: dt.date | None = None) -> GameAnalysis:
@@ -198,6 +226,15 @@ def analysis_for(actor: Actor, game_id: int, *, today: dt.date | None = None) ->
     if analysis is None and game.verification == Verification.VERIFIED:
         # Not queued yet (a daily game before the sweeper's next round): queue it now.
         GameAnalysis.objects.get_or_create(game=game)
+        _queue(game.pk)
+        analysis = GameAnalysis.objects.filter(game=game).first()
+    if (
+        analysis is not None
+        and analysis.status == AnalysisStatus.DEFERRED
+        and analysis.updated_at < timezone.now() - DEFERRED_RETRY
+    ):
+        # waiting for its player's solver budget: a look at it tries again (once a minute)
+        GameAnalysis.objects.filter(pk=analysis.pk).update(updated_at=timezone.now())
         _queue(game.pk)
         analysis = GameAnalysis.objects.filter(game=game).first()
     if analysis is None:  # still being verified

@@ -350,9 +350,10 @@ def costly_call(
 # ----- solver time spent later, on a caller's behalf ----------------------------------------
 # A practice game's analysis runs when the game is verified, in a worker, long after the
 # request that started the game: it is charged to that request's player and address (kept
-# in the cache beside the budgets' counters, for as long as the game may be analysed).
+# in the cache beside the budgets' counters), or, when none is kept (the cache lost it, or
+# the game outlived it), to the game's owner alone.
 
-CALLER_SECONDS = 7 * 86400  # analysis.services.SWEEP_WINDOW: no analysis starts later
+CALLER_SECONDS = 30 * 86400  # a practice game may be finished long after it was started
 
 
 def _caller_key(game_id: int) -> str:
@@ -364,12 +365,10 @@ def remember_caller(request: Request | HttpRequest, game_id: int) -> None:
     cache.set(_caller_key(game_id), _idents(request), CALLER_SECONDS)
 
 
-def _solver_counters(game_id: int) -> list[_Counter] | None:
-    """The solver-seconds counters of the player and address that started the game (the
-    amount 0); None when nobody was remembered (an older game, the cache lost it)."""
-    idents = cache.get(_caller_key(game_id))
-    if not idents:
-        return None
+def _solver_counters(game_id: int, owner: str | None) -> list[_Counter]:
+    """The solver-seconds counters of the player and address that started the game, else
+    of ``owner`` (see ``player_ident``) alone (the amount 0)."""
+    idents = cache.get(_caller_key(game_id)) or ([(PLAYER, owner)] if owner else [])
     limits: dict[str, str] = getattr(settings, "COSTLY_CALL_LIMITS", {})
     return [
         _Counter(SOLVER_SECONDS, per, ident, window, 0)
@@ -378,15 +377,15 @@ def _solver_counters(game_id: int) -> list[_Counter] | None:
     ]
 
 
-def solver_budget_spent(game_id: int) -> bool:
+def solver_budget_spent(game_id: int, owner: str | None) -> bool:
     """True when the solver seconds of whoever started the game are spent (in any window)."""
-    counters = _solver_counters(game_id) or []
+    counters = _solver_counters(game_id, owner)
     spent = cache.get_many([c.key for c in counters]) if counters else {}
     return any(c.is_over(int(spent.get(c.key) or 0)) for c in counters)
 
 
 @contextmanager
-def charged_to_caller(game_id: int) -> Iterator[None]:
+def charged_to_caller(game_id: int, owner: str | None) -> Iterator[None]:
     """Meter the solver time the block spends and charge it to whoever started the game
     (opening a window where none is open); the block's time is not also charged to a
     costly call this thread may be serving."""
@@ -396,7 +395,7 @@ def charged_to_caller(game_id: int) -> Iterator[None]:
         yield
     finally:
         _solver_meter.reset(token)
-        counters = _solver_counters(game_id)
+        counters = _solver_counters(game_id, owner)
         milliseconds = round(spent[0] * 1000)
         if counters and milliseconds > 0:
             _add_in_windows([(c.key, milliseconds, c.window.seconds) for c in counters])

@@ -71,6 +71,22 @@ def read_limited(stream: IO[bytes], parser_context: dict[str, Any] | None) -> by
 SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
+def has_lone_surrogate(text: str, data: Any) -> bool:
+    """True when the JSON ``text``, read as ``data``, holds a string or key with a lone
+    surrogate (which no encoder can write)."""
+    if not SURROGATE.search(text):
+        return False
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogate_message() -> str:
+    return _("JSON parse error - a string holds a lone surrogate (\\ud800 to \\udfff), not text")
+
+
 def parse_json(raw: bytes, encoding: str = "utf-8", *, strict: bool = True) -> Any:
     """``raw`` as DRF's JSONParser reads it (no BOM; with ``strict``, no NaN/Infinity);
     ParseError for anything that is not JSON, including nesting too deep to decode, and
@@ -78,18 +94,14 @@ def parse_json(raw: bytes, encoding: str = "utf-8", *, strict: bool = True) -> A
     try:
         text = codecs.decode(raw, encoding)
         data = json.loads(text, parse_constant=strict_constant if strict else None)
-        if SURROGATE.search(text):
-            json.dumps(data, ensure_ascii=False).encode()  # a lone surrogate cannot be
-        return data
-    except UnicodeEncodeError:
-        raise ParseError(
-            _("JSON parse error - a string holds a lone surrogate (\\ud800 to \\udfff), not text")
-        ) from None
     except RecursionError:
         raise ParseError(_("JSON parse error - the body is nested too deeply")) from None
     except ValueError as exc:  # not JSON, not in the encoding, an int of 4,300+ digits
         # the decoder's own words (English) say where: only the frame is translated
         raise ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from None
+    if has_lone_surrogate(text, data):
+        raise ParseError(lone_surrogate_message())
+    return data
 
 
 class JSONParser(parsers.JSONParser):

@@ -112,6 +112,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.language.AccountLanguageMiddleware",  # a logged-in player's chosen language wins
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.headless_input.HeadlessTextMiddleware",  # before allauth reads its JSON itself
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "moderation.middleware.ClientAddressMiddleware",

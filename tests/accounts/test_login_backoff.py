@@ -380,3 +380,21 @@ def test_a_name_or_password_that_is_not_text_is_a_failed_log_in(field: str) -> N
     assert response["Content-Type"].startswith("application/json")
     # and the victim still logs in
     assert authenticate(HttpRequest(), username=victim.username, password=PASSWORD) == victim
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["username", "password", "email"])
+def test_allauths_json_sign_up_refuses_a_lone_surrogate_with_a_400(field: str) -> None:
+    """allauth reads its JSON bodies itself: a long enough password with a lone surrogate
+    passed its checks and reached the hasher, which cannot encode it (a 500)."""
+    body = {"username": "surrogate", "password": "a long enough passphrase 42", "email": ""}
+    body[field] = {"username": "ab\ud800cd", "password": "a long enough passphrase \ud800 42"}.get(
+        field, "a\ud800@example.org"
+    )
+    response = Client().post(
+        "/_allauth/browser/v1/auth/signup", json.dumps(body), content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    (error,) = response.json()["errors"]
+    assert "surrogate" in error["message"]
+    assert not User.objects.filter(username="surrogate").exists()

@@ -246,6 +246,9 @@ def test_a_held_result_is_told_to_its_player_alone(day: dict[str, Any], clock: C
     status, body = get(logged_in(day["alice"]), won)
     assert status == 200 and body["held"] is True, body
     assert body["spread"]["counted"] is False  # off the board: not among the counted
+    Game.objects.filter(pk=won.pk).update(disqualified=True)  # a moderator has decided
+    assert get(logged_in(day["alice"]), won)[1]["held"] is False
+    Game.objects.filter(pk=won.pk).update(disqualified=False)
     clock.advance(24 * 3600 * 1000)  # closed: the results are anyone's, not the hold
     status, body = get(logged_in(make_player("Stranger")), won)
     assert status == 200 and body["held"] is False, body

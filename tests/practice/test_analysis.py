@@ -163,7 +163,7 @@ def test_daily_analysis_waits_for_the_day_to_close(api: Api, other_api: Api) -> 
     assert not GameAnalysis.objects.filter(game_id=game["id"]).exists()  # not computed yet
 
     queued: list[int] = []
-    assert sweep_analyses(queue=queued.append) == {"queued": 0, "requeued": 0}
+    assert sweep_analyses(queue=queued.append) == {"queued": 0, "requeued": 0, "deferred": 0}
     # the day closes: the challenge becomes yesterday's (behind save(), which refuses to
     # move a published challenge's date)
     DailyChallenge.objects.filter(pk=challenge.pk).update(date=utc_today() - dt.timedelta(days=1))

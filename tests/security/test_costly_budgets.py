@@ -7,6 +7,7 @@ The global conftest lifts these limits; each test here sets its own, or the real
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 import uuid
@@ -17,8 +18,11 @@ import pytest
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
+from django.utils import timezone
 
 from analysis.models import GameAnalysis
+from analysis.serializers import summary
+from analysis.services import sweep_analyses
 from apikit.budgets import (
     Window,
     address_ident,
@@ -300,17 +304,27 @@ def test_the_analysis_of_a_finished_practice_game_is_charged_and_waits_once_spen
     waiting = scouts.pop()
     assert call(scout, "post", f"/api/games/{waiting}/resign/").status_code == 200
     assert time.process_time() - cpu_before < 0.25
-    assert not GameAnalysis.objects.filter(game_id=waiting).exists()
-    # another guest of the same address spends the address's budget, then waits too
+    assert GameAnalysis.objects.get(game_id=waiting).status == "deferred"
+    # another guest of the same address (its own budget open) spends the address's, then
+    # waits too
+    limits(settings, solver_seconds="100/min", solver_seconds_address="2/min")
     while solver_seconds_charged("address", HOME)[60] < 2.0:
         assert others, "the address was never charged"
         game = others.pop()
         assert call(other, "post", f"/api/games/{game}/resign/").status_code == 200
     late = others.pop()
     assert call(other, "post", f"/api/games/{late}/resign/").status_code == 200
-    assert not GameAnalysis.objects.filter(game_id=late).exists()
-    # once the budgets open again, asking for it runs it
+    assert GameAnalysis.objects.get(game_id=late).status == "deferred"
+    # a look at it meanwhile is refused for the same budget; its summary says it waits
+    refused = call(scout, "get", f"/api/games/{waiting}/analysis/")
+    assert_over_budget(refused, "solver_seconds_address", "address")
+    assert "waits" in summary(GameAnalysis.objects.get(game_id=waiting))
+    # the sweeper leaves a deferred analysis a few minutes, then tries it again; so does a
+    # look at it, once a minute: with the budgets open again, it runs
+    assert sweep_analyses(queue=lambda game_id: None)["deferred"] == 0
     limits(settings, solver_seconds="100/min", solver_seconds_address="100/min")
+    earlier = timezone.now() - dt.timedelta(minutes=2)
+    GameAnalysis.objects.filter(game_id=waiting).update(updated_at=earlier)
     read = call(scout, "get", f"/api/games/{waiting}/analysis/")
     assert read.status_code == 200 and read.json()["status"] == "done", read.content
 

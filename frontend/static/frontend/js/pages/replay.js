@@ -120,8 +120,8 @@ async function loadAnalysis(game, attempt) {
   }
   panel.hidden = false;
   $("[data-analysis-summary]").textContent = analysis.summary;
-  if (analysis.status !== "done") {
-    if (attempt < 20) setTimeout(() => loadAnalysis(game, attempt + 1), 1500);
+  if (analysis.status !== "done") { // computing: look again soon; deferred: the summary says when
+    if (analysis.status === "pending" && attempt < 20) setTimeout(() => loadAnalysis(game, attempt + 1), 1500);
     return;
   }
   $("[data-analysis-par]").textContent = parText(analysis);

@@ -349,7 +349,8 @@ export class Board {
     const target = this.focusTarget();
     for (const node of this.root.querySelectorAll("[tabindex='0']")) node.setAttribute("tabindex", "-1");
     target.setAttribute("tabindex", "0");
-    const lost = hadFocus && !(this.root.contains(document.activeElement) && document.activeElement.checkVisibility());
+    const active = document.activeElement; // checkVisibility: Safari 17.4 and later
+    const lost = hadFocus && !(this.root.contains(active) && (active.checkVisibility?.() ?? true));
     if ((focusedCard || lost) && document.activeElement !== target) target.focus({ preventScroll: true });
     // a target that cannot take it (a column of face-down cards only, until the server
     // names the card that turned): the next render tries again

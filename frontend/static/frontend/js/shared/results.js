@@ -144,9 +144,6 @@ export function shareSummary(results, game, { open }) {
   return parts.join(" · ");
 }
 
-/** Where a guest's game offers sign-up, coming back to the game after: the game's JSON
- * says `guest: true`, and nobody is logged in (a guest's game that an account took at
- * log-in stays a guest's game). Null otherwise. */
 /** What to play next, the end dialog's way on: {label, href} for a page, or {label, start}
  * for a practice game to ask for (`start`, the POST /api/games/ body). A practice deal of a
  * tier: another of the tier; a numbered one: the next number; a daily: the day's others;
@@ -172,6 +169,9 @@ export function nextAction(game, maxDeal) {
   return { label: gettext("Today's other deals"), href: "/" };
 }
 
+/** Where a guest's game offers sign-up, coming back to the game after: the game's JSON
+ * says `guest: true`, and nobody is logged in (a guest's game that an account took at
+ * log-in stays a guest's game). Null otherwise. */
 export function signUpHref(game, loggedIn) {
   if (game.guest !== true || loggedIn) return null;
   return `/signup/?next=${encodeURIComponent(`/play/${game.id}/`)}`;
