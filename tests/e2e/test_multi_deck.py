@@ -152,6 +152,7 @@ def test_keyboard_play_names_the_copy_and_wraps_over_ten_columns(browse: Any) ->
     p.wait_for_function("() => document.querySelector('[data-end]').open", timeout=15_000)
     replay = p.locator("[data-end-replay]")
     replay.wait_for()
+    assert replay.inner_text() == "Replay and analysis"  # the analysis is on that page
     # and a way on: the next numbered deal of the variant
     way_on = p.locator("[data-end-next]")
     assert way_on.inner_text() == "Next deal"

@@ -411,7 +411,10 @@ function showEnd({ justWon = false } = {}) {
   $("[data-end-line]").textContent = interpolate(ngettext("Score %(score)s in %(moves)s move, %(time)s.",
     "Score %(score)s in %(moves)s moves, %(time)s.", g.moves), { score: g.score, moves: g.moves, time: formatTime(ending.seconds) });
   fillShare(g);
-  $("[data-end-replay]").href = `/replay/${g.id}/`;
+  const replay = $("[data-end-replay]");
+  replay.href = `/replay/${g.id}/`;
+  // a practice game's analysis (where the win slipped) is on its replay page: say so
+  replay.textContent = g.mode === "practice" ? gettext("Replay and analysis") : gettext("Replay");
   showNext(g);
   const signUp = signUpHref(g, isLoggedIn());
   $("[data-results-guest]").hidden = !signUp;
