@@ -104,6 +104,18 @@ def parse_limits(text: str | None) -> list[Window]:
 _solver_meter: ContextVar[list[float] | None] = ContextVar("solver_meter", default=None)
 
 
+@contextmanager
+def _metered() -> Iterator[list[float]]:
+    """The solver time spent in the block, in seconds (``[0]`` of what it yields), metered
+    apart from any meter outside it."""
+    spent = [0.0]
+    token = _solver_meter.set(spent)
+    try:
+        yield spent
+    finally:
+        _solver_meter.reset(token)
+
+
 def note_solver_seconds(seconds: float) -> None:
     """Charge ``seconds`` of solver time to the costly call this thread is serving (if any:
     a Celery worker's analysis, a pool refill serve nobody in particular)."""
@@ -338,13 +350,11 @@ def costly_call(
     OverBudget if a budget of the caller is spent, else counted, and charged afterwards
     with the solver time the block spent. ``hold_seconds``: the most it may spend."""
     charge = start_costly_call(request, kind, hold_seconds=hold_seconds)
-    spent = [0.0]
-    token = _solver_meter.set(spent)
-    try:
-        yield
-    finally:
-        _solver_meter.reset(token)
-        charge.settle(spent[0])
+    with _metered() as spent:
+        try:
+            yield
+        finally:  # a call that fails still spent what it spent
+            charge.settle(spent[0])
 
 
 # ----- solver time spent later, on a caller's behalf ----------------------------------------
@@ -389,16 +399,14 @@ def charged_to_caller(game_id: int, owner: str | None) -> Iterator[None]:
     """Meter the solver time the block spends and charge it to whoever started the game
     (opening a window where none is open); the block's time is not also charged to a
     costly call this thread may be serving."""
-    spent = [0.0]
-    token = _solver_meter.set(spent)
-    try:
-        yield
-    finally:
-        _solver_meter.reset(token)
-        counters = _solver_counters(game_id, owner)
-        milliseconds = round(spent[0] * 1000)
-        if counters and milliseconds > 0:
-            _add_in_windows([(c.key, milliseconds, c.window.seconds) for c in counters])
+    with _metered() as spent:
+        try:
+            yield
+        finally:
+            counters = _solver_counters(game_id, owner)
+            milliseconds = round(spent[0] * 1000)
+            if counters and milliseconds > 0:
+                _add_in_windows([(c.key, milliseconds, c.window.seconds) for c in counters])
 
 
 # ----- the OpenAPI schema ------------------------------------------------------------------------

@@ -90,9 +90,8 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except NotFound:
         raise Http404(NO_SUCH_GAME) from None
     guest_note = None  # drawn with the page: a line that came with the game would move the board
-    if game.mode == Mode.GUEST and game.status == Status.PLAYING and game.challenge is not None:
-        open_day = game.player_id is None and timezone.now() < game.challenge.closes_at
-        guest_note = "ranks" if open_day else "unranked"
+    if game.mode == Mode.GUEST and game.status == Status.PLAYING:
+        guest_note = "ranks" if game.ranks_if_signed_up_before() else "unranked"
     return _page(request, "play.html", game_id=game_id, mode="game", guest_note=guest_note)
 
 

@@ -433,6 +433,15 @@ class Game(models.Model):
         assert self.challenge is not None
         return self.challenge.is_closed(today)
 
+    def ranks_if_signed_up_before(self) -> dt.datetime | None:
+        """A guest's game no account holds yet, whose day is still open: its close, before
+        which a sign-up from its session makes it the new account's ranked daily. None
+        for every other game."""
+        challenge = self.challenge
+        if self.mode != Mode.GUEST or self.player_id is not None or challenge is None:
+            return None
+        return challenge.closes_at if timezone.now() < challenge.closes_at else None
+
     def current_position(self) -> Position:
         return Position.from_text(self.position)
 

@@ -10,7 +10,6 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any, ClassVar, cast
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -485,12 +484,10 @@ class GameSerializer(serializers.ModelSerializer):
         )
     )
     def get_ranks_if_signed_up_before(self, game: Game) -> str | None:
-        challenge = game.challenge
-        if game.mode != Mode.GUEST or game.player_id is not None or challenge is None:
-            return None
-        if timezone.now() >= challenge.closes_at:
-            return None
-        return serializers.DateTimeField().to_representation(challenge.closes_at)
+        closes_at = game.ranks_if_signed_up_before()
+        return (
+            None if closes_at is None else serializers.DateTimeField().to_representation(closes_at)
+        )
 
     @extend_schema_field(
         serializers.CharField(

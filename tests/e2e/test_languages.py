@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_together import PLAY_DAILY
+from tests.e2e.play_api import PLAY_DAILY
 from tests.factories import client_for, make_player, result
 from tests.i18n import pseudo
 from tests.i18n.pseudo import english_words

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.dragging import drag, wait_turned
+from tests.e2e.play_api import PLAY_DAILY
 from tests.factories import DESKTOP, PHONE, SIGN_UP_WAIT_MS, e2e_fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -226,27 +227,6 @@ def test_keyboard_only_moves(browse: Any) -> None:
     page.assert_clean()
 
 
-# A practice game of deal 0 played through the page's own API calls, to a given ply.
-PLAY_PRACTICE = """async (moves) => {
-  const csrf = decodeURIComponent(document.cookie.match(/(?:^|;\\s*)csrftoken=([^;]+)/)[1]);
-  const post = async (url, data) => {
-    const response = await fetch(url, {
-      method: "POST", credentials: "same-origin", body: JSON.stringify(data),
-      headers: {
-        "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json",
-      },
-    });
-    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
-  const game = await post("/api/games/", {deal: 0, variant: "yukon"});
-  for (let ply = 0; ply < moves.length; ply += 1) {
-    await post(`/api/games/${game.id}/moves/`, {ply, move: moves[ply]});
-  }
-  return game.id;
-}"""
-
-
 def test_the_keyboard_stays_on_the_board_when_its_card_leaves(browse: Any) -> None:
     """A card sent home from the keyboard that uncovers a face-down card, and a King moved
     into an empty column: the focus went to the page's body (the card's column had
@@ -256,7 +236,7 @@ def test_the_keyboard_stays_on_the_board_when_its_card_leaves(browse: Any) -> No
     p = page.page
     page.goto("/practice/")
     assert WIN["moves"][8:12] == ["Ac>F", "2c>3", "5h>7", "Kh>2"]
-    game_id = p.evaluate(PLAY_PRACTICE, WIN["moves"][:8])
+    game_id = p.evaluate(PLAY_DAILY, [{"deal": 0, "variant": "yukon"}, WIN["moves"][:8]])
     page.goto(f"/play/{game_id}/")
 
     def focused() -> str:

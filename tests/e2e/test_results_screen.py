@@ -16,8 +16,8 @@ import pytest
 
 from tests.e2e.axe import failures
 from tests.e2e.dragging import drag
+from tests.e2e.play_api import PLAY_DAILY
 from tests.e2e.test_play import WIN, parse
-from tests.e2e.test_together import PLAY_DAILY
 from tests.factories import DESKTOP, client_for, make_player, result
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture: fresh Redis keys)
 from yukon.engine import Position

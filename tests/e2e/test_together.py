@@ -12,31 +12,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.dragging import drag
+from tests.e2e.play_api import PLAY_DAILY
 from tests.e2e.test_play import WIN, parse, sign_up, wait_landed
 from tests.factories import DESKTOP, PHONE, day_name
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-# Today's daily played through the page's own API calls (its session and CSRF cookie),
-# along the known winning line: the drag-and-drop client is tested in test_play.py.
-PLAY_DAILY = """async ([tier, moves]) => {
-  const csrf = decodeURIComponent(document.cookie.match(/(?:^|;\\s*)csrftoken=([^;]+)/)[1]);
-  const post = async (url, data) => {
-    const response = await fetch(url, {
-      method: "POST", credentials: "same-origin", body: JSON.stringify(data),
-      headers: {
-        "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json",
-      },
-    });
-    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
-  const game = await post("/api/games/", {daily: tier});
-  for (let ply = 0; ply < moves.length; ply += 1) {
-    await post(`/api/games/${game.id}/moves/`, {ply, move: moves[ply]});
-  }
-  return game.id;
-}"""
 
 
 @pytest.fixture(autouse=True)
