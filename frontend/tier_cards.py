@@ -52,7 +52,13 @@ class TierCard:
     tier_word: str
     game: Game | None
     game_line: str  # "Your game: won, 52 points, 4:31"
+    held_note: str  # why a finished game is on no board yet, or ""
     game_action: str  # "See result", "Resume"
+
+
+# A result moderation holds (docs/fair-play.md, "Guests"): why it is on no board, and why
+# the streak leaves it out, until a moderator has looked at it.
+HELD_NOTE = gettext_lazy("Held off the boards until a moderator has looked at it.")
 
 
 def format_time(seconds: float) -> str:
@@ -118,6 +124,7 @@ def tier_card(challenge: DailyChallenge, game: Game | None, playing: int) -> Tie
         tier_word=str(TIER_WORDS.get(tier, tier)),
         game=game,
         game_line=game_line(game) if game else "",
+        held_note=str(HELD_NOTE) if game and game.awaits_review else "",
         game_action=(
             ""
             if game is None

@@ -433,6 +433,12 @@ class Game(models.Model):
         assert self.challenge is not None
         return self.challenge.is_closed(today)
 
+    @property
+    def awaits_review(self) -> bool:
+        """Held off the boards, and no moderator has decided yet (a disqualified game is
+        decided). Told to the game's own player only (docs/fair-play.md, "Guests")."""
+        return self.held and not self.disqualified
+
     def ranks_if_signed_up_before(self) -> dt.datetime | None:
         """A guest's game no account holds yet, whose day is still open: its close, before
         which a sign-up from its session makes it the new account's ranked daily. None

@@ -53,19 +53,29 @@ def _record_q() -> Q:
     return (ranking.counts_q() | archive_counts_q()) & ranking.daily_tiers_q()
 
 
-def day_states(player_id: int, start: dt.date, end: dt.date) -> dict[tuple[dt.date, str], str]:
+def day_states(
+    player_id: int, start: dt.date, end: dt.date, *, own: bool = False
+) -> dict[tuple[dt.date, str], str]:
     """(date, tier) -> "won", "lost" or "playing" (an archive game in progress), from the
-    player's counted dailies and archive games; a day won either way is won."""
+    player's counted dailies and archive games; a day won either way is won. ``own``: read
+    by the player, who alone sees a daily moderation holds ("held", unless an archive game
+    won the day)."""
     states: dict[tuple[dt.date, str], str] = {}
+    shown = _record_q() | Q(mode=Mode.ARCHIVE, status=Status.PLAYING)
     rows = Game.objects.filter(
-        _record_q() | Q(mode=Mode.ARCHIVE, status=Status.PLAYING),
+        shown | ranking.held_for_review_q() if own else shown,
         player_id=player_id,
         challenge__date__gte=start,
         challenge__date__lte=end,
-    ).values_list("challenge__date", "challenge__tier", "status")
-    order = {"won": 3, "lost": 2, "playing": 1}
-    for date, tier, status in rows:
-        state = "won" if status == Status.WON else "playing" if status == Status.PLAYING else "lost"
+    ).values_list("challenge__date", "challenge__tier", "status", "held")
+    order = {"won": 4, "held": 3, "lost": 2, "playing": 1}
+    for date, tier, status, held in rows:
+        if held:
+            state = "held"
+        elif status == Status.WON:
+            state = "won"
+        else:
+            state = "playing" if status == Status.PLAYING else "lost"
         key = (date, tier)
         if order[state] > order.get(states.get(key, ""), 0):
             states[key] = state
@@ -84,8 +94,9 @@ def month_calendar(
     player_id: int, year: int, month: int, *, today: dt.date | None = None
 ) -> dict[str, Any]:
     """Every day of the month with, per tier, the player's state: ``won``, ``lost``,
-    ``playing``, ``not_played`` (a closed day with a challenge), ``open`` (today: play it
-    as the daily) or null (no challenge, or a future day)."""
+    ``playing``, ``held`` (a daily moderation holds, told to its player), ``not_played``
+    (a closed day with a challenge), ``open`` (today: play it as the daily) or null (no
+    challenge, or a future day)."""
     today = today or utc_today()
     first = dt.date(year, month, 1)
     if first > today:
@@ -94,7 +105,7 @@ def month_calendar(
     offered = set(
         DailyChallenge.objects.filter(date__gte=first, date__lte=last).values_list("date", "tier")
     )
-    states = day_states(player_id, first, last)
+    states = day_states(player_id, first, last, own=True)
     days = []
     for n in range(last.day):
         date = first + dt.timedelta(days=n)

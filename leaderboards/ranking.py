@@ -142,6 +142,18 @@ def daily_tiers_q() -> Q:
     return Q(challenge__tier__in=Tier.values)
 
 
+def held_for_review_q() -> Q:
+    """A player's daily results moderation holds off the boards, undecided
+    (``Game.awaits_review``): shown to that player alone, marked, never counted."""
+    return Q(
+        mode="daily",
+        verification="verified",
+        held=True,
+        disqualified=False,
+        challenge__isnull=False,
+    )
+
+
 def counts_q(
     closes_at: dt.datetime | None = None, *, unbanned_ids: Sequence[int] | None = None
 ) -> Q:

@@ -281,8 +281,12 @@ def player_profile(
     )
     streak = streak_of(_win_dates(user.pk).get(user.pk, []), today)
     played = totals["played"] or 0
+    own = viewer_id == user.pk
+    shown = ranking.counts_q() | _kept_guest_games_q()
     listed = Game.objects.filter(
-        ranking.counts_q() | _kept_guest_games_q(), ranking.daily_tiers_q(), player_id=user.pk
+        shown | ranking.held_for_review_q() if own else shown,
+        ranking.daily_tiers_q(),
+        player_id=user.pk,
     )
     history_count = listed.count()
     if page > 1 and (page - 1) * HISTORY_PAGE_SIZE >= history_count:
@@ -305,10 +309,10 @@ def player_profile(
             "elapsed_ms",
             "moves",
             "finished_at",
+            "held",
         )[start : start + HISTORY_PAGE_SIZE]
     )
     ranks = _board_ranks(history)
-    own = viewer_id == user.pk
     return {
         "display_name": user.display_name,
         "joined": user.date_joined.date().isoformat(),
@@ -343,6 +347,7 @@ def player_profile(
                 "moves": g["moves"],
                 "finished_at": g["finished_at"],
                 "guest": g["mode"] == Mode.GUEST,
+                "held": g["held"],
                 "rank": rank,
                 "replay_url": f"/replay/{g['id']}/"
                 if own or g["challenge__date"] < today
@@ -365,11 +370,15 @@ def _kept_guest_games_q() -> Q:
     )
 
 
+def _on_a_board(game: Mapping[str, Any]) -> bool:
+    return game["mode"] != Mode.GUEST and not game["held"]
+
+
 def _board_ranks(history: Sequence[Mapping[str, Any]]) -> list[int | None]:
     """Each ranked game's rank on its daily board, from Redis when that board is built (one
     pipelined round trip); None when Redis is down or the board is not built yet, and for a
-    guest's game (never on a board)."""
-    ranked = [g for g in history if g["mode"] != Mode.GUEST]
+    guest's game or a held one (on no board)."""
+    ranked = [g for g in history if _on_a_board(g)]
     r = store.client()
     if r is None or not ranked:
         return [None] * len(history)
@@ -388,7 +397,7 @@ def _board_ranks(history: Sequence[Mapping[str, Any]]) -> list[int | None]:
     found = iter(zip(answers[::2], answers[1::2], strict=True))
     ranks: list[int | None] = []
     for g in history:
-        if g["mode"] == Mode.GUEST:
+        if not _on_a_board(g):
             ranks.append(None)
             continue
         ready, better = next(found)

@@ -216,7 +216,7 @@ def results_for(game: Game, today: dt.date | None = None, *, mine: bool = False)
         "tier": challenge.tier,
         "status": game.status,
         "guest": game.player_id is None,
-        "held": mine and game.held and not game.disqualified,  # decided: no longer waiting
+        "held": mine and game.awaits_review,
         "record": record_of(game.player_id, challenge.tier == WEEKLY, today),
         "spread": spread(game, challenge),
         "par": day_board.par(challenge, today),

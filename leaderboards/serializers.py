@@ -320,8 +320,12 @@ class HistoryRow(Answer):
         help_text="Played as a guest and kept unranked (the player logged in to an account "
         "they had, or signed up after the day closed): in the history, never in a total."
     )
+    held = serializers.BooleanField(
+        help_text="Your result, held off the boards until a moderator has looked at it "
+        "(docs/fair-play.md, 'Guests'): listed on your own page only, never in a total."
+    )
     rank = serializers.IntegerField(
-        allow_null=True, help_text="null while Redis is down, and for a guest's game."
+        allow_null=True, help_text="null while Redis is down, and for a guest's or held game."
     )
     replay_url = serializers.CharField(
         allow_null=True, help_text="null until the day closes (except on your own page)."
@@ -443,7 +447,7 @@ class Home(Answer):
     leagues = LeagueLeaders(many=True, help_text="Your leagues' leaders today.")
 
 
-TIER_STATES = ["won", "lost", "playing", "not_played", "open"]
+TIER_STATES = ["won", "lost", "playing", "held", "not_played", "open"]
 
 
 class DayStates(Answer):
@@ -462,8 +466,9 @@ class DayStates(Answer):
 class CalendarDay(Answer):
     date = serializers.DateField()
     tiers = DayStates(
-        help_text="won / lost / playing (an archive game in progress) / not_played / open "
-        "(today: play the daily); null: no challenge, or a day to come."
+        help_text="won / lost / playing (an archive game in progress) / held (your daily, "
+        "held off the boards until a moderator has looked at it: your calendar only) / "
+        "not_played / open (today: play the daily); null: no challenge, or a day to come."
     )
 
 

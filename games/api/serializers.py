@@ -570,9 +570,16 @@ class ReplaySerializer(GameSerializer):
 
 
 class OwnGameSummarySerializer(serializers.ModelSerializer):
+    held = serializers.BooleanField(
+        source="awaits_review",
+        read_only=True,
+        help_text="Your result is held off the boards until a moderator has looked at it "
+        "(docs/fair-play.md, 'Guests').",
+    )
+
     class Meta:
         model = Game
-        fields = ("id", "status", "verification", "score", "moves", "elapsed_ms")
+        fields = ("id", "status", "verification", "score", "moves", "elapsed_ms", "held")
         read_only_fields = fields
 
 

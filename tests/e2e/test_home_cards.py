@@ -5,7 +5,8 @@
   width to a desktop's (the cards used to be empty places of a fixed height that home.js
   filled: too tall for a guest on a phone, too short for a German player's);
 - home.js draws the very same cards when the day was not ready as the page was drawn:
-  the same elements with the same words, a player's game lines included;
+  the same elements with the same words, a player's game lines included (and the note on
+  a result held for a moderator, which the player's page and calendar mark too);
 - a Play button the server drew starts the game once home.js runs.
 """
 
@@ -39,8 +40,11 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
 
 
 def play_some(player: User, day: dict[str, DailyChallenge]) -> None:
-    """A won easy game and a medium one in progress: both kinds of game line."""
-    result(player, day["easy"], score=52, elapsed_ms=271_000)
+    """A won easy game, held for a moderator (a new account's result linked to a guest's
+    game), and a medium one in progress: both kinds of game line, and the held note."""
+    held = result(player, day["easy"], score=52, elapsed_ms=271_000, save=False)
+    held.provisional = held.held = True
+    held.save()
     result(player, day["medium"], score=1, elapsed_ms=None, status=Status.PLAYING)
 
 
@@ -117,6 +121,16 @@ def test_home_js_draws_the_cards_the_server_draws(browse: Any) -> None:
     p.wait_for_load_state("networkidle")
     drawn_by_server = card_html(page)
     assert "Dein Spiel: gewonnen, 52 Punkte, 4:31" in drawn_by_server[0]
+    # the won game is on no board and in no streak yet: the card says why
+    assert "bis ein Moderator es angesehen hat" in drawn_by_server[0]
+    assert "bis ein Moderator" not in drawn_by_server[1]
     assert "Läuft: 1 Punkt" in drawn_by_server[1] and 'data-start="hard"' in drawn_by_server[2]
     assert drawn_by_script == drawn_by_server
+    # The player's own page and calendar mark the held game too, and say why.
+    page.goto(f"/players/{player.display_name}/")
+    p.locator("[data-games] tr.won", has_text="zurückgehalten").wait_for()
+    assert "bis ein Moderator es angesehen hat. Warum?" in p.locator("[data-games]").inner_text()
+    page.goto("/archive/")
+    held = p.locator(".calendar .state.held")
+    assert held.get_attribute("title") == "zurückgehalten, bis ein Moderator es angesehen hat"
     page.assert_clean()

@@ -254,6 +254,42 @@ def test_a_held_result_is_told_to_its_player_alone(day: dict[str, Any], clock: C
     assert status == 200 and body["held"] is False, body
 
 
+def test_a_held_result_is_explained_wherever_its_player_meets_it(
+    day: dict[str, Any], clock: Clock
+) -> None:
+    """Held, the won game left the home page saying "Your game: won" beside a streak of 0,
+    the player page's list and the archive calendar (which said "today, play it"), with no
+    word why. Its player now meets it marked everywhere; nobody else learns of the hold."""
+    alice, won = day["alice"], day["won"]
+    Game.objects.filter(pk=won.pk).update(held=True, provisional=True)
+    own, stranger = Api(logged_in(alice)), Api(logged_in(make_player("Stranger")))
+    today = utc_today().isoformat()
+
+    easy = next(c for c in own.get("/api/daily/")[1]["challenges"] if c["tier"] == "easy")
+    assert easy["game"]["id"] == won.pk and easy["game"]["held"] is True
+
+    status, page = own.get(f"/api/players/{alice.display_name}/")
+    assert status == 200, page
+    (row,) = [g for g in page["games"] if g["game_id"] == won.pk]
+    assert row["held"] is True and row["rank"] is None and row["date"] == today
+    assert all(g["held"] is False for g in page["games"] if g["game_id"] != won.pk)
+    status, seen = stranger.get(f"/api/players/{alice.display_name}/")
+    assert status == 200 and won.pk not in [g["game_id"] for g in seen["games"]]
+    assert seen["count"] == page["count"] - 1 and seen["played"] == page["played"]
+
+    status, calendar = own.get(f"/api/calendar/{today[:7]}/")
+    assert status == 200, calendar
+    (entry,) = [d for d in calendar["days"] if d["date"] == today]
+    assert entry["tiers"]["easy"] == "held"
+
+    Game.objects.filter(pk=won.pk).update(disqualified=True)  # decided: no longer held
+    easy = next(c for c in own.get("/api/daily/")[1]["challenges"] if c["tier"] == "easy")
+    assert easy["game"]["held"] is False
+    assert won.pk not in [
+        g["game_id"] for g in own.get(f"/api/players/{alice.display_name}/")[1]["games"]
+    ]
+
+
 def test_a_guest_reads_their_own_games_results_with_an_empty_record(
     day: dict[str, Any], django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -11,9 +11,10 @@ import { gettext, interpolate, pageLanguage } from "../shared/i18n.js";
 
 const LABELS = {
   won: gettext("won"), lost: gettext("lost"), playing: gettext("in progress"), not_played: gettext("not played"), open: gettext("today"),
+  held: gettext("held until a moderator has looked at it"),
 };
-// Colour is never the only cue: won and lost carry a mark too.
-const MARKS = { won: "✓", lost: "✗", playing: "…" };
+// Colour is never the only cue: won, lost and held carry a mark too.
+const MARKS = { won: "✓", lost: "✗", playing: "…", held: "?" };
 // Short weekday names, Monday first, in the page's language (2024-01-01 was a Monday).
 const WEEKDAYS = Array.from({ length: 7 }, (_, i) => new Intl.DateTimeFormat(pageLanguage(), { weekday: "short", timeZone: "UTC" })
   .format(Date.UTC(2024, 0, 1 + i)));
@@ -31,7 +32,7 @@ function cell(day, tier, state) {
     return el("a", { class: "state open", href: "/", "aria-label": interpolate(gettext("%(tier)s on %(date)s: today, play it as the daily"), { tier: name, date: when }) }, name);
   }
   return el("button", {
-    type: "button", class: `state ${state}`, "data-play": day.date, "data-tier": tier,
+    type: "button", class: `state ${state}`, "data-play": day.date, "data-tier": tier, title: state === "held" ? LABELS.held : null,
     "aria-label": interpolate(gettext("%(tier)s on %(date)s: %(state)s"), { tier: name, date: when, state: LABELS[state] || state }),
   }, name, mark);
 }

@@ -91,7 +91,10 @@ function tierCard(challenge) {
       detail = interpolate(ngettext("Your game: %(status)s, %(score)s point, %(time)s", "Your game: %(status)s, %(score)s points, %(time)s", game.score),
         { ...fields, time: formatTime(game.elapsed_ms / 1000) });
     }
-    action = [el("p", "mine", detail), el("a", { class: "button", href: `/play/${game.id}/` }, label)];
+    action = [el("p", "mine", detail),
+      game.held && el("p", "held-note", gettext("Held off the boards until a moderator has looked at it."), " ",
+        el("a", { href: "/faq/#held" }, gettext("Why?"))),
+      el("a", { class: "button", href: `/play/${game.id}/` }, label)];
   } else {
     // Guests and players alike: the game starts at once (sign-up is offered after it).
     action = [el("p", { class: "start-note", "data-start-note": true }),

@@ -184,9 +184,10 @@ function badges(record) {
 
 /** A game's rank: final once its day has closed; on the open day, so far, or after the close
  * when the day's board has not been counted yet (a rank missing on a closed day: Redis down).
- * A game played as a guest has none. */
+ * A game played as a guest has none; a held one (its player's own page only) says so. */
 function rankText(row, today) {
   if (row.guest) return "–";
+  if (row.held) return gettext("held");
   if (row.date === today) return row.rank == null ? gettext("after the close") : interpolate(gettext("%(rank)s so far"), { rank: row.rank });
   return row.rank ?? "–";
 }
@@ -231,7 +232,11 @@ function gamesSection(data) {
   }
   const open = data.games.some((row) => row.date === today)
     && el("p", "muted", interpolate(gettext("Today's ranks are final after the day closes, at %(time)s."), { time: closesToday() }));
-  return [gamesTable(data.games, today), open, gamesPager(data)];
+  // Only the player's own page lists a held result: why it has no rank and no streak day.
+  const held = data.games.some((row) => row.held)
+    && el("p", "muted", gettext("Held: off the boards, your totals and your streak until a moderator has looked at it."), " ",
+      el("a", { href: "/faq/#held" }, gettext("Why?")));
+  return [gamesTable(data.games, today), open, held, gamesPager(data)];
 }
 
 // ----- the page ------------------------------------------------------------------------
