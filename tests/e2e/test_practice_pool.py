@@ -87,3 +87,34 @@ def test_the_player_page_lists_practice_games_with_resume(browse: Any, settings:
     p.wait_for_url(re.compile(rf"game={game_id}$"))
     p.locator(".tableau .card").first.wait_for()
     page.assert_clean()
+
+
+def test_another_deal_of_the_tier_waits_for_the_pool_instead_of_giving_up(
+    browse: Any, settings: Any
+) -> None:
+    """The end dialog's "Another hard deal" showed the 503's message and stopped when no
+    hard deal was ready, where the practice page asks again after Retry-After: it now waits
+    as that page does, says so, and opens the deal once one is ready."""
+    settings.PRACTICE_POOL_FILL_ON_REQUEST = False
+    settings.PRACTICE_POOL_RETRY_AFTER = 1
+    practice_pool.top_up("yukon", size=1, numbers=iter(HARD[:1]))
+    page = browse()
+    p = page.page
+    page.goto("/practice/")
+    p.get_by_role("button", name="Hard", exact=True).click()
+    p.wait_for_url(re.compile(rf"/practice/{HARD[0]}/\?variant=yukon&game=\d+$"), timeout=15_000)
+    p.locator(".tableau .card").first.wait_for()
+    p.locator("[data-resign]").click()
+    p.get_by_role("dialog", name="Resign this game?").get_by_role("button", name="Resign").click()
+    way_on = p.locator("[data-end-next]")
+    way_on.wait_for()
+    assert way_on.inner_text() == "Another hard deal"
+    way_on.click()  # the pool has no hard deal this guest has not played: 503, Retry-After 1
+    p.locator(".toast", has_text="Preparing proven hard deals").wait_for(timeout=10_000)
+    assert "/practice/" in p.url and f"/practice/{HARD[0]}/" in p.url  # still waiting here
+    practice_pool.top_up("yukon", size=1, numbers=iter(HARD[1:2]))
+    p.wait_for_url(re.compile(rf"/practice/{HARD[1]}/\?variant=yukon&game=\d+$"), timeout=30_000)
+    p.locator(".tableau .card").first.wait_for()
+    unavailable = "the server responded with a status of 503 (Service Unavailable)"
+    assert [e for e in page.errors if unavailable not in e] == [], page.errors  # the one asked
+    assert page.errors, "no 503: the pool had a deal, and nothing was waited for"

@@ -4,7 +4,7 @@
 // The server's answer names any card that turned and is final: on a 409, a refused move or
 // any other error the page reloads the authoritative game and redraws it.
 
-import { api, serverNow } from "../shared/api.js";
+import { api, serverNow, whenReady } from "../shared/api.js";
 import { Board } from "../shared/board.js";
 import { theCardName } from "../shared/cards.js";
 import { closingNotice } from "../shared/closing.js";
@@ -453,11 +453,17 @@ function showNext(game) {
     if (next.getAttribute("aria-disabled") === "true") return; // one deal per click
     next.setAttribute("aria-disabled", "true");
     try {
-      const created = await api.post("/api/games/", action.start);
+      // none ready yet (503): asked again after its Retry-After, saying so meanwhile
+      const created = await whenReady(() => api.post("/api/games/", action.start), {
+        waiting: (seconds) => toast(interpolate(
+          gettext("Preparing proven %(tier)s deals (the solver is at work); asking again in %(seconds)s s…"),
+          { tier: tierWord(action.start.practice), seconds },
+        ), { ms: seconds * 1000 }),
+      });
       const takeback = created.takeback ? "&takeback=1" : "";
       window.location.href = `/practice/${created.deal}/?variant=${encodeURIComponent(created.variant)}${takeback}&game=${created.id}`;
     } catch (err) {
-      toast(err.message, { warn: true }); // none ready yet (503), or over a budget (429)
+      toast(err.message, { warn: true }); // still none ready, or over a budget (429)
       next.removeAttribute("aria-disabled");
     }
   } : null;

@@ -1,12 +1,12 @@
 // The practice form: go to /practice/<n>/?variant=...[&takeback=1], pick a random deal, or ask the
 // server for a proven-winnable deal of a tier (POST /api/games/ {practice, variant}).
 
-import { api, ApiError } from "../shared/api.js";
+import { api, whenReady } from "../shared/api.js";
 import { siteConstants } from "../shared/dom.js";
-import { gettext, interpolate, pgettext } from "../shared/i18n.js";
+import { tierWord } from "../shared/game_names.js";
+import { gettext, interpolate } from "../shared/i18n.js";
 
 const MAX_DEAL = BigInt(siteConstants().max_deal);
-const MAX_TRIES = 20; // deals still being prepared: ask again after Retry-After, this often
 const form = document.querySelector("[data-practice-form]");
 const status = document.querySelector("[data-practice-status]");
 
@@ -30,35 +30,23 @@ form.querySelector("[data-random]").addEventListener("click", () => {
 });
 
 const tierButtons = [...form.querySelectorAll("[data-tier]")];
-const TIER_WORDS = {
-  easy: () => pgettext("tier", "easy"),
-  medium: () => pgettext("tier", "medium"),
-  hard: () => pgettext("tier", "hard"),
-};
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 async function dealTier(tier) {
   const variant = form.elements.variant.value;
   tierButtons.forEach((b) => { b.disabled = true; });
-  const values = { tier: TIER_WORDS[tier]?.() ?? tier };
+  const values = { tier: tierWord(tier) };
   status.textContent = interpolate(gettext("Finding a proven %(tier)s deal…"), values);
   try {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        const takeback = form.elements.takeback.checked;
-        const game = await api.post("/api/games/", { practice: tier, variant, takeback });
-        go(game.deal, game.id);
-        return;
-      } catch (err) {
-        const wait = err instanceof ApiError && err.status === 503 ? Number(err.body?.retry_after) : NaN;
-        if (!(wait > 0) || attempt >= MAX_TRIES) throw err;
+    const takeback = form.elements.takeback.checked;
+    const game = await whenReady(() => api.post("/api/games/", { practice: tier, variant, takeback }), {
+      waiting: (seconds) => {
         status.textContent = interpolate(
           gettext("Preparing proven %(tier)s deals (the solver is at work); asking again in %(seconds)s s…"),
-          { ...values, seconds: wait },
+          { ...values, seconds },
         );
-        await sleep(wait * 1000);
-      }
-    }
+      },
+    });
+    go(game.deal, game.id);
   } catch (err) {
     status.textContent = err.message;
     tierButtons.forEach((b) => { b.disabled = false; });

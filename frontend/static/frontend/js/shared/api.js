@@ -92,3 +92,22 @@ export const api = {
   get: (url) => request("GET", url),
   post: (url, data = {}) => request("POST", url, data),
 };
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** `call()`, asked again while the server says "not yet" (503 with `retry_after`, as the
+ * practice pool does while the solver prepares a tier's deals): after that many seconds, up
+ * to `tries` times, telling `waiting(seconds)` before each wait. Any other error, and the
+ * last 503, is thrown. */
+export async function whenReady(call, { tries = 20, waiting = () => {} } = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (err) {
+      const wait = err instanceof ApiError && err.status === 503 ? Number(err.body?.retry_after) : NaN;
+      if (!(wait > 0) || attempt >= tries) throw err;
+      waiting(wait);
+      await sleep(wait * 1000);
+    }
+  }
+}
