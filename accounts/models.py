@@ -28,7 +28,7 @@ class User(AbstractUser):
     display_name = models.CharField(
         max_length=DISPLAY_NAME_MAX_LENGTH,
         help_text="Shown on leaderboards; unique regardless of letter case (deleted accounts "
-        "all show DELETED_NAME).",
+        f'all show "{DELETED_NAME}").',
     )
     # What the name looks like (accounts/skeleton.py): a new name whose key another player
     # already has is refused (accounts/validators.py). Indexed, not unique: two players

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from analysis.models import GameAnalysis, Outcome
+from analysis.models import AnalysisStatus, GameAnalysis, Outcome
 
 VERDICTS = ("solved", "unwinnable", "unknown")
 
@@ -29,20 +29,38 @@ class HintSerializer(serializers.Serializer):
 
 
 class WinnableSerializer(serializers.Serializer):
-    verdict = serializers.ChoiceField(choices=VERDICTS)
-    ply = serializers.IntegerField()
-    hints_used = serializers.IntegerField()
-    assisted = serializers.BooleanField()
+    verdict = serializers.ChoiceField(
+        choices=VERDICTS,
+        help_text="solved: a win still exists; unwinnable: proven lost from here; unknown: "
+        "no win found within the time budget.",
+    )
+    ply = serializers.IntegerField(help_text="The game's ply the answer is about.")
+    hints_used = serializers.IntegerField(help_text="Questions asked to the coach so far.")
+    assisted = serializers.BooleanField(help_text="Always true once the coach was asked.")
 
 
 class AnalysisSerializer(serializers.ModelSerializer):
     """The analysis of a finished game; positions are counted in standing moves."""
 
-    game = serializers.IntegerField(source="game_id", read_only=True)
-    outcome = serializers.ChoiceField(choices=Outcome.choices, allow_blank=True)
+    game = serializers.IntegerField(source="game_id", read_only=True, help_text="The game's id.")
+    status = serializers.ChoiceField(
+        choices=AnalysisStatus.choices,
+        read_only=True,
+        help_text="pending: being computed; done; deferred: waiting while the solver budget "
+        "of whoever started the practice game is spent (tried again within minutes).",
+    )
+    outcome = serializers.ChoiceField(
+        choices=Outcome.choices,
+        allow_blank=True,
+        help_text="won; winnable_at_end: resigned or abandoned with a win left; lost_at: one "
+        "move threw the win away (losing_move); never_winnable: the deal itself is lost; "
+        "undecided: the budget ran out first; blank until done.",
+    )
     losing_move = serializers.SerializerMethodField()
     summary = serializers.SerializerMethodField()
-    player_moves = serializers.IntegerField(source="game.moves", read_only=True)
+    player_moves = serializers.IntegerField(
+        source="game.moves", read_only=True, help_text="The moves the player made."
+    )
 
     class Meta:
         model = GameAnalysis
@@ -63,6 +81,10 @@ class AnalysisSerializer(serializers.ModelSerializer):
             "seconds",
         )
         read_only_fields = fields
+        extra_kwargs = {
+            "solves": {"help_text": "Solver searches the analysis ran."},
+            "seconds": {"help_text": "Seconds the analysis took (wall clock, in the worker)."},
+        }
 
     @extend_schema_field(
         serializers.DictField(

@@ -18,11 +18,38 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+# An operation open to guests lists its log-in as optional (drf-spectacular's `{}` for a view
+# that allows anyone); one that answers a guest only 403 says the log-in is required.
+LOG_IN_REQUIRED = [{"cookieAuth": []}]
+
 ERROR = inline_serializer(
     "Error",
     {
         "detail": serializers.CharField(help_text="What went wrong, in words."),
         "errors": serializers.JSONField(required=False, help_text="Per-field messages (400)."),
+        # Fields some errors add to their body (apikit.errors.ServiceError's extras):
+        "retry_after": serializers.IntegerField(
+            required=False,
+            help_text="503 of a practice tier with no deal ready yet: seconds to wait, as "
+            "Retry-After says.",
+        ),
+        "tier": serializers.CharField(required=False, help_text="That 503's practice tier."),
+        "variant": serializers.CharField(required=False, help_text="That 503's variant."),
+        "opens_at": serializers.DateTimeField(
+            required=False,
+            help_text="What is not open yet opens then: an open day's games file (409), a "
+            "daily game's analysis (403).",
+        ),
+        "field": serializers.CharField(
+            required=False, help_text="The input the error is about (a league's `name`)."
+        ),
+        "limit": serializers.IntegerField(
+            required=False, help_text="The limit reached (leagues per player, members)."
+        ),
+        "reauthenticate": serializers.CharField(
+            required=False,
+            help_text="401 of deleting an account: the page where you confirm who you are.",
+        ),
     },
 )
 CONFLICT = inline_serializer(
@@ -36,6 +63,12 @@ CONFLICT = inline_serializer(
 NOT_FOUND = OpenApiResponse(ERROR, description="No such game, or not yours to see.")
 FORBIDDEN = OpenApiResponse(ERROR, description="Login required, CSRF failure, or not allowed.")
 BAD_REQUEST = OpenApiResponse(ERROR, description="Invalid input or an illegal move.")
+# An answer with an ETag of its content (apikit/etags.py): empty while the request's
+# If-None-Match names it. The hook below adds the ETag header to such an operation's 200.
+NOT_MODIFIED = OpenApiResponse(
+    None, description="Unchanged since the ETag sent in If-None-Match: no body."
+)
+ETAG = {"ETag": {"schema": {"type": "string"}, "description": "This answer's version."}}
 
 ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 UNSAFE = {"post", "put", "patch", "delete"}
@@ -51,6 +84,9 @@ def shared_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
+            if "304" in responses and "200" in responses:
+                for name, header in ETAG.items():  # a header the view declared stays
+                    responses["200"].setdefault("headers", {}).setdefault(name, header)
             if (path, method) in throttled:
                 responses.setdefault(
                     "429",

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -311,7 +310,6 @@ class GameResultsView(BaseAPIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
         responses={
             200: GameResultsSerializer,
             404: NOT_FOUND,

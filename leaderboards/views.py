@@ -22,7 +22,7 @@ from apikit.dates import parse_day
 from apikit.errors import Forbidden, NotFound
 from apikit.etags import conditional_response
 from apikit.replica import replica_reads
-from apikit.schema import ERROR
+from apikit.schema import ERROR, LOG_IN_REQUIRED, NOT_MODIFIED
 from games.models import ChallengeTier, DailyChallenge, closes_at, utc_today
 from games.services import CLOSED_DAY_MAX_AGE
 from leaderboards import archive, circles, day_board, records
@@ -195,7 +195,13 @@ class DailyBoardView(LeaderboardView):
             OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
             DailyQuery,
         ],
-        responses={200: DailyBoard, 400: BAD_REQUEST, 403: CIRCLE_FOR_GUESTS, 404: NOT_FOUND},
+        responses={
+            200: DailyBoard,
+            304: NOT_MODIFIED,
+            400: BAD_REQUEST,
+            403: CIRCLE_FOR_GUESTS,
+            404: NOT_FOUND,
+        },
         tags=["leaderboards"],
     )
     def get(self, request: Request, date: str, tier: str) -> Response:
@@ -279,6 +285,7 @@ class StreakBoardView(LeaderboardView):
         parameters=[CircleQuery],
         responses={
             200: StreakBoard,
+            304: NOT_MODIFIED,
             400: BAD_REQUEST,
             403: CIRCLE_FOR_GUESTS,
             404: TABLE_NOT_FOUND,
@@ -300,6 +307,7 @@ class AllTimeBoardView(LeaderboardView):
         parameters=[AllTimeQuery],
         responses={
             200: AllTimeBoard,
+            304: NOT_MODIFIED,
             400: BAD_REQUEST,
             403: CIRCLE_FOR_GUESTS,
             404: TABLE_NOT_FOUND,
@@ -336,13 +344,15 @@ class PlayerView(LeaderboardView):
 
 class LeagueBoardView(LeaderboardView):
     @extend_schema(
+        auth=LOG_IN_REQUIRED,
         summary="A league's boards: today per tier, this week's and month's points, streaks",
         description="The week, month and streak tables come a page at a time (50 rows, "
         "your own row added when it is not on the page); today's boards show their first "
         "page (the daily board with `?league=` has the rest).",
-        parameters=[OpenApiParameter("league_id", int, OpenApiParameter.PATH), PAGE],
+        parameters=[PAGE],
         responses={
             200: LeagueBoard,
+            304: NOT_MODIFIED,
             400: BAD_REQUEST,
             403: OpenApiResponse(ERROR, description="Not logged in."),
             404: OpenApiResponse(
@@ -407,7 +417,7 @@ class HomeView(LeaderboardView):
     @extend_schema(
         summary="The home page's data: playing now, your streak, yesterday's winners and par, "
         "your leagues' leaders",
-        responses={200: Home},
+        responses={200: Home, 304: NOT_MODIFIED},
         tags=["leaderboards"],
     )
     def get(self, request: Request) -> Response:
@@ -472,6 +482,7 @@ class ArchiveBoardView(LeaderboardView):
         ],
         responses={
             200: DailyBoard,
+            304: NOT_MODIFIED,
             400: BAD_REQUEST,
             404: OpenApiResponse(
                 ERROR, description="Unknown tier, no challenge that day, a day not closed yet."
@@ -500,12 +511,14 @@ class ArchiveBoardView(LeaderboardView):
 
 class CalendarView(LeaderboardView):
     @extend_schema(
+        auth=LOG_IN_REQUIRED,
         summary="Your month: per day and tier won, lost, not played; the month's badges",
         parameters=[
             OpenApiParameter("month", str, OpenApiParameter.PATH, description="YYYY-MM"),
         ],
         responses={
             200: Calendar,
+            304: NOT_MODIFIED,
             400: OpenApiResponse(ERROR, description="Not a month."),
             403: OpenApiResponse(ERROR, description="Not logged in."),
             404: OpenApiResponse(ERROR, description="A month that has not started."),
@@ -534,6 +547,7 @@ class PlayerRecordView(LeaderboardView):
         ],
         responses={
             200: PlayerRecord,
+            304: NOT_MODIFIED,
             400: OpenApiResponse(ERROR, description="`days` not a whole number from 1 to 371."),
             404: NOT_FOUND,
         },

@@ -88,7 +88,9 @@ REPORT_LEAGUE_RESPONSES = {
     201: LeagueReportSerializer,
     200: OpenApiResponse(LeagueReportSerializer, description="You already reported it."),
     400: OpenApiResponse(ERROR, description="No reason given."),
-    403: OpenApiResponse(ERROR, description="Not logged in, or not the league's owner."),
+    403: OpenApiResponse(
+        ERROR, description="Not logged in (any member or invite holder may report)."
+    ),
     429: OpenApiResponse(ERROR, description="Too many reports in the last hour."),
 }
 

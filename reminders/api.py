@@ -139,7 +139,13 @@ class RemindersView(BaseAPIView):
 class VapidKeyView(RemindersView):
     @extend_schema(
         summary="The site's VAPID public key, to subscribe a browser to push reminders",
-        responses={200: VapidKeySerializer, 403: FORBIDDEN},
+        responses={
+            200: VapidKeySerializer,
+            403: FORBIDDEN,
+            503: OpenApiResponse(
+                ERROR, description="The site sends no push reminders (no VAPID key)."
+            ),
+        },
         tags=TAGS,
     )
     def get(self, request: Request) -> Response:

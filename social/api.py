@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikit.etags import conditional_response
-from apikit.schema import ERROR
+from apikit.schema import ERROR, NOT_MODIFIED
 from apikit.views import BaseAPIView
 from social import services
 from social.models import League, Membership
@@ -153,7 +153,7 @@ class LeagueView(BaseAPIView):
 
     @extend_schema(
         summary="A league you are in: its members and invite link",
-        responses={200: LeagueSerializer, 403: FORBIDDEN, 404: NOT_MEMBER},
+        responses={200: LeagueSerializer, 304: NOT_MODIFIED, 403: FORBIDDEN, 404: NOT_MEMBER},
         tags=TAGS,
     )
     def get(self, request: Request, league_id: int) -> Response:

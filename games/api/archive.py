@@ -13,21 +13,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikit.actors import actor_of
-from apikit.schema import ERROR, FORBIDDEN
+from apikit.schema import ERROR, FORBIDDEN, LOG_IN_REQUIRED
 from games import services
 from games.api.base import GameAPIView
 from games.api.serializers import GameSerializer
-from games.models import Tier
+from games.models import ChallengeTier
 
 
 class ArchiveGameView(GameAPIView):
     @extend_schema(
+        auth=LOG_IN_REQUIRED,
         request=None,
         parameters=[
             OpenApiParameter(
                 "date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD"
             ),
-            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=Tier.values),
+            OpenApiParameter("tier", str, OpenApiParameter.PATH, enum=ChallengeTier.values),
         ],
         responses={
             201: GameSerializer,

@@ -4,8 +4,7 @@ lines, the file ``python -m games.verify_day --receipt`` reads. Only the player'
 from __future__ import annotations
 
 from django.http import HttpResponse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,7 +20,6 @@ JSON_LINES = "application/x-ndjson"
 
 class ReceiptView(GameAPIView):
     @extend_schema(
-        parameters=[OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
         responses={
             200: ReceiptSerializer,
             404: NOT_FOUND,

@@ -100,9 +100,14 @@ def delivering_to(box: Mailbox, port: int, log: Path) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def mail_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Mailbox, int]]:
+def mail_service(
+    tmp_path_factory: pytest.TempPathFactory, django_db_setup: None
+) -> Iterator[tuple[Mailbox, int]]:
     """An SMTP server, and a Celery worker (on a queue of its own) that sends the site's
-    mail to it, for one test module: (what the server received, its port)."""
+    mail to it, for one test module: (what the server received, its port). After the test
+    database is made: the worker is pointed at it (a module's fixtures are set up before
+    the django_db mark asks for it, so a module run first in its process gave the worker
+    the database the tests never migrate, and every mail failed)."""
     box, port = Mailbox(), free_port()
     with delivering_to(box, port, tmp_path_factory.mktemp("mail-worker") / "worker.log"):
         yield box, port

@@ -149,3 +149,56 @@ def test_the_start_body_is_one_of_three_shapes_exactly_as_the_server_reads_it(
         if declared != taken
     ]
     assert not disagreements, disagreements
+
+
+def test_path_ids_tiers_and_log_ins_are_declared_as_the_server_reads_them(
+    schema: dict[str, Any],
+) -> None:
+    """Three explicit path parameters hid their routes' bounds (any integer, where the
+    server takes 1 .. 2^63-1); the archive start declared only the daily tiers, where a
+    closed Sunday's weekly starts too; and three operations that answer a guest only 403
+    listed the log-in as optional."""
+    ids = {"type": "integer", "format": "int64", "minimum": 1, "maximum": 2**63 - 1}
+    for path, name in [
+        ("/api/games/{game_id}/receipt/", "game_id"),
+        ("/api/games/{game_id}/results/", "game_id"),
+        ("/api/leaderboards/leagues/{league_id}/", "league_id"),
+    ]:
+        assert parameter(schema, path, name)["schema"] == ids, path
+    tier = parameter(schema, "/api/archive/{date}/{tier}/", "tier", "post")["schema"]
+    assert sorted(tier["enum"]) == sorted(ChallengeTier.values)
+    for path, method in [
+        ("/api/calendar/{month}/", "get"),
+        ("/api/archive/{date}/{tier}/", "post"),
+        ("/api/leaderboards/leagues/{league_id}/", "get"),
+    ]:
+        assert schema["paths"][path][method]["security"] == [{"cookieAuth": []}], path
+
+
+@pytest.mark.django_db
+def test_an_answer_with_an_etag_declares_its_304(schema: dict[str, Any]) -> None:
+    """The boards, the calendar, a league: each answers an empty 304 to the ETag it gave
+    (apikit/etags.py); the schema said so for none of them."""
+    player = make_player("Ann")
+    viewer = logged_in(player)
+    challenge = make_challenge()
+    month = challenge.date.isoformat()[:7]
+    asked = {
+        "/api/leaderboards/home/": "/api/leaderboards/home/",
+        "/api/calendar/{month}/": f"/api/calendar/{month}/",
+        "/api/leaderboards/streaks/": "/api/leaderboards/streaks/",
+    }
+    for declared, url in asked.items():
+        first = viewer.get(url)
+        assert first.status_code == 200 and first["ETag"], url
+        again = viewer.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304, url
+        operation = schema["paths"][declared]["get"]
+        assert "304" in operation["responses"], declared
+        assert "ETag" in operation["responses"]["200"]["headers"], declared
+    with_etag = [
+        path
+        for path, operations in schema["paths"].items()
+        if "304" in operations.get("get", {}).get("responses", {})
+    ]
+    assert len(with_etag) == 10, with_etag  # the nine views of conditional(), games.jsonl

@@ -16,7 +16,7 @@ from leaderboards import services, store
 class Command(BaseCommand):
     help = (
         "Rebuild leaderboards from PostgreSQL. Without options: every daily board. "
-        "--date YYYY-MM-DD [--tier easy|medium|hard]: the boards of that day. "
+        "--date YYYY-MM-DD [--tier easy|medium|hard|weekly]: the boards of that day. "
         "--stale: only boards that missed an update while Redis was down."
     )
 
