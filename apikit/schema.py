@@ -20,7 +20,9 @@ from rest_framework import serializers
 
 # An operation open to guests lists its log-in as optional (drf-spectacular's `{}` for a view
 # that allows anyone); one that answers a guest only 403 says the log-in is required.
-LOG_IN_REQUIRED = [{"cookieAuth": []}]
+# (`extend_schema(auth=...)` takes security requirements as `get_auth` returns them, though
+# its annotation says strings: hence Any.)
+LOG_IN_REQUIRED: Any = [{"cookieAuth": []}]
 
 ERROR = inline_serializer(
     "Error",
