@@ -76,8 +76,12 @@ class User(AbstractUser):
     @classmethod
     def named(cls, name: str) -> User | None:
         """The player a page, a board or a follow names (in any letter case, spaces around
-        ignored); None for a name nobody has or a banned player's, who has vanished."""
-        return cls.objects.filter(display_name__iexact=name.strip(), is_banned=False).first()
+        ignored); None for a name nobody has, a banned player's, who has vanished, or a
+        deleted account's, which has no public profile (its results stay on the boards
+        under ``DELETED_NAME``, linked nowhere)."""
+        return cls.objects.filter(
+            display_name__iexact=name.strip(), is_banned=False, deleted_at__isnull=True
+        ).first()
 
     @property
     def ban_notice(self) -> str:

@@ -7,7 +7,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
-from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from accounts.models import DELETED_NAME, DISPLAY_NAME_MAX_LENGTH, User
 from accounts.skeleton import name_key
 
 _DISPLAY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]*$")
@@ -70,7 +70,11 @@ def look_alike_error(name: str, *, exclude_user_id: int | None = None) -> str | 
 
     Compared by key (accounts/skeleton.py): the same name in another case, or one that
     reads the same (``AIice``, ``A1ice`` for ``Alice``; ``rn`` for ``m``; ``0`` for ``O``).
+    The deleted accounts' name is never anyone's, even before an account is deleted: the
+    boards read it as a deleted account's (no player page, the page's own words for it).
     """
+    if name_key(name) == name_key(DELETED_NAME):
+        return str(DISPLAY_NAME_TAKEN)
     others = (
         User.objects.all() if exclude_user_id is None else User.objects.exclude(pk=exclude_user_id)
     )

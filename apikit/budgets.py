@@ -288,15 +288,22 @@ class _Counter:
 
 @dataclass(frozen=True)
 class _Charge:
-    """A started call's part of the solver budgets: its counters and what it holds there."""
+    """A started call's part of the budgets: its solver counters and what it holds there,
+    and the counters that counted it."""
 
     keys: tuple[str, ...]
     hold_ms: int
+    counted: tuple[str, ...] = ()
 
     def settle(self, spent_seconds: float) -> None:
         change = round(spent_seconds * 1000) - self.hold_ms
         if change and self.keys:
             _add_if_present([(key, change) for key in self.keys])
+
+    def uncount(self) -> None:
+        """Give the call's count back: it came to nothing (the solver time stays charged)."""
+        if self.counted:
+            _add_if_present([(key, -1) for key in self.counted])
 
 
 def _counters(request: Request | HttpRequest, kind: str, hold_ms: int) -> list[_Counter]:
@@ -323,7 +330,11 @@ def start_costly_call(
     totals = _add_in_windows([(c.key, c.amount, c.window.seconds) for c in counters])
     if totals is None:
         return _Charge((), 0)
-    charge = _Charge(tuple(c.key for c in counters if c.kind == SOLVER_SECONDS), hold_ms)
+    charge = _Charge(
+        tuple(c.key for c in counters if c.kind == SOLVER_SECONDS),
+        hold_ms,
+        tuple(c.key for c in counters if c.kind != SOLVER_SECONDS),
+    )
     refused = [
         (left, counter)
         for counter, (total, left) in zip(counters, totals, strict=True)
@@ -344,15 +355,24 @@ def start_costly_call(
 
 @contextmanager
 def costly_call(
-    request: Request | HttpRequest, kind: str, *, hold_seconds: float = 0.0
+    request: Request | HttpRequest,
+    kind: str,
+    *,
+    hold_seconds: float = 0.0,
+    not_counted_on: tuple[type[Exception], ...] = (),
 ) -> Iterator[None]:
     """Run the block as a costly call of ``kind`` (a key of ``KINDS``): refused with
     OverBudget if a budget of the caller is spent, else counted, and charged afterwards
-    with the solver time the block spent. ``hold_seconds``: the most it may spend."""
+    with the solver time the block spent. ``hold_seconds``: the most it may spend. A block
+    that raises one of ``not_counted_on`` made nothing (no practice deal ready yet, asked
+    again after Retry-After): its count is given back, its solver time still charged."""
     charge = start_costly_call(request, kind, hold_seconds=hold_seconds)
     with _metered() as spent:
         try:
             yield
+        except not_counted_on:
+            charge.uncount()
+            raise
         finally:  # a call that fails still spent what it spent
             charge.settle(spent[0])
 

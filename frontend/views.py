@@ -64,9 +64,13 @@ def home(request: HttpRequest) -> HttpResponse:
     overview = day_overview(today, request.user, request.session.session_key or "")
     # home.js asks for yesterday's deals, opened, only when there were some.
     opened = DailyChallenge.objects.filter(date=yesterday).exists()
+    # Where the account page sends a player who deleted their account (pages/your_account.js),
+    # logged out by then: the page says so. Never to someone logged in.
+    deleted = request.GET.get("account") == "deleted" and not request.user.is_authenticated
     return _page(
         request,
         "home.html",
+        account_deleted=deleted,
         today=today.isoformat(),
         today_date=today,  # shown in the page's language: "5. Dezember 2026"
         countdown=f"{left // 3600:02}:{left % 3600 // 60:02}:{left % 60:02}",  # as home.js's tick()
@@ -108,6 +112,9 @@ def practice(request: HttpRequest, deal: str) -> HttpResponse:
         deal=int(deal),
         variant=variant,
         takeback=request.GET.get("takeback") == "1",
+        # take-back is a one-deck option: not offered beside a several-deck deal (play.js
+        # shows and hides it as the variant changes)
+        multi_deck=get_variant(variant).multi_deck,
         variants=VARIANT_NAMES,
         mode="practice",
     )
@@ -193,7 +200,8 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
         return render(request, "404.html", {"message": message}, status=404)
     user = request.user
     own = user.is_authenticated and user.display_name.casefold() == name.casefold()
-    return _page(request, "player.html", name=name, own=own)
+    # the fair-play page's checker: a player has it, not the server's own module
+    return _page(request, "player.html", name=name, own=own, checker_name=checker.FILENAME)
 
 
 @ensure_csrf_cookie

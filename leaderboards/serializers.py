@@ -8,7 +8,7 @@ as ``day_board.Row``, the tables' rows as the dicts the reads keep) and the cont
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
+from accounts.models import DELETED_NAME
 from games.models import ChallengeTier, Status, Tier
 
 MAX_PAGE = 1_000_000  # beyond any board; a bigger number is a 400, a page past the end a 404
@@ -179,11 +180,45 @@ class ViewersOwn(serializers.BooleanField):
         return self.viewer is not None and own == self.viewer
 
 
+class DeletedAccount(serializers.BooleanField):
+    """``deleted``: the row is a deleted account's (accounts.services.delete_account). Such
+    an account shows ``DELETED_NAME`` on every board and no player can take that name or
+    a look-alike of it, so the row's name tells, in the tables kept as JSON too."""
+
+    def get_attribute(self, instance: Any) -> bool:
+        name = instance["display_name"] if isinstance(instance, Mapping) else instance.display_name
+        return bool(name == DELETED_NAME)
+
+
+DELETED_HELP = (
+    f"A deleted account's row, named {DELETED_NAME!r}: it has no player page (link the "
+    "name nowhere); a page shows the name in its own language."
+)
+
+
 class ReplayUrl(serializers.CharField):
-    """The replay page of the row's game."""
+    """The replay page of the row's game (``OpenDayRows`` leaves an open day's out)."""
 
     def get_attribute(self, instance: Any) -> str:
         return f"/replay/{instance.game_id}/"
+
+
+def unlink_open_day_replays(rows: Iterable[dict[str, Any] | None]) -> None:
+    """An open day's rows: none but the viewer's own links a replay, which opens only when
+    the day closes (its player's at once): the boards' replay links led others to a 404."""
+    for row in rows:
+        if row is not None and not row["me"]:
+            row["replay_url"] = None
+
+
+class OpenDayRows(Answer):
+    """An answer with a day's rows, ``results`` (and ``me``), and whether it is ``closed``."""
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        answer = super().to_representation(instance)
+        if not answer["closed"]:
+            unlink_open_day_replays([answer.get("me"), *answer["results"]])
+        return answer
 
 
 class Circle(Answer):
@@ -213,6 +248,7 @@ class PagingFields(Answer):
 class DailyRow(Answer):
     rank = serializers.IntegerField(help_text="Shared by results equal on all four keys.")
     display_name = serializers.CharField()
+    deleted = DeletedAccount(help_text=DELETED_HELP)
     won = serializers.BooleanField()
     status = serializers.ChoiceField(choices=Status.choices)
     score = serializers.IntegerField()
@@ -225,11 +261,15 @@ class DailyRow(Answer):
         "moderator) confirms or removes it (docs/fair-play.md)."
     )
     game_id = serializers.IntegerField()
-    replay_url = ReplayUrl()
+    replay_url = ReplayUrl(
+        allow_null=True,
+        help_text="The game's replay page; null on an open day's board but for your own row "
+        "(replays open when the day closes).",
+    )
     me = ViewersOwn(by="player_id", help_text="This row is the viewer's own result.")
 
 
-class DailyBoard(PagingFields):
+class DailyBoard(OpenDayRows, PagingFields):
     key_order = (
         "board", "circle", "date", "tier", "closed", "par",
         "count", "page", "pages", "page_size", "next", "previous",
@@ -255,6 +295,7 @@ class DailyBoard(PagingFields):
 
 class StreakRow(Answer):
     display_name = serializers.CharField()
+    deleted = DeletedAccount(help_text=DELETED_HELP)
     current_streak = serializers.IntegerField()
     best_streak = serializers.IntegerField()
     last_win = serializers.DateField(allow_null=True)
@@ -277,6 +318,7 @@ class BestTimes(Answer):
 
 class AllTimeRow(Answer):
     display_name = serializers.CharField()
+    deleted = DeletedAccount(help_text=DELETED_HELP)
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField(help_text="wins / played, 0..1")
@@ -360,6 +402,7 @@ class PlayerPage(Answer):
 
 class PointsRow(Answer):
     display_name = serializers.CharField()
+    deleted = DeletedAccount(help_text=DELETED_HELP)
     points = serializers.IntegerField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -374,7 +417,7 @@ class PointsTable(Answer):
     results = PointsRow(many=True, help_text="The page's rows, then your own if not on it.")
 
 
-class TierStanding(Answer):
+class TierStanding(OpenDayRows):
     tier = serializers.ChoiceField(choices=ChallengeTier.choices)
     closed = serializers.BooleanField()
     count = serializers.IntegerField()
@@ -427,6 +470,11 @@ class LeagueLeaders(Answer):
     leaders = serializers.DictField(
         child=DailyRow(allow_null=True), help_text="Tier -> the league's leader today."
     )
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        answer = super().to_representation(instance)
+        unlink_open_day_replays(answer["leaders"].values())  # today's leaders: an open day
+        return answer
 
 
 class HomeStreak(Answer):

@@ -131,7 +131,9 @@ class GameListView(GameAPIView):
             actor = actor_of(request, create_session=True)  # the guest's budget is its session's
             # A practice game opens the way to hints and an analysis, so starting one is
             # budgeted; a ranked start is not: there is one a day and tier.
-            with costly_call(request, "games"):
+            # no pooled deal ready yet (503) is no game: the polite client asks again after
+            # Retry-After, and those tries must not spend the player's count of new games
+            with costly_call(request, "games", not_counted_on=(services.PoolExhausted,)):
                 if "practice" in data:
                     tier, variant = data["practice"], data["variant"]
                     game = services.start_pooled_practice_game(

@@ -144,6 +144,17 @@ def test_the_message_says_why() -> None:
         validate_display_name("alice")
 
 
+@pytest.mark.parametrize("name", ["deleted player", "Deleted Player", "de1eted p1ayer"])
+def test_nobody_takes_the_deleted_accounts_name_even_before_a_deletion(name: str) -> None:
+    """The boards read a row named so as a deleted account's (no page, the reader's own
+    words for it); the look-alike check refused it only once an account had been deleted."""
+    assert not User.objects.filter(display_name="deleted player").exists()
+    with pytest.raises(ValidationError, match="taken"):
+        validate_display_name(name)
+    status, body = sign_up(Client(), "impostor", name)
+    assert status == 400 and body["errors"]["display_name"], body
+
+
 def test_a_player_may_keep_their_own_name() -> None:
     alice = User.objects.create_user(username="alice", display_name="Alice")
     assert validate_display_name("ALICE", exclude_user_id=alice.pk) == "ALICE"

@@ -140,6 +140,15 @@ def test_a_guest_plays_todays_easy_deal_signs_up_and_finds_the_result_on_the_boa
     row.wait_for()
     assert row.locator(".provisional").inner_text() == "provisional"
     assert row.locator("td").first.inner_text() == "2"  # after Quick's 1 s
+    # Won or not, said on every row (a stuck game's score looked like a win's); the day is
+    # open, so only the player's own row links its replay (the others' led to a 404).
+    # (the mark for the eye, the ending's words for a screen reader, in the score's cell)
+    assert row.locator("td.result").text_content() == "✓ Won: 625"
+    stuck = p.locator("[data-board-body] tr", has_text="Stuck Sam")
+    assert stuck.locator("td.result").text_content() == "✗ No move left: 0"
+    assert stuck.locator("td.result .result-mark").get_attribute("aria-hidden") == "true"
+    replays = p.locator("[data-board-body] a[aria-label=replay]")
+    assert replays.count() == 1 and row.locator("a[aria-label=replay]").count() == 1
     row.scroll_into_view_if_needed()
     page.shot(f"journey-{width}-5-board")
     page.assert_clean()

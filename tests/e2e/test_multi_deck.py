@@ -8,6 +8,7 @@ ten-column board.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -89,6 +90,31 @@ def test_wide_boards_fit_or_scroll(browse: Any, variant: str, viewport: Any, nam
         assert right <= DESKTOP["width"]
     else:
         assert wide  # a phone scrolls the board sideways
+        # a suit's four counts on one line under its slot ("0 · 0 · 0 · 0" wrapped onto a
+        # second line that ran under the piles), and the variant's whole name in its picker
+        piles = p.locator(".foundation .piles")
+        assert piles.first.inner_text() == "0·0·0·0"
+        heights = piles.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+        line = piles.first.evaluate("e => parseFloat(getComputedStyle(e).lineHeight) || 14")
+        assert max(heights) < 1.5 * line, heights
+        boxes = piles.evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())")
+        for left, right in itertools.pairwise(boxes):
+            assert left["right"] <= right["left"], "two suits' counts run into each other"
+        cards_top = min(
+            p.locator(".tableau .card").evaluate_all(
+                "els => els.map(e => e.getBoundingClientRect().top)"
+            )
+        )
+        assert max(box["bottom"] for box in boxes) <= cards_top, "the counts lie on the cards"
+        picker = p.locator("[data-variant-pick]")
+        text_width = picker.evaluate(
+            """s => { const c = document.createElement("canvas").getContext("2d");
+               c.font = getComputedStyle(s).font;
+               return c.measureText(s.options[s.selectedIndex].text).width; }"""
+        )
+        assert picker.evaluate("s => s.clientWidth") > text_width + 16, "the name is cut"
+    # take-back is a one-deck option: not offered beside these decks
+    assert p.locator("label.takeback-pick").is_hidden()
     page.shot(name)
     page.assert_clean()
 

@@ -128,6 +128,18 @@ def test_home_as_a_guest_and_the_archive(
         ]
     page.assert_clean()
 
+    # The archive, as a guest: the way in, and back (it was a bare "Log in" link, a dead end
+    # for the guest whom the home page's "Try it in the archive" sent there).
+    page.goto("/archive/")
+    main = p.locator("main")
+    assert (
+        main.get_by_role("link", name="Sign up").get_attribute("href") == "/signup/?next=/archive/"
+    )
+    assert main.get_by_role("link", name="Log in").get_attribute("href") == "/login/?next=/archive/"
+    main.get_by_role("link", name="Sign up").click()
+    p.wait_for_url("**/signup/?next=/archive/")
+    page.assert_clean()
+
     # The archive, logged in: named tiers, the weekly on its Sunday, a hidden Next month.
     player = make_player("Archivist")
     archive = browse(viewport)

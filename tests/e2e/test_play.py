@@ -135,7 +135,7 @@ def test_sign_up_win_daily_by_dragging_then_replay(
         "window.said"
     )
     share = dialog.locator("[data-share]").input_value()
-    assert re.match(rf"Yukon Daily {today} easy: won, 625, \d+:\d\d\n", share), share
+    assert re.match(rf"Yukon Daily {today} easy: won, 625 points, \d+:\d\d\n", share), share
     assert "8d" not in share and "deal" not in share
     dialog.locator("[data-end-rank]").filter(has_text=re.compile("Verified|#")).wait_for()
     page.shot("play-desktop-won")

@@ -146,6 +146,11 @@ def test_the_player_page_reads_in_words(
     line_height = command.evaluate("el => parseFloat(getComputedStyle(el).lineHeight) || 20")
     box = command.locator("code").bounding_box()
     assert box is not None and box["height"] < 1.6 * line_height
+    # the checker a player downloads from the fair-play page, with this site's address (it
+    # said `python -m games.verify_day --site …`, the server's own module)
+    assert command.inner_text() == (
+        f"python3 yukon-verify.pyz --site {page.base_url} --receipt yukon-daily-receipts.jsonl"
+    )
 
     # The calendar and the games fit the width: nothing to scroll sideways to, even on a phone.
     for region in (p.locator(".heatmap-box"), games):

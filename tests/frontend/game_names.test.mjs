@@ -37,7 +37,7 @@ test("a replay's heading: the day and tier, or the practice deal by name", () =>
 test("a practice game's share text names its variant as people do", () => {
   const game = { ...PRACTICE, status: "won", score: 1260, moves: 240 };
   const text = shareText(game, { seconds: 600, variantTitles: TITLES });
-  assert.equal(text.split("\n")[0], "Yukon Daily practice Double Yukon #17: won, 1260, 10:00");
+  assert.equal(text.split("\n")[0], "Yukon Daily practice Double Yukon #17: won, 1260 points, 10:00");
   assert.ok(!text.includes("double-yukon"), text);
 });
 

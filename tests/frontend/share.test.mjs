@@ -33,7 +33,7 @@ test("plain text: no emoji, no card, column or suit", () => {
   for (const card of ["Ah", "Kd", "9c", "Qs", ">1", ">4", ">7"]) assert.ok(!text.includes(card), card);
   assert.ok(/^[\x20-\x7e\n·–]*$/.test(text), text); // ASCII, the middle dot and the dash
   assert.deepEqual(text.split("\n"), [
-    "Yukon Daily 2026-12-01 hard: won, 625, 5:12",
+    "Yukon Daily 2026-12-01 hard: won, 625 points, 5:12",
     "16 moves (par 98) · streak 4", // the time once, on the first line
     "Faster than 73 % of today's winners · beat the computer",
     "Cards home by eighths: 0 1 1 1 1 1 1 1",
@@ -52,7 +52,7 @@ test("par only once known, streak for dailies, archive boards and practice", () 
   assert.match(guest, /^Yukon Daily 2026-12-01 hard: won/);
   assert.ok(!guest.includes("streak") && guest.endsWith("/leaderboards/daily/?date=2026-12-01&tier=hard"));
   const practice = shareText({ ...GAME, mode: "practice", deal: "17", status: "resigned" }, { seconds: 5 });
-  assert.equal(practice, "Yukon Daily practice yukon #17: resigned, 625, 0:05\n16 moves");
+  assert.equal(practice, "Yukon Daily practice yukon #17: resigned, 625 points, 0:05\n16 moves");
 });
 
 test("the share box shows every line from the first", () => {

@@ -128,6 +128,7 @@ def test_values_a_field_would_change_are_rendered_by_the_field() -> None:
     assert json.dumps(ours) == json.dumps(
         {
             "display_name": "Ann",
+            "deleted": False,
             "played": 1,
             "wins": 1,
             "win_rate": 1.0,

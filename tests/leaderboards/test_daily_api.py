@@ -65,9 +65,31 @@ def test_first_page_ranks_ties_and_shape(
     assert body["served_from"] == "redis" and body["me"] is None
     row = body["results"][0]
     assert row["won"] is True and row["score"] == 625 and row["elapsed_ms"] == 50_000
-    assert row["moves"] == 90 and row["replay_url"] == f"/replay/{row['game_id']}/"
+    assert row["moves"] == 90 and row["replay_url"] is None  # the day is open: see below
     assert row["me"] is False
     check_shape(DailyBoard, body)
+
+
+def test_an_open_days_board_links_no_replay_but_your_own(
+    client: Client, challenge: DailyChallenge, tied_board: dict[str, User]
+) -> None:
+    """Every row of today's board linked its replay, which opens to others only when the
+    day closes: each ▶ led a guest or another player to a 404."""
+    assert [r["replay_url"] for r in get(client, url(challenge)).json()["results"]] == [None] * 6
+    ann = get(logged_in(tied_board["Ann"]), url(challenge)).json()
+    own = ann["results"][0]
+    assert own["me"] is True and own["replay_url"] == f"/replay/{own['game_id']}/"
+    assert ann["me"]["replay_url"] == own["replay_url"]
+    assert [r["replay_url"] for r in ann["results"][1:]] == [None] * 5
+    assert logged_in(tied_board["Ann"]).get(own["replay_url"]).status_code == 200
+    assert client.get(own["replay_url"]).status_code == 404  # what a guest's ▶ led to
+
+    yesterday = utc_today() - dt.timedelta(days=1)
+    closed = make_challenge(date=yesterday)
+    game = result(tied_board["Bob"], closed)
+    (row,) = get(client, url(closed)).json()["results"]
+    assert row["replay_url"] == f"/replay/{game.pk}/"
+    assert client.get(row["replay_url"]).status_code == 200  # anyone's, once closed
 
 
 def check_shape(serializer: Any, body: dict[str, Any]) -> None:

@@ -160,6 +160,27 @@ def test_new_games_are_limited_per_guest_and_per_address(backend: str, settings:
     assert response.status_code == 404, response.content  # no challenge today, and no 429
 
 
+def test_asking_again_for_a_practice_deal_not_ready_yet_spends_no_new_game(
+    backend: str, settings: Any
+) -> None:
+    """With no pooled deal ready, the practice page (and the end dialog) asks again after
+    each 503's Retry-After; every try counted as a new game, so a player who waited a
+    minute for a medium deal was then refused any game for the rest of it (429)."""
+    limits(settings, games="3/min", games_address="5/min")
+    settings.PRACTICE_POOL_FILL_ON_REQUEST = False  # the pool stays empty: each try is a 503
+    guest = Client()
+    for _ in range(8):
+        response = guest.post(
+            "/api/games/", {"practice": "medium"}, "application/json", REMOTE_ADDR="10.0.0.7"
+        )
+        assert response.status_code == 503 and response.json()["retry_after"] >= 1
+    for _ in range(3):  # the guest's whole count is still there, and the address's
+        start(guest, 0, "10.0.0.7")
+    assert_over_budget(
+        call(guest, "post", "/api/games/", {"deal": 0}, "10.0.0.7"), "games", "player"
+    )
+
+
 @pytest.mark.slow
 def test_guests_from_one_address_share_its_solver_seconds(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2

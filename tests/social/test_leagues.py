@@ -249,7 +249,7 @@ def test_league_board_ranks_members_by_the_board_rules(ann: User, bob: User, eve
     join(bob, token_of(league))
     outsider = make_player("Zed")
     easy = make_challenge(tier="easy")
-    result(ann, easy, score=625, elapsed_ms=90_000)
+    mine = result(ann, easy, score=625, elapsed_ms=90_000)
     result(bob, easy, score=625, elapsed_ms=60_000)
     result(outsider, easy, score=625, elapsed_ms=1_000)  # faster, not a member
     result(eve, easy, elapsed_ms=1_000)  # not a member either
@@ -262,6 +262,8 @@ def test_league_board_ranks_members_by_the_board_rules(ann: User, bob: User, eve
     (today,) = body["today"]
     assert [(r["display_name"], r["rank"]) for r in today["results"]] == [("Bob", 1), ("Ann", 2)]
     assert [r["me"] for r in today["results"]] == [False, True]
+    # the day is open: Ann's own replay is linked, Bob's opens at the close
+    assert [r["replay_url"] for r in today["results"]] == [None, f"/replay/{mine.pk}/"]
     assert [(r["display_name"], r["points"]) for r in body["week"]["results"]] == [
         ("Bob", 10),
         ("Ann", 7),

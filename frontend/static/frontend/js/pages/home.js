@@ -8,7 +8,7 @@ import { api, serverNow } from "../shared/api.js";
 import { copyText, siteConstants } from "../shared/dom.js";
 import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/format.js";
 import { dailyCounts } from "../shared/game_names.js";
-import { el, emptyState, fill, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, rowName, rowPlayer } from "../shared/html.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
 import { dayName } from "../shared/local_time.js";
 import { poll } from "../shared/poll.js";
@@ -206,14 +206,12 @@ fairBox?.addEventListener("click", async (e) => {
 
 // ----- the home figures (/api/leaderboards/home/, polled) --------------------------
 
-const rowLink = (row) => playerLink(row.display_name);
-
 function showYesterday(entries) {
   const boxY = document.querySelector("[data-yesterday]");
   if (!entries.length) return;
-  const winner = (w) => el("li", null, rowLink(w),
+  const winner = (w) => el("li", null, rowPlayer(w),
     ` ${interpolate(ngettext("%(moves)s move, %(time)s", "%(moves)s moves, %(time)s", w.moves), { moves: w.moves, time: formatElapsed(w.elapsed_ms) })} `,
-    el("a", { href: w.replay_url, "aria-label": interpolate(gettext("replay of %(name)s's game"), { name: w.display_name }) }, gettext("replay")));
+    el("a", { href: w.replay_url, "aria-label": interpolate(gettext("replay of %(name)s's game"), { name: rowName(w) }) }, gettext("replay")));
   const parLine = (t) => interpolate(ngettext("Par %(par)s moves · %(count)s result", "Par %(par)s moves · %(count)s results", t.count),
     { par: t.par == null ? "–" : t.par, count: t.count });
   fill(boxY, el("h2", null, gettext("Yesterday's winners")), el("div", "tiers", entries.map((t) => el("article", "tier small",
@@ -230,7 +228,7 @@ function showLeagues(leagues) {
     boxL.hidden = true;
     return;
   }
-  const leader = ([tier, row]) => [`${tierWord(tier)} `, row ? rowLink(row) : el("span", "muted", gettext("nobody yet"))];
+  const leader = ([tier, row]) => [`${tierWord(tier)} `, row ? rowPlayer(row) : el("span", "muted", gettext("nobody yet"))];
   const leaders = (l) => Object.entries(l.leaders).map((entry, i) => [i ? " · " : "", leader(entry)]);
   fill(boxL, el("h2", null, gettext("Your leagues today")), el("ul", "plain", leagues.map((l) => el("li", null,
     el("a", { href: l.url }, l.name), ": ", leaders(l)))));

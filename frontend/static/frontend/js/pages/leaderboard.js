@@ -3,8 +3,9 @@
 
 import { api, errorText, serverNow } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
+import { scoreCell } from "../shared/game_names.js";
 import { gettext, interpolate } from "../shared/i18n.js";
-import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num, rowPlayer } from "../shared/html.js";
 import { clockFrom, DAY_MS } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
@@ -15,7 +16,7 @@ const HEADS = {
 };
 
 const CELLS = {
-  daily: (row) => [num(row.score), num(row.moves), num(formatElapsed(row.elapsed_ms))],
+  daily: (row) => [scoreCell(row), num(row.moves), num(formatElapsed(row.elapsed_ms))],
   streaks: (row) => [num(row.current_streak), num(row.best_streak)],
   alltime: (row) => [num(row.wins), num(row.played), num(Math.round(row.average_score))],
 };
@@ -35,11 +36,12 @@ function emptyBoard(data, circle) {
 
 function table(rows, board) {
   const body = rows.map((row) => {
-    const replay = board === "daily" && [" ", el("a", { href: row.replay_url, "aria-label": gettext("replay") }, "▶")];
+    // an open day's board links the viewer's own replay alone (the others open at the close)
+    const replay = board === "daily" && row.replay_url && [" ", el("a", { href: row.replay_url, "aria-label": gettext("replay") }, "▶")];
     const provisional = row.provisional
       && [" ", el("span", { class: "provisional", title: PROVISIONAL_MEANS }, gettext("provisional"))];
     return el("tr", row.me ? "me" : null, num(row.rank),
-      el("td", "player", playerLink(row.display_name), provisional, replay), CELLS[board](row));
+      el("td", "player", rowPlayer(row), provisional, replay), CELLS[board](row));
   });
   const note = rows.some((row) => row.provisional)
     && el("p", { class: "muted", "data-provisional-note": true }, el("strong", null, gettext("Provisional")), `: ${PROVISIONAL_MEANS}.`);

@@ -6,20 +6,21 @@
 import { api, request } from "../shared/api.js";
 import { $, copyText, toast } from "../shared/dom.js";
 import { formatElapsed } from "../shared/format.js";
+import { scoreCell } from "../shared/game_names.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
-import { el, emptyState, fill, numberCell as num, playerLink } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num, playerLink, rowPlayer } from "../shared/html.js";
 import { shortDayName } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 // A tier's heading, in the lower case the API names it.
 const TIER_WORDS = { easy: pgettext("tier", "easy"), medium: pgettext("tier", "medium"), hard: pgettext("tier", "hard"), weekly: pgettext("tier", "weekly") };
 const heads = (...cells) => el("thead", null, el("tr", null, cells.map(([label, numeric]) => el("th", numeric ? "num" : null, label))));
-const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, playerLink(r.display_name)), cells);
+const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, rowPlayer(r)), cells);
 
 function dayTable(rows) {
   if (!rows.length) return emptyState(gettext("No member has a verified result on this deal yet."), "/", gettext("Play today's deals"));
   return el("table", "table ranks", heads(["#", 1], [gettext("Player")], [gettext("Score"), 1], [gettext("Moves"), 1], [gettext("Time"), 1]),
-    el("tbody", null, rows.map((r) => row(r, num(r.score), num(r.moves), num(formatElapsed(r.elapsed_ms))))));
+    el("tbody", null, rows.map((r) => row(r, scoreCell(r), num(r.moves), num(formatElapsed(r.elapsed_ms))))));
 }
 
 function pointsTable(data) {

@@ -107,6 +107,7 @@ function adopt(game) {
   if (takebackBox) { // a game resumed by its id keeps its own rules
     takebackBox.checked = Boolean(game.takeback);
     root.dataset.takeback = game.takeback ? "1" : "0";
+    takebackBox.closest("label").hidden = isMultiDeck(state.pos); // a one-deck option
   }
   if (game.mode === "daily" || game.mode === "guest") {
     const weekly = game.tier === "weekly" ? ` · ${variantTitle(game.variant, siteConstants()?.variant_titles)}` : "";
@@ -295,6 +296,9 @@ function updateHud() {
   if (undo) undo.disabled = state.finished || state.pos.moves === 0;
   const resign = $("[data-resign]");
   resign.disabled = state.finished;
+  // a finished game offers its results again in Resign's place (after "Look at the board")
+  resign.hidden = state.finished;
+  $("[data-results-open]").hidden = !state.finished;
   const hints = $("[data-hints]");
   if (hints && state.game) hints.textContent = state.game.hints_used ?? 0;
   for (const sel of ["[data-hint]", "[data-winnable]"]) {
@@ -532,7 +536,12 @@ if (typeof navigator.share === "function") {
   });
 }
 const endDialog = $("[data-end]");
+const resultsButton = $("[data-results-open]");
 $("[data-end-close]").addEventListener("click", () => endDialog.close());
+// Closed ("Look at the board", Escape, a click beside the panel), the finished game keeps
+// its way back: the HUD's Results, which takes the focus (the board is frozen), opens it again.
+resultsButton.addEventListener("click", () => { if (!endDialog.open) endDialog.showModal(); });
+endDialog.addEventListener("close", () => { if (state.finished && !resultsButton.hidden) resultsButton.focus(); });
 // A click or a key stops the cascade (and does nothing else); Escape then closes, as does
 // a click beside the panel.
 endDialog.addEventListener("pointerdown", () => { ending.swallowClick = stopCelebrating(); });

@@ -35,7 +35,7 @@ function totals(data) {
   const items = [
     [gettext("Joined"), dayName(data.joined)],
     [gettext("Dailies played"), data.played],
-    [gettext("Won"), data.wins],
+    [pgettext("a count of games", "Won"), data.wins],
     [gettext("Win rate"), data.played ? percent(data.win_rate) : gettext("not played yet")],
     [gettext("Average score"), data.played ? Math.round(data.average_score) : "–"],
     [gettext("Current streak"), days(data.current_streak)],
@@ -84,7 +84,7 @@ function recordTable(record, data) {
   const col = (label, numeric) => el("th", { scope: "col", class: numeric ? "num" : null }, label);
   return [el("h2", { id: "record-title" }, gettext("Record by tier")),
     el("table", "table ranks record", el("caption", "sr-only", gettext("Daily deals played and won, by tier")),
-      el("thead", null, el("tr", null, col(gettext("Tier")), col(gettext("Played"), 1), col(gettext("Won"), 1), col(gettext("Win rate"), 1),
+      el("thead", null, el("tr", null, col(gettext("Tier")), col(gettext("Played"), 1), col(pgettext("a count of games", "Won"), 1), col(gettext("Win rate"), 1),
         col(gettext("Best time"), 1))),
       el("tbody", null, tierRows(record)),
       el("tfoot", null, el("tr", null, el("th", { scope: "row" }, gettext("All tiers")), num(data.played), all))),

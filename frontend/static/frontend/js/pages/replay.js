@@ -47,7 +47,7 @@ function show(index) {
   $("[data-score]").textContent = frame.pos.score;
   $("[data-moves]").textContent = `${at}/${frames.length - 1}`;
   $("[data-time]").textContent = frame.atMs == null ? "–" : formatTime(frame.atMs / 1000);
-  $("[data-move-text]").textContent = frame.text || pgettext("replay", "deal");
+  $("[data-move-text]").textContent = frame.text || gettext("the deal, before move 1");
   scrub.value = String(at);
   if (at >= frames.length - 1) stop();
 }
@@ -88,11 +88,19 @@ async function load() {
 }
 
 function showClosedAnalysis() {
-  $("[data-analysis]").hidden = false;
-  $("[data-analysis-summary]").textContent = interpolate(
+  sayAnalysis(interpolate(
     gettext("The analysis of a daily game opens when its day closes, at %(time)s."),
     { time: turnoverAt(serverNow()) },
-  );
+  ));
+}
+
+/** The analysis's sentence: in its section, below the first screen, and on the first
+ * screen's line that leads down to it (nothing there said it was below). */
+function sayAnalysis(text) {
+  $("[data-analysis]").hidden = false;
+  $("[data-analysis-summary]").textContent = text;
+  $("[data-analysis-peek-text]").textContent = text;
+  $("[data-analysis-peek]").classList.remove("waiting");
 }
 
 // ----- the analysis: where the game stopped being winnable ----------------------
@@ -107,19 +115,14 @@ function parText(analysis) {
 }
 
 async function loadAnalysis(game, attempt) {
-  const panel = $("[data-analysis]");
   let analysis;
   try {
     analysis = await api.get(`/api/games/${game.id}/analysis/`);
   } catch (err) {
-    if (err.status === 403 || err.status === 429) { // a daily's before the close; over budget
-      panel.hidden = false;
-      $("[data-analysis-summary]").textContent = err.message;
-    }
+    if (err.status === 403 || err.status === 429) sayAnalysis(err.message); // a daily's before the close; over budget
     return; // 404: no analysis for this game (not verified, or not yours)
   }
-  panel.hidden = false;
-  $("[data-analysis-summary]").textContent = analysis.summary;
+  sayAnalysis(analysis.summary);
   if (analysis.status !== "done") { // computing: look again soon; deferred: the summary says when
     if (analysis.status === "pending" && attempt < 20) setTimeout(() => loadAnalysis(game, attempt + 1), 1500);
     return;
@@ -137,6 +140,14 @@ async function loadAnalysis(game, attempt) {
     $("[data-analysis-moves]").textContent = analysis.continuation.map(moveShort).join(" · ");
   }
 }
+
+// The first screen's line goes down to the analysis and takes the focus there (main scrolls).
+$("[data-analysis-link]").addEventListener("click", (event) => {
+  event.preventDefault();
+  const panel = $("[data-analysis]");
+  panel.scrollIntoView({ block: "nearest" });
+  panel.focus({ preventScroll: true });
+});
 
 $("[data-first]").addEventListener("click", () => { stop(); show(0); });
 $("[data-back]").addEventListener("click", () => { stop(); show(at - 1); });

@@ -1,7 +1,7 @@
 // Your account page: change the display name (POST /api/auth/display-name/), delete the
 // account, and the reminders (shared/reminders.js).
 
-import { api, errorText } from "../shared/api.js";
+import { api, fieldErrorText } from "../shared/api.js";
 import { toast } from "../shared/dom.js";
 import { gettext, interpolate } from "../shared/i18n.js";
 import { setUpReminders } from "../shared/reminders.js";
@@ -16,7 +16,7 @@ nameForm.addEventListener("submit", async (e) => {
     toast(interpolate(gettext("You are now %(name)s on the boards."), { name: me.player.display_name }));
     document.querySelectorAll(".who").forEach((el) => { el.textContent = me.player.display_name; });
   } catch (err) {
-    error.textContent = errorText(err.body, err.message);
+    error.textContent = fieldErrorText(err.body, err.message);
   }
 });
 
@@ -30,13 +30,15 @@ deleteForm.addEventListener("submit", async (e) => {
   if (!data.password) delete data.password;
   try {
     await api.post("/api/auth/delete/", data);
-    window.location.href = "/";
+    // the home page, as a guest now, says the account is gone (frontend.views.home)
+    window.location.replace("/?account=deleted");
   } catch (err) {
     if (err.body && err.body.reauthenticate) {
       window.location.href = err.body.reauthenticate;
       return;
     }
-    error.textContent = errorText(err.body, err.message);
+    // the message alone: "Type “delete my account” to confirm.", "Wrong password."
+    error.textContent = fieldErrorText(err.body, err.message);
   }
 });
 

@@ -27,6 +27,23 @@ export function errorText(body, fallback) {
   return fallback;
 }
 
+/** A form's refusal as its page says it: the first message of a DRF validation error
+ * (`errors`, by field), without the API's field name that `detail` puts before it
+ * ("confirm: Type ... to confirm."): for a form whose messages say what they are about.
+ * Any other answer: `errorText`. */
+export function fieldErrorText(body, fallback) {
+  const first = (value) => {
+    if (typeof value === "string") return value;
+    const items = Array.isArray(value) ? value : value && typeof value === "object" ? Object.values(value) : [];
+    for (const item of items) {
+      const message = first(item);
+      if (message) return message;
+    }
+    return null;
+  };
+  return (body && typeof body === "object" && first(body.errors)) || errorText(body, fallback);
+}
+
 // ----- the server's clock ---------------------------------------------------------
 // A game's times come from the server; the browser's own clock may be minutes off.
 // Every fresh answer's Date header (whole seconds) gives the offset, best from the

@@ -58,8 +58,9 @@ function el(tag, className, attrs = {}) {
   return node;
 }
 
-// A suit's foundations' counts as drawn under its slot on a several-deck board: "3 · 0".
-const piles = (counts) => counts.join(" · ");
+// A suit's foundations' counts as drawn under its slot on a several-deck board: "3 · 0";
+// three or four tighter, "3·0·0", to fit under a phone's slot on one line.
+const piles = (counts) => counts.join(counts.length > 2 ? "·" : " · ");
 
 /** A foundation's accessible name: its top card and how many are home ("king of hearts,
  * hearts foundation, 13 home"), or, with several decks, every foundation's count as drawn. */

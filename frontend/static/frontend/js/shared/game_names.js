@@ -6,6 +6,7 @@
 // (shared/format.js, variantTitle).
 
 import { variantTitle } from "./format.js";
+import { el } from "./html.js";
 import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { dayName } from "./local_time.js";
 
@@ -37,6 +38,15 @@ export function tierWord(tier) {
 /** A player page's history row's result in words. A game the player played as a guest
  * and kept (a log-in took it, or a sign-up after its day closed) never ranked, and says so:
  * "Won · played as a guest, not ranked". */
+/** A board's score cell, marked won or not, with the ending's words for a screen reader and
+ * a pointer (a resigned game ranked below the wins looked like one). In the score's own
+ * cell: a column more overflowed a phone's width in Spanish. */
+export function scoreCell(row) {
+  const words = endingWords(row.status);
+  return el("td", { class: "num result", title: words }, el("span", { class: "result-mark", "aria-hidden": "true" }, row.won ? "✓ " : "✗ "),
+    el("span", "sr-only", `${words}: `), row.score);
+}
+
 export function historyResult(row) {
   const words = endingWords(row.status);
   return row.guest ? interpolate(gettext("%(result)s · played as a guest, not ranked"), { result: words }) : words;

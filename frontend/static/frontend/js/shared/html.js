@@ -3,6 +3,8 @@
 // those characters and never runs (docs/frontend.md, "No markup from data"). Also the
 // pieces several pages draw alike.
 
+import { gettext } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Children as `append` takes them: nested lists flattened; null, false and "" left out
@@ -46,6 +48,18 @@ export function fill(node, ...children) {
 /** A player's name, linked to their page. */
 export function playerLink(name) {
   return el("a", { href: `/players/${encodeURIComponent(name)}/` }, name);
+}
+
+/** The name a board's row goes by on the page: a deleted account's (`deleted`,
+ * docs/leaderboards.md) in the page's language, any other as the player chose it. */
+export function rowName(row) {
+  return row.deleted ? gettext("deleted player") : row.display_name;
+}
+
+/** A board row's player: the name linked to its page, or a deleted account's name linked
+ * nowhere (it has no page). */
+export function rowPlayer(row) {
+  return row.deleted ? el("span", "muted", rowName(row)) : playerLink(row.display_name);
 }
 
 /** A table cell for a number (right-aligned by the stylesheet). */

@@ -52,7 +52,16 @@ async function unsubscribe(workerUrl) {
   await subscription.unsubscribe();
 }
 
+/** Whether reminders go out at all, in words: only by a way the player turned on (push on
+ * some device of theirs, or email); the kinds ticked say which, once one is. */
+function showState(form, prefs) {
+  form.querySelector("[data-reminders-state]").textContent = prefs.push || prefs.email
+    ? gettext("Reminders are on.")
+    : gettext("Reminders are off: nothing is sent until you turn on notifications or email, below.");
+}
+
 function fill(form, prefs, subscribed) {
+  showState(form, prefs);
   form.elements.streak.checked = prefs.streak;
   form.elements.rival.checked = prefs.rival;
   form.elements.time.value = prefs.time;
@@ -104,11 +113,11 @@ export async function setUpReminders(form) {
           return;
         }
         await subscribe(workerUrl);
-        await save({ push: true });
+        showState(form, await save({ push: true }));
         toast(gettext("Notifications are on for this device."));
       } else {
         await unsubscribe(workerUrl);
-        await save({ push: false });
+        showState(form, await save({ push: false }));
         toast(gettext("Notifications are off."));
       }
     } catch (err) {

@@ -56,6 +56,11 @@ export function progressLine(moves) {
  * `summary` (the results screen's percentile and the computer, plainly); the progress
  * line; a link to the day's board. A practice deal is named by its variant's title, from
  * `variantTitles` (the page's `siteConstants().variant_titles`). */
+/** A score with its unit, "625 points", as the share text says it ("won, 625 points, 0:28"). */
+export function scoreWords(score) {
+  return interpolate(ngettext("%(score)s point", "%(score)s points", score), { score });
+}
+
 export function shareText(game, { seconds, par = null, streak = null, moves = null, summary = "", origin = "", variantTitles = null }) {
   const result = RESULT_WORDS[game.status]?.() ?? game.status;
   const ranked = game.mode === "daily" || game.mode === "guest" || game.mode === "archive";
@@ -71,7 +76,7 @@ export function shareText(game, { seconds, par = null, streak = null, moves = nu
     parts.push(interpolate(game.tier === "weekly" ? gettext("weekly streak %(count)s") : gettext("streak %(count)s"), { count: streak }));
   }
   const first = interpolate(gettext("Yukon Daily %(where)s: %(result)s, %(score)s, %(time)s"), {
-    where, result, score: game.score, time: formatTime(seconds),
+    where, result, score: scoreWords(game.score), time: formatTime(seconds),
   });
   const lines = [first, parts.join(" · ")];
   if (summary) lines.push(summary);
