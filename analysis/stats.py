@@ -63,6 +63,14 @@ def _decimal(value: float, places: int = 1) -> str:
     return str(number_format(Decimal(f"{value:.{places}f}"), places))
 
 
+def _milliseconds(value: float | None) -> str:
+    """A median CPU time: "12 ms"; under half a millisecond "< 1 ms" (it read "0 ms", as if
+    the solver took no time at all); none, a dash."""
+    if value is None:
+        return "\u2013"
+    return f"{_decimal(value, 0)} ms" if value >= 0.5 else "<\u00a01 ms"
+
+
 def _bound(value: float) -> str:
     return _count(value) if isinstance(value, int) else _decimal(value, 1)
 
@@ -316,9 +324,7 @@ def study_lines(rows: list[PublishedRow]) -> list[StudyLine]:
             unwinnable=_share_text(r.unwinnable_share),
             undecided=_share_text(r.undecided_share),
             winnable="\u2013".join(_pcts(r.winnable_low, r.winnable_high)) + "\u00a0%",
-            median_cpu="\u2013"
-            if r.median_cpu_ms is None
-            else f"{_decimal(r.median_cpu_ms, 0)} ms",
+            median_cpu=_milliseconds(r.median_cpu_ms),
             median_length=None if r.median_length is None else _decimal(r.median_length, 0),
         )
         for r in rows

@@ -97,6 +97,13 @@ test("the record, the share summary, the next deal", () => {
     "Faster than 73 % of today's winners · beat the computer");
   assert.equal(shareSummary({ spread: OTHERS, bot: BOT_WON }, { status: "stuck", moves: 40 }, { open: true }),
     "More cards home than 50 % of today's players who did not win");
+  // alone in the spread: a win is the first (or the day's only one); a loss says nothing of it
+  const alone = (spread) => ({ ...spread, percentile: null, compared: 0, beaten: 0 });
+  assert.equal(shareSummary({ spread: alone(WINNERS), bot: BOT_WON }, { status: "won", moves: 200 }, { open: true }),
+    "the first to win today");
+  assert.equal(shareSummary({ spread: alone(WINNERS), bot: BOT_WON }, { status: "won", moves: 200 }, { open: false }),
+    "the day's only win");
+  assert.equal(shareSummary({ spread: alone(OTHERS), bot: BOT_WON }, { status: "stuck", moves: 40 }, { open: true }), "");
   const now = Date.parse("2026-12-01T20:47:30Z");
   const options = { locale: "en-GB", timeZone: "America/New_York" };
   assert.deepEqual(nextDealText("2026-12-02T00:00:00Z", now, options), { left: "3 h 12 min", at: "19:00 your time" });

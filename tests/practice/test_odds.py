@@ -164,8 +164,14 @@ def test_a_share_never_reads_as_none_all_or_the_same_as_its_neighbour() -> None:
     assert stats._pcts(0.889, 0.0, 1.0) == ["88.9", "0.0", "100.0"]
     study = odds.load_published()
     assert study is not None
-    alaska = next(r for r in stats.study_lines(study.rows) if r.variant == "alaska")
+    lines = {r.variant: r for r in stats.study_lines(study.rows)}
+    alaska = lines["alaska"]
     assert alaska.undecided.count == "3 deals"
+    # a median under half a millisecond is not "0 ms" (Russian's: the solver took no time?)
+    russian = next(r for r in study.rows if r.variant == "russian")
+    assert russian.median_cpu_ms is not None and russian.median_cpu_ms < 0.5
+    assert lines["russian"].median_cpu == "<\u00a01 ms"
+    assert lines["yukon"].median_cpu.endswith(" ms") and lines["yukon"].median_cpu[0].isdigit()
     assert alaska.undecided.share == "0.015\u00a0%"
     assert not alaska.undecided.interval.startswith("0.0\u20130.0")
     # and so does the table the command prints for docs/odds.md

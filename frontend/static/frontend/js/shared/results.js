@@ -136,9 +136,17 @@ export function botSentences(bot, game, mine) {
   return { verdict: VERDICTS[botOutcome(bot, game, mine)](), detail: interpolate(detail, values) };
 }
 
-/** A short line for the share text: the percentile and the computer, plainly. */
+/** A short line for the share text: the percentile and the computer, plainly. Alone in its
+ * spread, a win is the first (or only) one, said as a boast; a loss says nothing of it
+ * ("No one else has won today yet" read oddly to the friends it was sent to). */
 export function shareSummary(results, game, { open }) {
-  const parts = [percentileSentence(results.spread, { open }).replace(/\.$/, "")];
+  const { spread } = results;
+  let first = percentileSentence(spread, { open }).replace(/\.$/, "");
+  if (spread.percentile == null) {
+    if (spread.kind === "time") first = open ? gettext("the first to win today") : gettext("the day's only win");
+    else first = null;
+  }
+  const parts = [first].filter(Boolean);
   const outcome = botOutcome(results.bot, game, results.spread.yours);
   if (outcome.startsWith("beat")) parts.push(gettext("beat the computer"));
   return parts.join(" · ");
