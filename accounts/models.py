@@ -78,7 +78,10 @@ class User(AbstractUser):
         """The player a page, a board or a follow names (in any letter case, spaces around
         ignored); None for a name nobody has, a banned player's, who has vanished, or a
         deleted account's, which has no public profile (its results stay on the boards
-        under ``DELETED_NAME``, linked nowhere)."""
+        under ``DELETED_NAME``, linked nowhere). A name with a NUL is nobody's (PostgreSQL
+        cannot hold one: the player page's query was a 500)."""
+        if "\x00" in name:
+            return None
         return cls.objects.filter(
             display_name__iexact=name.strip(), is_banned=False, deleted_at__isnull=True
         ).first()

@@ -65,15 +65,21 @@ def check_name_form(name: str, *, what: str, max_length: int) -> str:
     return name
 
 
+def _letters(name: str) -> str:
+    """A name's key with everything but its letters and digits left out."""
+    return re.sub(r"[\W_]+", "", name_key(name))
+
+
 def look_alike_error(name: str, *, exclude_user_id: int | None = None) -> str | None:
     """Why ``name`` cannot be used next to the other players' names, or None.
 
     Compared by key (accounts/skeleton.py): the same name in another case, or one that
     reads the same (``AIice``, ``A1ice`` for ``Alice``; ``rn`` for ``m``; ``0`` for ``O``).
-    The deleted accounts' name is never anyone's, even before an account is deleted: the
-    boards read it as a deleted account's (no player page, the page's own words for it).
+    The deleted accounts' name is never anyone's, even before an account is deleted, nor a
+    name that reads as it with its spaces and marks left out ("deleted_player", "Deleted
+    Players"): the boards show it as a deleted account's, linked nowhere.
     """
-    if name_key(name) == name_key(DELETED_NAME):
+    if _letters(name).startswith(_letters(DELETED_NAME)):
         return str(DISPLAY_NAME_TAKEN)
     others = (
         User.objects.all() if exclude_user_id is None else User.objects.exclude(pk=exclude_user_id)

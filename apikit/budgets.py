@@ -286,24 +286,38 @@ class _Counter:
         )
 
 
+# A late change to a counter is made only while the window the call was counted in has at
+# least this long left: past it, the key may already be a later window's.
+LATE_CHANGE_MARGIN = 0.5
+
+
 @dataclass(frozen=True)
 class _Charge:
     """A started call's part of the budgets: its solver counters and what it holds there,
-    and the counters that counted it."""
+    the counters that counted it, and when each one's window ends (``time.monotonic``)."""
 
     keys: tuple[str, ...]
     hold_ms: int
     counted: tuple[str, ...] = ()
+    ends: tuple[tuple[str, float], ...] = ()
+
+    def _open(self, keys: tuple[str, ...]) -> list[str]:
+        """``keys`` whose windows are still those the call was counted in: a change to a
+        later window's counter (a call that outlived its window) would take from, or give
+        to, calls it never saw, down to a negative count."""
+        ends = dict(self.ends)
+        now = time.monotonic()
+        return [key for key in keys if ends.get(key, 0.0) - now > LATE_CHANGE_MARGIN]
 
     def settle(self, spent_seconds: float) -> None:
         change = round(spent_seconds * 1000) - self.hold_ms
         if change and self.keys:
-            _add_if_present([(key, change) for key in self.keys])
+            _add_if_present([(key, change) for key in self._open(self.keys)])
 
     def uncount(self) -> None:
         """Give the call's count back: it came to nothing (the solver time stays charged)."""
         if self.counted:
-            _add_if_present([(key, -1) for key in self.counted])
+            _add_if_present([(key, -1) for key in self._open(self.counted)])
 
 
 def _counters(request: Request | HttpRequest, kind: str, hold_ms: int) -> list[_Counter]:
@@ -330,10 +344,12 @@ def start_costly_call(
     totals = _add_in_windows([(c.key, c.amount, c.window.seconds) for c in counters])
     if totals is None:
         return _Charge((), 0)
+    now = time.monotonic()
     charge = _Charge(
         tuple(c.key for c in counters if c.kind == SOLVER_SECONDS),
         hold_ms,
         tuple(c.key for c in counters if c.kind != SOLVER_SECONDS),
+        tuple((c.key, now + left) for c, (_, left) in zip(counters, totals, strict=True)),
     )
     refused = [
         (left, counter)

@@ -144,7 +144,20 @@ def test_the_message_says_why() -> None:
         validate_display_name("alice")
 
 
-@pytest.mark.parametrize("name", ["deleted player", "Deleted Player", "de1eted p1ayer"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "deleted player",
+        "Deleted Player",
+        "de1eted p1ayer",
+        "deleted_player",
+        "deleted-player",
+        "deletedplayer",
+        "de leted player",
+        "deleted player.",
+        "Deleted Players",
+    ],
+)
 def test_nobody_takes_the_deleted_accounts_name_even_before_a_deletion(name: str) -> None:
     """The boards read a row named so as a deleted account's (no page, the reader's own
     words for it); the look-alike check refused it only once an account had been deleted."""

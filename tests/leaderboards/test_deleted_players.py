@@ -59,3 +59,11 @@ def test_board_rows_say_which_are_deleted_accounts(
     answer = Client().get(url.format(date=deleted_with_results.date.isoformat())).json()
     rows = {row["display_name"]: row["deleted"] for row in answer["results"]}
     assert rows == {DELETED_NAME: True, "Eve": False}
+
+
+@pytest.mark.parametrize("name", ["%00", "Eve%00", "%00Eve"])
+def test_a_name_with_a_nul_is_nobodys_page(db: None, name: str) -> None:
+    """PostgreSQL cannot hold a NUL: the player page's lookup of one was a 500."""
+    make_player("Eve")
+    for url in (f"/players/{name}/", f"/api/players/{name}/", f"/api/players/{name}/record/"):
+        assert Client().get(url).status_code == 404, url

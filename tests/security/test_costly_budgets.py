@@ -181,6 +181,30 @@ def test_asking_again_for_a_practice_deal_not_ready_yet_spends_no_new_game(
     )
 
 
+def test_a_call_that_outlives_its_window_gives_nothing_back_to_the_next(
+    backend: str, settings: Any
+) -> None:
+    """A practice tier's 503 gives its count back, and a call that spent less than it held
+    gives the rest back; made after the call's window ended, that change took from the next
+    window's counter, down to -2 for three such calls, and six games passed a limit of 3."""
+    from django.test import RequestFactory
+
+    from apikit.budgets import start_costly_call
+
+    limits(settings, games="3/s", solver_seconds="1000/s")
+    request = RequestFactory().post("/api/games/", REMOTE_ADDR="10.0.0.9")
+    request.user = make_user("late")
+    late = [start_costly_call(request, "games", hold_seconds=0.5) for _ in range(3)]
+    time.sleep(1.1)  # the window ends while the three are still at work
+    start_costly_call(request, "games")  # the next window's first call
+    for charge in late:
+        charge.uncount()  # each came to nothing (a 503)
+        charge.settle(0.0)  # and spent none of the time it held
+    player = player_ident(request.user.pk, None)
+    assert cache.get(f"costly:games:{player}:1") == 1
+    assert cache.get(f"costly:solver_seconds:{player}:1") == 0
+
+
 @pytest.mark.slow
 def test_guests_from_one_address_share_its_solver_seconds(backend: str, settings: Any) -> None:
     settings.HINT_SECONDS = 0.2
