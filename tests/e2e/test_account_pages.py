@@ -183,6 +183,27 @@ def test_a_guest_signs_up_from_an_invite_and_lands_in_the_league(browse: Any) ->
     invite = league["invite_url"]
 
     guest = browse(NARROW)
+    # The league's own page, before joining: the way in and back (it said only the API's
+    # "Authentication credentials were not provided."), then, for a logged-in stranger, a
+    # sentence and the way to one's own leagues (the API's words, lower-case).
+    page_url = f"/leagues/{league['id']}/"
+    guest.goto(page_url)
+    main = guest.page.locator("main")
+    assert "for its members" in main.inner_text()
+    assert main.get_by_role("link", name="Sign up").get_attribute("href") == (
+        f"/signup/?next={page_url}"
+    )
+    stranger = browse(NARROW)
+    session = logged_in(make_player("Stranger")).cookies["sessionid"].value
+    stranger.page.context.add_cookies(
+        [{"name": "sessionid", "value": session, "url": stranger.base_url}]
+    )
+    stranger.goto(page_url)
+    status = stranger.page.locator("[data-league-status]")
+    status.get_by_role("link", name="Your leagues").wait_for()
+    assert status.inner_text().startswith("No such league")
+    stranger.errors = [e for e in stranger.errors if "status of 404" not in e]
+    stranger.assert_clean()
     guest.goto(invite)
     sign_up = guest.page.get_by_role("link", name="Sign up to join")
     log_in = guest.page.get_by_role("link", name="Log in to join")

@@ -38,7 +38,7 @@ function table(rows, board) {
   const body = rows.map((row) => {
     // an open day's board links the viewer's own replay alone (the others open at the close)
     const replay = board === "daily" && row.replay_url && [" ", el("a", { href: row.replay_url, "aria-label": gettext("replay") }, "▶")];
-    const provisional = row.provisional
+    const provisional = row.provisional && !row.deleted // an account gone is checked no more
       && [" ", el("span", { class: "provisional", title: PROVISIONAL_MEANS }, gettext("provisional"))];
     return el("tr", row.me ? "me" : null, num(row.rank),
       el("td", "player", rowPlayer(row), provisional, replay), CELLS[board](row));

@@ -92,10 +92,14 @@ function leaguePage(root) {
   const status = $("[data-league-status]", root);
   const body = $("[data-league-body]", root);
   let stop = () => {};
+  // Not (or no longer) a member, or no such league: said as a sentence, with the way to
+  // one's own leagues (it was the API's words alone, "no such league (or you are not a
+  // member)").
   const lost = (message) => {
     stop();
     body.hidden = true;
-    status.textContent = message;
+    const text = message.charAt(0).toUpperCase() + message.slice(1);
+    fill(status, /[.!?]$/.test(text) ? text : `${text}.`, " ", el("a", { href: "/leagues/" }, gettext("Your leagues")));
   };
   const refreshMembers = () => api.get(`/api/leagues/${id}/`).then((league) => drawMembers(root, league));
   refreshMembers().then(() => {

@@ -53,11 +53,12 @@ async function unsubscribe(workerUrl) {
 }
 
 /** Whether reminders go out at all, in words: only by a way the player turned on (push on
- * some device of theirs, or email); the kinds ticked say which, once one is. */
+ * some device of theirs, or email), and only of a kind ticked. */
 function showState(form, prefs) {
-  form.querySelector("[data-reminders-state]").textContent = prefs.push || prefs.email
-    ? gettext("Reminders are on.")
-    : gettext("Reminders are off: nothing is sent until you turn on notifications or email, below.");
+  let state = gettext("Reminders are on.");
+  if (!prefs.push && !prefs.email) state = gettext("Reminders are off: nothing is sent until you turn on notifications or email, below.");
+  else if (!prefs.streak && !prefs.rival) state = gettext("Reminders are off: no kind of reminder is ticked.");
+  form.querySelector("[data-reminders-state]").textContent = state;
 }
 
 function fill(form, prefs, subscribed) {

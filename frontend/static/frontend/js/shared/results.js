@@ -138,13 +138,16 @@ export function botSentences(bot, game, mine) {
 
 /** A short line for the share text: the percentile and the computer, plainly. Alone in its
  * spread, a win is the first (or only) one, said as a boast; a loss says nothing of it
- * ("No one else has won today yet" read oddly to the friends it was sent to). */
+ * ("No one else has won today yet" read oddly to the friends it was sent to), nor does a
+ * percentile of 0 ("Faster than 0 % of today's winners" is no boast to share). */
 export function shareSummary(results, game, { open }) {
   const { spread } = results;
   let first = percentileSentence(spread, { open }).replace(/\.$/, "");
   if (spread.percentile == null) {
     if (spread.kind === "time") first = open ? gettext("the first to win today") : gettext("the day's only win");
     else first = null;
+  } else if (spread.percentile === 0) {
+    first = null;
   }
   const parts = [first].filter(Boolean);
   const outcome = botOutcome(results.bot, game, results.spread.yours);
