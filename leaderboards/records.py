@@ -347,7 +347,8 @@ def player_profile(
                 "moves": g["moves"],
                 "finished_at": g["finished_at"],
                 "guest": g["mode"] == Mode.GUEST,
-                "held": g["held"],
+                # told to its player alone (a guest's kept game may be held too)
+                "held": own and g["held"],
                 "rank": rank,
                 "replay_url": f"/replay/{g['id']}/"
                 if own or g["challenge__date"] < today

@@ -131,3 +131,11 @@ def test_a_guest_game_kept_at_log_in_is_in_the_history_marked_and_unranked(
     ]
     status, theirs = Api(Client()).get("/api/players/Regular/")
     assert [g["replay_url"] for g in theirs["games"][:2]] == [None, None]  # open until the close
+    # A kept guest game moderation holds (linked to the daily): the hold is its player's to
+    # know, not the page's visitors'.
+    Game.objects.filter(pk=as_guest).update(held=True)
+    theirs = Api(Client()).get("/api/players/Regular/")[1]
+    assert as_guest in [g["game_id"] for g in theirs["games"]]
+    assert not any(g["held"] for g in theirs["games"])
+    mine = api.get("/api/players/Regular/")[1]
+    assert [g["held"] for g in mine["games"] if g["game_id"] == as_guest] == [True]
