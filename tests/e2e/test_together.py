@@ -70,7 +70,10 @@ def test_league_invite_both_play_board_updates_archive_and_home(
         "() => document.querySelectorAll('[data-tier-board=\"easy\"] tbody tr').length === 2",
         timeout=20_000,
     )
-    assert sorted(league_rows(owner)) == ["Owlet", "Robin"]
+    # the day is open: the owner's own row links its replay, the friend's does not yet
+    assert sorted(league_rows(owner)) == ["Owlet ▶", "Robin"]
+    replays = owner.page.locator('[data-tier-board="easy"] a[aria-label=replay]')
+    assert replays.count() == 1 and "/replay/" in (replays.get_attribute("href") or "")
     assert owner.page.locator("[data-week] tbody tr").count() == 2
     owner.shot("league-desktop")
     friend.page.reload()

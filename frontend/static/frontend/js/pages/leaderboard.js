@@ -5,7 +5,7 @@ import { api, errorText, serverNow } from "../shared/api.js";
 import { formatElapsed } from "../shared/format.js";
 import { scoreCell } from "../shared/game_names.js";
 import { gettext, interpolate } from "../shared/i18n.js";
-import { el, emptyState, fill, numberCell as num, rowPlayer } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num, replayLink, rowPlayer } from "../shared/html.js";
 import { clockFrom, DAY_MS } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
@@ -37,7 +37,7 @@ function emptyBoard(data, circle) {
 function table(rows, board) {
   const body = rows.map((row) => {
     // an open day's board links the viewer's own replay alone (the others open at the close)
-    const replay = board === "daily" && row.replay_url && [" ", el("a", { href: row.replay_url, "aria-label": gettext("replay") }, "▶")];
+    const replay = board === "daily" && replayLink(row);
     const provisional = row.provisional && !row.deleted // an account gone is checked no more
       && [" ", el("span", { class: "provisional", title: PROVISIONAL_MEANS }, gettext("provisional"))];
     return el("tr", row.me ? "me" : null, num(row.rank),

@@ -8,14 +8,15 @@ import { $, copyText, toast } from "../shared/dom.js";
 import { formatElapsed } from "../shared/format.js";
 import { scoreCell } from "../shared/game_names.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
-import { el, emptyState, fill, numberCell as num, playerLink, rowPlayer } from "../shared/html.js";
+import { el, emptyState, fill, numberCell as num, playerLink, replayLink, rowPlayer } from "../shared/html.js";
 import { shortDayName } from "../shared/local_time.js";
 import { poll, pollEvery } from "../shared/poll.js";
 
 // A tier's heading, in the lower case the API names it.
 const TIER_WORDS = { easy: pgettext("tier", "easy"), medium: pgettext("tier", "medium"), hard: pgettext("tier", "hard"), weekly: pgettext("tier", "weekly") };
 const heads = (...cells) => el("thead", null, el("tr", null, cells.map(([label, numeric]) => el("th", numeric ? "num" : null, label))));
-const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, rowPlayer(r)), cells);
+// (today's rows link the viewer's own replay, as the daily board does)
+const row = (r, ...cells) => el("tr", r.me ? "me" : null, num(r.rank), el("td", null, rowPlayer(r), replayLink(r)), cells);
 
 function dayTable(rows) {
   if (!rows.length) return emptyState(gettext("No member has a verified result on this deal yet."), "/", gettext("Play today's deals"));

@@ -62,6 +62,12 @@ export function rowPlayer(row) {
   return row.deleted ? el("span", "muted", rowName(row)) : playerLink(row.display_name);
 }
 
+/** A board row's ▶ to its game's replay, after the name: none when the API gives no link (an
+ * open day's rows but the viewer's own). */
+export function replayLink(row) {
+  return row.replay_url ? [" ", el("a", { href: row.replay_url, "aria-label": gettext("replay") }, "▶")] : null;
+}
+
 /** A table cell for a number (right-aligned by the stylesheet). */
 export function numberCell(value) {
   return el("td", "num", value);
