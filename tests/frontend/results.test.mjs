@@ -66,6 +66,20 @@ test("the percentile sentence, open day or closed, and with nobody to compare", 
   assert.equal(turnoutSentence({ ...OTHERS, results: 1, wins: 1 }, { open: false }), "1 player on the day's board; 1 won.");
 });
 
+test("no \"Faster than 0 %\": the slowest winner's line is left out, the only winner told so", () => {
+  // the slowest of the day's winners (or tied with all of them) beats nobody: 0 % is no news
+  const slowest = { ...WINNERS, percentile: 0, beaten: 0 };
+  assert.equal(percentileSentence(slowest, { open: true }), null);
+  assert.equal(percentileSentence(slowest, { open: false }), null);
+  assert.equal(percentileSentence({ ...OTHERS, percentile: 0, beaten: 0 }, { open: true }), null);
+  // the only winner so far: nobody to compare with, said as such
+  const only = { ...WINNERS, percentile: null, compared: 0, beaten: 0 };
+  assert.equal(percentileSentence(only, { open: true }), "No one else has won today yet.");
+  assert.equal(percentileSentence(only, { open: false }), "No one else won that day.");
+  // a percentile above 0 is still said
+  assert.equal(percentileSentence({ ...WINNERS, percentile: 1 }, { open: true }), "Faster than 1 % of today's winners.");
+});
+
 test("against the computer: its game, its rate, and who beat whom", () => {
   const won = { status: "won", moves: 90 };
   assert.deepEqual(botSentences(BOT_WON, won, 148_500), {

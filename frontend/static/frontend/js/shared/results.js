@@ -72,8 +72,12 @@ export function spreadTitle(spread, { open }) {
 }
 
 /** "Faster than 73 % of today's winners." / "More cards home than 40 % of today's players
- * who did not win." (`open`: the day has not closed yet). */
+ * who did not win." (`open`: the day has not closed yet). Null at a percentile of 0: the
+ * slowest winner (or one tied with every other) read "Faster than 0 % of today's winners",
+ * neither kind nor news, so the line is left out, on the results screen and in the share
+ * text alike. */
 export function percentileSentence(spread, { open }) {
+  if (spread.percentile === 0) return null;
   const values = { percentile: spread.percentile };
   if (spread.kind === "time") {
     if (spread.percentile == null) return open ? gettext("No one else has won today yet.") : gettext("No one else won that day.");
@@ -139,15 +143,13 @@ export function botSentences(bot, game, mine) {
 /** A short line for the share text: the percentile and the computer, plainly. Alone in its
  * spread, a win is the first (or only) one, said as a boast; a loss says nothing of it
  * ("No one else has won today yet" read oddly to the friends it was sent to), nor does a
- * percentile of 0 ("Faster than 0 % of today's winners" is no boast to share). */
+ * percentile of 0 (`percentileSentence` leaves it out). */
 export function shareSummary(results, game, { open }) {
   const { spread } = results;
-  let first = percentileSentence(spread, { open }).replace(/\.$/, "");
+  let first = percentileSentence(spread, { open })?.replace(/\.$/, "") ?? null;
   if (spread.percentile == null) {
     if (spread.kind === "time") first = open ? gettext("the first to win today") : gettext("the day's only win");
     else first = null;
-  } else if (spread.percentile === 0) {
-    first = null;
   }
   const parts = [first].filter(Boolean);
   const outcome = botOutcome(results.bot, game, results.spread.yours);
@@ -263,7 +265,9 @@ export function showResults(root, results, game, now) {
   drawRecord($("[data-record]"), results.record);
   $("[data-record-title]").textContent = recordTitle(results, game);
   $("[data-spread-title]").textContent = spreadTitle(results.spread, { open });
-  $("[data-percentile]").textContent = percentileSentence(results.spread, { open });
+  const standing = percentileSentence(results.spread, { open });
+  $("[data-percentile]").textContent = standing ?? "";
+  $("[data-percentile]").hidden = !standing;
   $("[data-turnout]").textContent = turnoutSentence(results.spread, { open })
     + (results.spread.counted || results.guest ? ""
       : ` ${results.held ? gettext("Your result is held off the board until a moderator has looked at it.")
