@@ -7,7 +7,9 @@
 - home.js draws the very same cards when the day was not ready as the page was drawn:
   the same elements with the same words, a player's game lines included (and the note on
   a result held for a moderator, which the player's page and calendar mark too);
-- a Play button the server drew starts the game once home.js runs.
+- a Play button the server drew starts the game once home.js runs;
+- the heading's day is written as the other pages' scripts write a day (shortDayName), in
+  the reader's own English: "7 Dec 2026" in en-GB, where the server wrote "Dec 7, 2026".
 """
 
 from __future__ import annotations
@@ -133,4 +135,22 @@ def test_home_js_draws_the_cards_the_server_draws(browse: Any) -> None:
     page.goto("/archive/")
     held = p.locator(".calendar .state.held")
     assert held.get_attribute("title") == "zurückgehalten, bis ein Moderator es angesehen hat"
+    page.assert_clean()
+
+
+def test_the_heading_writes_the_day_as_the_other_pages_do(browse: Any) -> None:
+    make_challenges()
+    page = browse(PHONE, locale="en-GB")
+    p = page.page
+    page.goto("/")
+    p.wait_for_load_state("networkidle")
+    day = p.locator("[data-today]")
+    # The league and player pages' own function, from the page's own modules.
+    written = p.evaluate(
+        "async (day) => (await import('/static/frontend/js/shared/local_time.js'))"
+        ".shortDayName(day)",
+        day.get_attribute("datetime"),
+    )
+    assert re.fullmatch(r"\d{1,2} \w{3,4} \d{4}", written), written  # British: day first
+    assert day.inner_text() == written
     page.assert_clean()

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from reminders.services import streak_text
 
@@ -20,6 +20,23 @@ def test_home_page_and_its_frame_follow_accept_language(client: Client) -> None:
     spanish = client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Las partidas del <time" in spanish and ">Clasificación</a>" in spanish
     assert "Today's deals" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", "Dec 7, 2026"), ("de", "7. Dez. 2026"), ("es", "7 dic 2026")],
+)
+def test_the_home_page_writes_its_day_as_the_other_pages_do(
+    client: Client, monkeypatch: pytest.MonkeyPatch, language: str, written: str
+) -> None:
+    # The other pages write a day with the browser's Intl, day, short month and year
+    # (shared/local_time.js's shortDayName): "Dec 7, 2026", never Django's "Dec. 7, 2026"
+    # ("7. Dezember 2026", "7 de diciembre de 2026") beside it.
+    noon = dt.datetime(2026, 12, 7, 12, 0, tzinfo=dt.UTC)
+    monkeypatch.setattr(timezone, "now", lambda: noon)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<time datetime="2026-12-07" data-today>{written}</time>' in page
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/fo
 import { dailyCounts } from "../shared/game_names.js";
 import { el, emptyState, fill, rowName, rowPlayer } from "../shared/html.js";
 import { gettext, interpolate, ngettext, pgettext } from "../shared/i18n.js";
-import { dayName } from "../shared/local_time.js";
+import { dayName, shortDayName } from "../shared/local_time.js";
 import { poll } from "../shared/poll.js";
 import { shortCommitment } from "../shared/proof.js";
 
@@ -31,6 +31,15 @@ for (const button of box.querySelectorAll("[data-unbound]")) {
 }
 for (const count of box.querySelectorAll("[data-playing]")) playingNow[count.dataset.playing] = Number(count.textContent);
 const drawnDay = box.querySelector("article.tier") ? document.querySelector("[data-today]")?.getAttribute("datetime") : null;
+
+// The heading's day as every page's script writes a day, in the reader's own variant of the
+// language ("7 Dec 2026" in en-GB). The server wrote Django's nearest (frontend/templatetags/
+// day_names.py): most often the same text, left alone then, so nothing moves.
+const todayHeading = document.querySelector("[data-today]");
+if (todayHeading) {
+  const written = shortDayName(todayHeading.getAttribute("datetime"));
+  if (todayHeading.textContent !== written) todayHeading.textContent = written;
+}
 
 const BLURB = {
   easy: gettext("A gentle deal: most players who try it win."),
