@@ -34,6 +34,7 @@ from games.services import get_game_for, get_replay_for
 from leaderboards.archive import month_text
 from leaderboards.records import playing_now
 from moderation import origins
+from social.models import LEAGUE_NAME_MAX_LENGTH
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 
 BOARDS = ("daily", "streaks", "alltime")
@@ -72,7 +73,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "home.html",
         account_deleted=deleted,
         today=today.isoformat(),
-        today_date=today,  # shown in the page's language: "5. Dezember 2026"
+        today_date=today,  # shown in the page's language: "5. Dez. 2026" (day_names)
         countdown=f"{left // 3600:02}:{left % 3600 // 60:02}:{left % 60:02}",  # as home.js's tick()
         tiers=tiers,
         cards=tier_cards(overview, tiers, playing_now(today)),
@@ -207,7 +208,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 @ensure_csrf_cookie
 def leagues(request: HttpRequest) -> HttpResponse:
     """Your leagues, a new one, and the players you follow (the data: /api/leagues/)."""
-    return _page(request, "leagues.html")
+    return _page(request, "leagues.html", league_name_max_length=LEAGUE_NAME_MAX_LENGTH)
 
 
 @ensure_csrf_cookie

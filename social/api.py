@@ -44,8 +44,11 @@ def invite_url(league: League) -> str:
 
 
 class LeagueNameSerializer(serializers.Serializer):
+    # No max_length of its own: a name too long, however long, gets the one rule's answer
+    # (services.clean_league_name: "A league name has 2 to 40 characters.", field "name"),
+    # never a second limit's; the request's size is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE.
     name = serializers.CharField(
-        max_length=200, trim_whitespace=False, help_text="2 to 40 letters, digits, ' _.-'."
+        trim_whitespace=False, help_text="2 to 40 letters, digits, ' _.-'."
     )
 
 

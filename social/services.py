@@ -52,7 +52,10 @@ def clean_league_name(name: Any, *, exclude_id: int | None = None) -> str:
     if not isinstance(name, str):
         raise ServiceError(_("a league name is text"), field="name")
     try:
-        name = check_name_form(name, what=_("A league name"), max_length=LEAGUE_NAME_MAX_LENGTH)
+        # `what` names the rule (accounts/validators.py), which is translated whole: a
+        # translated `what` found none, and a German reader got "Ein Liganame has 2 to 40
+        # characters."
+        name = check_name_form(name, what="A league name", max_length=LEAGUE_NAME_MAX_LENGTH)
     except ValidationError as exc:
         raise ServiceError(" ".join(exc.messages), field="name") from exc
     others = League.objects.filter(closed_at__isnull=True, name_key=name_key(name))

@@ -93,6 +93,31 @@ def test_bad_names_are_400_with_a_reason(ann: User, name: str, says: str) -> Non
     assert status == 400 and says in str(body), body
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "The Friday Night Yukon Solitaire Club Team",  # 42: one word past the limit
+        "y" * 41,
+        "w" * 201,  # past what the request may carry for a name, too: the same rule
+    ],
+)
+def test_a_name_too_long_is_400_with_the_rule_never_cut(ann: User, name: str) -> None:
+    client = logged_in(ann)
+    for language, rule in (
+        ("en", "A league name has 2 to 40 characters."),
+        ("de", "Ein Liganame hat 2 bis 40 Zeichen."),
+    ):
+        response = client.post(
+            "/api/leagues/",
+            {"name": name},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert response.status_code == 400, response.content
+        assert response.json()["detail"] == rule, response.content
+    assert not League.objects.exists()  # nothing made under a shortened name
+
+
 def test_name_not_text_and_look_alike_names(ann: User, bob: User) -> None:
     status, body = api(ann).post("/api/leagues/", {"name": ["a", "b"]})
     assert status == 400, body

@@ -36,12 +36,29 @@ async function showFollows(box) {
   }
 }
 
+/** Say so when the browser cuts what goes into `field` at its maxlength, which it does
+ * without a word: typed past it, or pasted or dropped longer. `say(true)` then, and
+ * `say(false)` on any other change to the field. */
+function sayWhenCut(field, say) {
+  field.addEventListener("beforeinput", (e) => {
+    const kept = field.value.length - ((field.selectionEnd ?? 0) - (field.selectionStart ?? 0));
+    const adding = e.data ?? e.dataTransfer?.getData("text/plain") ?? "";
+    say(field.maxLength >= 0 && kept + adding.length > field.maxLength);
+  });
+}
+
 function leaguesPage(root) {
   const list = $("[data-league-list]", root);
   const follows = $("[data-follow-list]", root);
   if (!list) return;
   showLeagues(list);
   showFollows(follows);
+  const nameField = $("#league-name", root);
+  sayWhenCut(nameField, (cut) => {
+    $("[data-create-error]", root).textContent = cut
+      ? interpolate(gettext("A league name has at most %(max)s characters: yours was cut to fit."), { max: nameField.maxLength })
+      : "";
+  });
   $("[data-create-league]", root).addEventListener("submit", async (e) => {
     e.preventDefault();
     const error = $("[data-create-error]", root);
