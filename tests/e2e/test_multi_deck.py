@@ -2,8 +2,9 @@
 
 A Double Yukon practice deal won by dragging every card of the solver's line at desktop
 size; the 13- and 16-column boards at 1280 px and on a phone (screenshots in
-test-artifacts/screenshots/); spoken labels naming the column and the copy; axe on a
-ten-column board.
+test-artifacts/screenshots/); on a phone the 16-column board says that it scrolls sideways
+(a fading edge, "More columns →"), a board that fits says nothing; spoken labels naming the
+column and the copy; axe on a ten-column board.
 """
 
 from __future__ import annotations
@@ -277,4 +278,111 @@ def test_a_phone_plays_the_16_column_board_by_touch(browse: Any) -> None:
         timeout=10_000,
     )
     page.shot("quadruple-yukon-phone-touch")
+    page.assert_clean()
+
+
+PHONE_390 = {"width": 390, "height": 844}  # a common phone's width (360 above is the narrowest)
+
+# The board's cue that it scrolls sideways: which edges fade (more columns lie past them)
+# and the mask that draws the fade.
+SCROLL_CUE = """b => ({
+    left: b.classList.contains("more-left"),
+    right: b.classList.contains("more-right"),
+    mask: getComputedStyle(b).maskImage,
+    hint: [...document.querySelectorAll("[data-scroll-hint]")]
+        .filter((h) => h.checkVisibility({ visibilityProperty: true }))
+        .map((h) => h.textContent.trim()),
+})"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE_390, PHONE], ids=["390px", "360px"])
+def test_a_board_wider_than_the_phone_says_it_scrolls_sideways(browse: Any, viewport: Any) -> None:
+    """Quadruple Yukon on a phone: the right edge fades while columns lie past it, and
+    "More columns →" stands beside the foundations; scrolled to the end, the right edge's
+    fade and the words go, and the left edge fades. The keyboard and a drag still play."""
+    page = browse(viewport)
+    width = viewport["width"]
+    page.goto("/practice/7/?variant=quadruple-yukon")
+    p = page.page
+    p.locator(".tableau .column").nth(15).wait_for()
+    p.locator(".tableau .card.up").first.wait_for()
+    board = p.locator("[data-board]")
+    assert p.locator("[data-board].wide").count() == 1
+    last = p.locator('.column[data-col="15"]').bounding_box()
+    assert last["x"] > width, "the last column starts off the screen"
+    page.shot(f"quadruple-yukon-phone-{width}-scroll-cue-start")
+    cue = board.evaluate(SCROLL_CUE)
+    assert cue["right"] and not cue["left"], cue
+    assert "gradient" in cue["mask"], "the right edge fades"
+    assert cue["hint"] == ["More columns\u00a0→"], cue
+    hint = p.locator("[data-scroll-hint]").bounding_box()
+    counts = p.locator('.foundation[data-suit="s"] .piles').bounding_box()
+    shown = board.bounding_box()
+    assert counts["x"] + counts["width"] < hint["x"], "the words clear the last slot's counts"
+    assert hint["x"] + hint["width"] <= shown["x"] + shown["width"], "the words are whole"
+    assert failures(p) == []  # axe: the words read against the felt, among the rest
+
+    # a sideways wheel over the board scrolls it to its end
+    box = board.bounding_box()
+    p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    p.mouse.wheel(2000, 0)
+    p.wait_for_function(
+        "() => { const b = document.querySelector('[data-board]');"
+        " return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; }"
+    )
+    p.wait_for_function(
+        "() => !document.querySelector('[data-board]').classList.contains('more-right')"
+    )
+    page.shot(f"quadruple-yukon-phone-{width}-scroll-cue-end")
+    cue = board.evaluate(SCROLL_CUE)
+    assert cue["left"] and not cue["right"], cue
+    assert "gradient" in cue["mask"], "the left edge fades"
+    assert cue["hint"] == [], "no more columns to the right"
+    right = p.locator('.column[data-col="15"]').bounding_box()
+    assert right["x"] + right["width"] <= width, "the last column is in view"
+
+    # a mouse drag still moves a card, between two columns in view at the end
+    position = Position.deal(7, "quadruple-yukon")
+    move = position.parse_move("15:Jd>16")
+    dest = position.move_dest(move)
+    assert dest is not None
+    drag_home_or_onto(page, token(position, position.move_card(move)), dest, "15:Jd>16", 10_000)
+    # and the keyboard still plays: the cursor steps along the columns, round the end
+    p.locator(f'.column[data-col="{dest}"] [data-card]').last.focus()
+
+    def focused_label() -> str:
+        return str(p.evaluate("document.activeElement.getAttribute('aria-label')"))
+
+    assert ", column 16, face up" in focused_label()
+    p.keyboard.press("ArrowRight")
+    assert ", column 1, face up" in focused_label()
+    p.keyboard.press("ArrowLeft")
+    assert ", column 16, face up" in focused_label()
+    # wherever the board stands now, its cue says which edges columns lie past
+    p.wait_for_function(
+        """() => { const b = document.querySelector('[data-board]').getBoundingClientRect();
+            const cols = [...document.querySelectorAll('.tableau .column')]
+                .map((c) => c.getBoundingClientRect());
+            const cue = document.querySelector('[data-board]').classList;
+            return cue.contains('more-left') === cols[0].left < b.left - 1
+              && cue.contains('more-right') === cols.at(-1).right > b.right + 1; }"""
+    )
+    page.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("variant", "viewport"),
+    [("yukon", PHONE_390), ("quadruple-yukon", DESKTOP)],
+)
+def test_a_board_that_fits_shows_no_scroll_cue(browse: Any, variant: str, viewport: Any) -> None:
+    page = browse(viewport)
+    page.goto(f"/practice/7/?variant={variant}")
+    p = page.page
+    p.locator(".tableau .card.up").first.wait_for()
+    board = p.locator("[data-board]")
+    assert board.evaluate("b => b.scrollWidth <= b.clientWidth")
+    cue = board.evaluate(SCROLL_CUE)
+    assert cue == {"left": False, "right": False, "mask": "none", "hint": []}, cue
+    if variant == "yukon":
+        page.shot("yukon-phone-390-no-scroll-cue")
     page.assert_clean()

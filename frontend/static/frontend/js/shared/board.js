@@ -95,6 +95,7 @@ export class Board {
     if (onMove) this.listen();
     this.layout(); // size the empty table now: the deal must not move anything
     new ResizeObserver(() => this.layout()).observe(root);
+    root.addEventListener("scroll", () => this.markHiddenColumns(), { passive: true });
   }
 
   build(columns = 7) {
@@ -106,6 +107,10 @@ export class Board {
     this.role = this.onMove ? "button" : "img";
     const top = el("div", "top-row");
     this.statusLine = el("div", "status-line");
+    // Seen only while the board scrolls sideways with columns past its right edge (site.css,
+    // markHiddenColumns); the keyboard's way along the columns needs no words for it.
+    const scrollHint = el("div", "scroll-hint", { "data-scroll-hint": "", "aria-hidden": "true" });
+    scrollHint.textContent = gettext("More columns") + "\u00a0→"; // the arrow never alone on a line
     const foundations = el("div", "foundations");
     this.foundationEls = {};
     for (const suit of SUITS) {
@@ -114,7 +119,7 @@ export class Board {
       this.foundationEls[suit] = slot;
       foundations.append(slot);
     }
-    top.append(this.statusLine, foundations);
+    top.append(this.statusLine, scrollHint, foundations);
     const tableau = el("div", "tableau");
     this.columnEls = [];
     this.slotEls = [];
@@ -286,6 +291,7 @@ export class Board {
     this.root.style.setProperty("--gap", `${gap}px`);
     this.root.style.setProperty("--cw", `${cw}px`);
     this.root.style.setProperty("--ch", `${ch}px`);
+    this.markHiddenColumns();
     if (!this.pos) return;
     const available = Math.max(ch, this.tableau.clientHeight - SLACK);
     this.pos.columns.forEach((column, k) => {
@@ -297,6 +303,22 @@ export class Board {
         y += i <= column.down ? down : up;
       }
     });
+  }
+
+  /** On a board that scrolls sideways, mark the edges that columns lie past: ``more-left``
+   * and ``more-right``, which site.css fades (and says "More columns" by the right one), so
+   * a newcomer sees that the board goes on. A board that fits has neither. Measured from
+   * the end columns, not the scroll width, which the keyboard cursor's ring and a dragged
+   * card stretch by a few pixels without a scroll. */
+  markHiddenColumns() {
+    const root = this.root;
+    const wide = root.classList.contains("wide");
+    const first = this.columnEls[0];
+    const last = this.columnEls[this.columnEls.length - 1];
+    // offsetLeft is from the board (the columns' positioned ancestor), scrolled or not
+    root.classList.toggle("more-left", wide && first.offsetLeft < root.scrollLeft - 1);
+    root.classList.toggle("more-right", wide
+      && last.offsetLeft + last.offsetWidth > root.scrollLeft + root.clientWidth + 1);
   }
 
   // ----- selection and keyboard focus ---------------------------------------------
