@@ -7,6 +7,12 @@ it refuses instead is another site's page (an ``Origin`` header not the site's o
 which could otherwise have its visitors' browsers add counts; a script can still add some,
 and the address's budget (``metrics.throttles``) bounds that. A browser that sends
 ``Sec-GPC: 1`` or ``DNT: 1`` is answered alike and counted never.
+
+An event past the budget is answered ``{"counted": false}`` with 202, not 429: nothing is
+counted either way, but browsers write every 4xx answer to a fetch or a sendBeacon to the
+console as an error (Chromium does, whatever the page does with the answer), and a visit
+not counted because a school's players share one address is no fault of theirs. A script
+learns the truth from the body, and its events add nothing past the budget all the same.
 """
 
 from __future__ import annotations
@@ -66,14 +72,15 @@ def read_event(data: Any) -> dict[str, Any]:
 
 class MetricsCountedSerializer(serializers.Serializer):
     counted = serializers.BooleanField(
-        help_text="False when the browser asked not to be tracked (Sec-GPC or DNT)."
+        help_text="False when the browser asked not to be tracked (Sec-GPC or DNT), or its "
+        "address has sent its budget of events (`THROTTLE_METRICS_EVENTS`) this hour."
     )
 
 
 class EventView(APIView):
     authentication_classes = ()  # no cookie is read: nobody is known, nothing to forge
     permission_classes = (AllowAny,)
-    throttle_classes = (MetricsEventThrottle,)
+    throttle_classes = ()  # the budget is spent in post(): past it, 202 and not counted
 
     @extend_schema(
         tags=["metrics"],
@@ -96,13 +103,18 @@ class EventView(APIView):
         if from_another_site(request._request):
             raise Forbidden("events are counted from this site's own pages only")
         data = read_event(request.data)
-        if services.declines_tracking(request._request):
+        if services.declines_tracking(request._request) or not within_budget(request, self):
             return Response({"counted": False}, status=status.HTTP_202_ACCEPTED)
         if data["event"] == services.VISIT:
             services.count_visit(data["returned"])
         else:
             services.count(services.SHARE, data["tier"])
         return Response({"counted": True}, status=status.HTTP_202_ACCEPTED)
+
+
+def within_budget(request: Request, view: APIView) -> bool:
+    """Whether the address may still add a count this hour; if so, this event spends one."""
+    return MetricsEventThrottle().allow_request(request, view)
 
 
 def from_another_site(request: HttpRequest) -> bool:
