@@ -386,3 +386,29 @@ def test_a_board_that_fits_shows_no_scroll_cue(browse: Any, variant: str, viewpo
     if variant == "yukon":
         page.shot("yukon-phone-390-no-scroll-cue")
     page.assert_clean()
+
+
+def test_the_keyboard_cursor_brings_its_column_into_view_on_a_board_that_scrolls(
+    browse: Any,
+) -> None:
+    """Quadruple Yukon on a phone, played by keys: each step of the cursor along the 16
+    columns, right to the end and round to the first, leaves the focused card or column
+    inside the board's visible width (it stepped into columns off the screen), and the page
+    itself never scrolls up or down."""
+    page = browse(PHONE_390)
+    page.goto("/practice/7/?variant=quadruple-yukon")
+    p = page.page
+    p.locator(".tableau .card.up").first.wait_for()
+    p.locator('.column[data-col="0"] [data-card]').last.focus()
+    page_y = p.evaluate("window.scrollY")
+    in_view = """() => { const b = document.querySelector('[data-board]').getBoundingClientRect();
+        const f = document.activeElement.getBoundingClientRect();
+        return f.left >= b.left && f.right <= b.right; }"""
+    seen = []
+    for _ in range(16):
+        p.keyboard.press("ArrowRight")
+        seen.append(p.evaluate("document.activeElement.closest('.column').dataset.col"))
+        assert p.evaluate(in_view), f"column {seen[-1]} is off the screen"
+        assert p.evaluate("window.scrollY") == page_y
+    assert seen == [str(k) for k in range(1, 16)] + ["0"]
+    page.assert_clean()

@@ -321,6 +321,18 @@ export class Board {
       && last.offsetLeft + last.offsetWidth > root.scrollLeft + root.clientWidth + 1);
   }
 
+  /** The keyboard's cursor on a board that scrolls sideways: its column (or foundation)
+   * is brought into view, clear of the faded edges. Only the board scrolls, sideways: the
+   * page stays where it is (the cursor focuses with preventScroll). */
+  revealSideways(node) {
+    const root = this.root;
+    if (!root.classList.contains("wide")) return;
+    const box = node.getBoundingClientRect(), view = root.getBoundingClientRect();
+    const margin = 48; // px: the faded edges (site.css, --fade-left and --fade-right) and a little
+    if (box.left < view.left + margin) root.scrollLeft -= view.left + margin - box.left;
+    else if (box.right > view.right - margin) root.scrollLeft += box.right - (view.right - margin);
+  }
+
   // ----- selection and keyboard focus ---------------------------------------------
 
   pileOf(card) {
@@ -391,6 +403,7 @@ export class Board {
     const target = this.focusTarget();
     target.setAttribute("tabindex", "0");
     target.focus({ preventScroll: true });
+    this.revealSideways(target);
     if (this.selected) {
       // The focused element's name is spoken on focus; this adds whether the drop is legal.
       const dest = col === "F" ? "F" : col;
