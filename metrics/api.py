@@ -102,8 +102,11 @@ class EventView(APIView):
     def post(self, request: Request) -> Response:
         if from_another_site(request._request):
             raise Forbidden("events are counted from this site's own pages only")
+        # the budget first, as a throttle: past it the body is not even read
+        if not within_budget(request, self):
+            return Response({"counted": False}, status=status.HTTP_202_ACCEPTED)
         data = read_event(request.data)
-        if services.declines_tracking(request._request) or not within_budget(request, self):
+        if services.declines_tracking(request._request):
             return Response({"counted": False}, status=status.HTTP_202_ACCEPTED)
         if data["event"] == services.VISIT:
             services.count_visit(data["returned"])
@@ -113,7 +116,8 @@ class EventView(APIView):
 
 
 def within_budget(request: Request, view: APIView) -> bool:
-    """Whether the address may still add a count this hour; if so, this event spends one."""
+    """Whether the address may still send an event this hour; if so, this one spends one
+    (counted or not, as a throttle's requests do)."""
     return MetricsEventThrottle().allow_request(request, view)
 
 

@@ -146,9 +146,13 @@ def test_an_address_counts_only_within_its_budget(monkeypatch: pytest.MonkeyPatc
     assert other.json() == {"counted": True}  # the budget is the address's, not the site's
     services.flush_pending()
     assert counts() == {(utc_today(), "share", "hard"): 4}
-    # an event the funnel does not know is still a 400 with its message, budget or not
-    refused = beacon(Client(REMOTE_ADDR="203.0.113.9"), {"event": "share", "tier": "gold"})
+    # within its budget, an event the funnel does not know is a 400 with its message
+    refused = beacon(Client(REMOTE_ADDR="203.0.113.11"), {"event": "share", "tier": "gold"})
     assert refused.status_code == 400
+    # past it, the body is not even read (a flood costs a look at the budget, as a 429 did
+    # before): megabytes of broken JSON are answered as any other event past the budget
+    flood = beacon(Client(REMOTE_ADDR="203.0.113.9"), "[" * 1_000_000)
+    assert (flood.status_code, flood.json()) == (202, {"counted": False})
 
 
 def test_a_batch_reaches_postgres_once_and_without_redis_counts_go_there_directly(
