@@ -311,6 +311,41 @@ def test_illegal_drop_snaps_back_with_a_reason(browse: Any) -> None:
     phone.assert_clean()
 
 
+def test_a_move_without_a_connection_waits_for_it_and_the_game_goes_on(browse: Any) -> None:
+    """The connection drops as a move is made (the same play page as a daily's): the board
+    stops taking moves and says why, and when the connection is back it shows the game as
+    the server has it and play goes on. It took moves the server never saw, and the first
+    move once back online was refused as "The game changed elsewhere"."""
+    page = browse(DESKTOP)
+    page.goto("/practice/0/")
+    p = page.page
+    p.locator('.tableau [data-card="8d"]').wait_for()
+    drag(page, "8d", 5)
+    wait_landed(page, "8d", 5)
+    p.context.set_offline(True)
+    drag(page, "9c", 6)  # the server never hears of it
+    line = p.locator("[data-connection]")
+    line.filter(has_text="No connection").wait_for()
+    assert "may not have been saved" in line.inner_text()
+    assert p.locator("[data-board].frozen").count() == 1  # no more moves meanwhile
+    p.context.set_offline(False)
+    line.wait_for(state="hidden", timeout=10_000)
+    assert p.locator("[data-board].frozen").count() == 0
+    assert p.locator("[data-moves]").inner_text() == "1"  # as the server has it
+    assert p.locator('.column[data-col="6"] [data-card="9c"]').count() == 0
+    drag(page, "9c", 6)  # made again, and taken
+    wait_landed(page, "9c", 6)
+    assert p.locator("[data-moves]").inner_text() == "2"
+    assert "changed elsewhere" not in p.locator("body").inner_text()
+    p.reload()
+    p.locator('.column[data-col="6"] [data-card="9c"]').wait_for()
+    assert p.locator("[data-moves]").inner_text() == "2"
+    cut_off = "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED"
+    assert cut_off in page.errors  # the lost move and the tries while offline
+    page.errors = [error for error in page.errors if error != cut_off]
+    page.assert_clean()
+
+
 PAGES = [
     ("home", "/"),
     ("how-to-play", "/how-to-play/"),

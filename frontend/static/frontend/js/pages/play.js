@@ -44,6 +44,7 @@ const state = {
   closeAsked: 0, // when the page last reloaded because the day closed (the server ends the game)
   closeTold: false, // the player was told how long is left before the close
   stuckTold: false, // "No legal move left." was announced
+  offline: false, // a move went unanswered: the board waits for the connection (waitForConnection)
 };
 
 function announce(text) {
@@ -189,14 +190,49 @@ async function reload(reason) {
   try {
     adopt(await api.get(`/api/games/${state.game.id}/`));
   } catch (err) {
-    toast(interpolate(gettext("Could not reload the game: %(error)s"), { error: err.message }), { warn: true });
+    if (err.status === 0) waitForConnection();
+    else toast(interpolate(gettext("Could not reload the game: %(error)s"), { error: err.message }), { warn: true });
+  }
+}
+
+// ----- a lost connection -----------------------------------------------------------
+
+const RECONNECT_MS = 3000;
+
+/** A move (or a reload) the server never answered: the connection is gone. The board stops
+ * taking moves and a line under it says so until the game can be read again, every few
+ * seconds; then the game is adopted as the server has it (the lost move may have reached it
+ * or not) and play goes on. Before, the board went on taking moves the server never saw, and
+ * the first one after the connection came back was refused as "changed elsewhere". */
+async function waitForConnection() {
+  if (state.offline) return;
+  state.offline = true;
+  state.generation += 1; // the moves queued behind the lost one are not sent
+  board.setFrozen(true);
+  const line = $("[data-connection]");
+  line.textContent = gettext("No connection: your last move may not have been saved. The game waits here and goes on as soon as the connection is back.");
+  line.hidden = false;
+  announce(line.textContent);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+    let game;
+    try {
+      game = await api.get(`/api/games/${state.game.id}/`);
+    } catch {
+      continue;
+    }
+    state.offline = false;
+    line.hidden = true;
+    adopt(game);
+    toast(gettext("Connected again: the game is as the server has it."));
+    return;
   }
 }
 
 // ----- moves ---------------------------------------------------------------------
 
 function playMove(text) {
-  if (state.finished) return;
+  if (state.finished || state.offline) return;
   let step;
   try {
     step = applyMove(state.pos, text);
@@ -227,6 +263,10 @@ async function sendMove(generation, ply, text, uncovered) {
     result = await api.post(`/api/games/${state.game.id}/moves/`, { ply, move: text });
   } catch (err) {
     if (generation !== state.generation) return;
+    if (err.status === 0) {
+      waitForConnection();
+      return;
+    }
     const closed = err.status === 409 && err.body && err.body.status === "abandoned";
     const why = closed ? err.message
       : err.status === 409 ? gettext("The game changed elsewhere; reloaded it.")
