@@ -5,6 +5,7 @@
 // new position. Without `onMove` the board is a read-only view (the replay page).
 
 import { SUITS, cardLabel, cardName, cardSvgElement, slotSvgElement, suitName, suitOf, theCardName } from "./cards.js";
+import { asSentence } from "./format.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { faceOf, illegalReason, locate, moveText, targetsOf, variantOf } from "./rules.js";
 import { reducedMotion } from "./settings.js"; // the player's Animations, else the device's
@@ -428,8 +429,9 @@ export class Board {
   tryMove(card, dest) {
     const reason = illegalReason(this.pos, card, dest);
     if (reason) {
-      this.notify(reason); // seen: a toast that is not spoken; heard: the announcement
-      this.announce(reason);
+      const said = asSentence(reason); // a clause of the rules', alone here
+      this.notify(said); // seen: a toast that is not spoken; heard: the announcement
+      this.announce(said);
       this.sound("illegal");
       for (const node of this.pileOf(card)) {
         node.classList.remove("flash");

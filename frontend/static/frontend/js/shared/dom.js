@@ -2,6 +2,7 @@
 // whether someone is logged in, the clipboard, and buttons that open what they create.
 
 import { api } from "./api.js";
+import { asSentence } from "./format.js";
 
 /** One selector's first match, in the whole page or under `root`. */
 export function $(selector, root = document) {
@@ -25,7 +26,7 @@ export function toast(message, { warn = false, ms = 2600, silent = false } = {})
   if (!el) return;
   const status = document.querySelector("[data-site-status]");
   if (status && !silent) speak(status, message);
-  el.textContent = message;
+  el.textContent = asSentence(message);
   el.classList.toggle("warn", warn);
   el.hidden = false;
   clearTimeout(toastTimer);

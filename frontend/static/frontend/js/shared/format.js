@@ -1,7 +1,7 @@
 // Times and names as the pages show them. No DOM, so the node tests can import what uses it
 // (share.js). Words in the page's language (i18n.js).
 
-import { gettext, interpolate, pgettext } from "./i18n.js";
+import { gettext, interpolate, pageLanguage, pgettext } from "./i18n.js";
 
 /** Seconds as m:ss, or h:mm:ss from an hour on. */
 export function formatTime(seconds) {
@@ -41,4 +41,14 @@ const TIER_TITLES = {
 export function tierTitle(tier) {
   const text = String(tier ?? "");
   return Object.hasOwn(TIER_TITLES, text) ? TIER_TITLES[text] : text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A message shown on its own as a sentence: its first letter a capital, in the page's
+ * language ("the eight of spades cannot go on ..." -> "The eight of spades ..."; "die
+ * Karo-Vier ..." -> "Die Karo-Vier ..."). The rules' reasons are clauses, lower-case, since
+ * they are also read after other words. */
+export function asSentence(message) {
+  const text = String(message ?? "");
+  const [first = ""] = text;
+  return first.toLocaleUpperCase(pageLanguage()) + text.slice(first.length);
 }
