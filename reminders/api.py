@@ -63,6 +63,15 @@ class SubscriptionAnswerSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class TimeZoneField(serializers.ChoiceField):
+    """A ChoiceField that says an empty zone is empty ("blank"), not an unknown one."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if data == "":
+            self.fail("blank")
+        return super().to_internal_value(data)
+
+
 class PreferencesInputSerializer(serializers.Serializer):
     """Fields left out keep their values."""
 
@@ -74,16 +83,21 @@ class PreferencesInputSerializer(serializers.Serializer):
         TIME,
         required=False,
         help_text="Local time, HH:MM (24 hours).",
-        error_messages={"invalid": gettext_lazy("a time as HH:MM, from 00:00 to 23:59")},
+        # the page's form shows the message alone (no field name): "blank" says which
+        error_messages={
+            "invalid": gettext_lazy("a time as HH:MM, from 00:00 to 23:59"),
+            "blank": gettext_lazy("Choose the time your reminders come at."),
+        },
     )
-    time_zone = serializers.ChoiceField(
+    time_zone = TimeZoneField(
         sorted(services.time_zones()),
         required=False,
         help_text="An IANA time zone, e.g. Europe/Paris.",
         error_messages={
             "invalid_choice": gettext_lazy(
                 "unknown time zone {input!r}: an IANA name like Europe/Paris"
-            )
+            ),
+            "blank": gettext_lazy("Enter your time zone, an IANA name like Europe/Paris."),
         },
     )
     streak = StrictBooleanField(required=False, help_text='"Your streak ends soon."')

@@ -3,7 +3,7 @@
 // (POST /api/reminders/push-subscriptions/, DELETE ...?endpoint=). The browser asks for
 // permission to show notifications only when the player turns push on, never on page load.
 
-import { errorText, request } from "./api.js";
+import { ApiError, fieldErrorText, request } from "./api.js";
 import { toast } from "./dom.js";
 import { gettext, interpolate } from "./i18n.js";
 
@@ -52,6 +52,17 @@ async function unsubscribe(workerUrl) {
   await subscription.unsubscribe();
 }
 
+/** What the page says when turning notifications on (`turningOn`) or off failed: the
+ * server's refusal in its own words; any other failure is the browser's (Chrome in a
+ * private window: "Registration failed - permission denied"), whose raw text means
+ * nothing to a player, so it is said in the page's words. */
+export function pushFailureText(err, turningOn) {
+  if (err instanceof ApiError) return fieldErrorText(err.body, err.message);
+  return turningOn
+    ? gettext("This browser cannot receive notifications from this site here (a private window often cannot). Email reminders still work.")
+    : gettext("Notifications could not be turned off in this browser: try again, or block them in its site settings.");
+}
+
 /** Whether reminders go out at all, in words: only by a way the player turned on (push on
  * some device of theirs, or email), and only of a kind ticked. */
 function showState(form, prefs) {
@@ -85,20 +96,71 @@ function fill(form, prefs, subscribed) {
   }
 }
 
-/** Fill the reminders form and wire it up: push on asks for permission and subscribes this
- * browser; push off unsubscribes it; Save sends the rest. */
+/** The choices the form shows, as the API takes them (push is this browser's, apart). */
+function choices(form) {
+  const el = form.elements;
+  return {
+    streak: el.streak.checked,
+    rival: el.rival.checked,
+    time: el.time.value,
+    time_zone: el.time_zone.value.trim(),
+    email: el.email.checked,
+  };
+}
+
+/** Fill the reminders form and wire it up. The ways (push, email) save at once, as they
+ * are ticked, with everything else the form shows: push on asks for permission and
+ * subscribes this browser, push off unsubscribes it. Save sends the rest; until then a
+ * change is marked unsaved, and leaving the page asks first. */
 export async function setUpReminders(form) {
   const workerUrl = form.dataset.pushWorker;
   const error = form.querySelector("[data-error]");
   const pushNote = form.querySelector("[data-push-note]");
+  const unsavedNote = form.querySelector("[data-unsaved]");
+  // The choices that wait for Save, as JSON: all but the email tick, which saves itself.
+  const pending = () => {
+    const { email, ...rest } = choices(form);
+    return JSON.stringify(rest);
+  };
+  let saved = null; // pending() as last loaded or saved
+  const unsaved = () => saved !== null && pending() !== saved;
+  const markUnsaved = () => {
+    unsavedNote.textContent = unsaved() ? gettext("You have unsaved changes.") : "";
+  };
+  const filled = (prefs, subscribed) => {
+    fill(form, prefs, subscribed);
+    saved = pending();
+    markUnsaved();
+  };
   const save = (changes) => request("PUT", PREFERENCES, changes);
   try {
     const [prefs, subscription] = await Promise.all([request("GET", PREFERENCES), currentSubscription(workerUrl).catch(() => null)]);
-    fill(form, prefs, Boolean(subscription));
+    filled(prefs, Boolean(subscription));
   } catch (err) {
-    error.textContent = errorText(err.body, err.message);
+    error.textContent = fieldErrorText(err.body, err.message);
     return;
   }
+  form.addEventListener("input", markUnsaved);
+  form.addEventListener("change", markUnsaved);
+  window.addEventListener("beforeunload", (e) => {
+    if (!unsaved()) return;
+    e.preventDefault();
+    e.returnValue = ""; // older browsers ask only with this set
+  });
+
+  form.elements.email.addEventListener("change", async () => {
+    const box = form.elements.email;
+    error.textContent = "";
+    box.disabled = true;
+    try {
+      filled(await save(choices(form)), form.elements.push.checked); // fill enables the box
+      toast(box.checked ? gettext("Email reminders are on.") : gettext("Email reminders are off."));
+    } catch (err) {
+      box.checked = !box.checked;
+      box.disabled = false;
+      error.textContent = fieldErrorText(err.body, err.message);
+    }
+  });
 
   form.elements.push.addEventListener("change", async () => {
     const box = form.elements.push;
@@ -114,16 +176,17 @@ export async function setUpReminders(form) {
           return;
         }
         await subscribe(workerUrl);
-        showState(form, await save({ push: true }));
+        filled(await save({ ...choices(form), push: true }), true);
         toast(gettext("Notifications are on for this device."));
       } else {
         await unsubscribe(workerUrl);
-        showState(form, await save({ push: false }));
+        filled(await save({ ...choices(form), push: false }), false);
         toast(gettext("Notifications are off."));
       }
     } catch (err) {
       box.checked = !box.checked;
-      error.textContent = errorText(err.body, err.message);
+      // beside the box, as the blocked permission is
+      pushNote.textContent = pushFailureText(err, !box.checked);
     } finally {
       box.disabled = false;
     }
@@ -132,19 +195,11 @@ export async function setUpReminders(form) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    const el = form.elements;
     try {
-      const prefs = await save({
-        streak: el.streak.checked,
-        rival: el.rival.checked,
-        time: el.time.value,
-        time_zone: el.time_zone.value.trim(),
-        email: el.email.checked,
-      });
-      fill(form, prefs, el.push.checked);
+      filled(await save(choices(form)), form.elements.push.checked);
       toast(gettext("Reminders saved."));
     } catch (err) {
-      error.textContent = errorText(err.body, err.message);
+      error.textContent = fieldErrorText(err.body, err.message);
     }
   });
 }
