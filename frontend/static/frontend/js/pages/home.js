@@ -4,7 +4,7 @@
 // and yesterday's deals and salts. The server draws the tiers' cards (frontend/tier_cards.py);
 // this module draws them only when the day was not ready as the page was drawn.
 
-import { api, serverNow } from "../shared/api.js";
+import { api, ApiError, serverNow } from "../shared/api.js";
 import { copyText, siteConstants } from "../shared/dom.js";
 import { formatElapsed, formatTime, tierTitle, variantTitle } from "../shared/format.js";
 import { dailyCounts } from "../shared/game_names.js";
@@ -167,7 +167,14 @@ async function startDaily(button) {
   }
 }
 
-const notLoaded = (err) => el("p", "notice", interpolate(gettext("Today's challenges could not be loaded: %(error)s."), { error: err.message }));
+// A network failure (status 0: no answer at all) also says what still works offline: the
+// practice the offline page offers (offline.html's "Pick a deal"), kept by the service worker.
+const notLoaded = (err) => el("p", "notice",
+  interpolate(gettext("Today's challenges could not be loaded: %(error)s."), { error: err.message }),
+  err instanceof ApiError && err.status === 0
+    ? [" ", ...sentence(gettext("Practice deals still work without a network: %(practice)s."),
+      { practice: el("a", { href: "/practice/offline/" }, gettext("practise offline")) })]
+    : null);
 
 // The server drew the day's cards: the commitments, and yesterday's deals once opened, come
 // from each day's proof (GET /api/daily/<date>/), which counts no games as /api/daily/ does.

@@ -1,17 +1,35 @@
 // The offline page (offline.html), which the service worker also shows in place of a page it
 // could not fetch: the address is then that page's, so reloading retries the page itself.
 
+import { reachable, RECHECK_MS } from "../shared/connection.js";
+
 const retry = () => window.location.reload();
 
 document.querySelector("[data-retry]")?.addEventListener("click", retry);
 
-// "online" also fires while nothing answers yet (a network joined, no route to the site):
-// reload only once the site itself answers, or the page would flash back to itself.
-window.addEventListener("online", async () => {
-  try {
-    await fetch(window.location.href, { method: "HEAD", cache: "no-store" });
-  } catch {
-    return; // still cut off: the next "online" tries again
+// The page reloads itself once the site answers again, as offline practice notices it
+// (shared/connection.js): the site is asked every few seconds while it is out of reach, as
+// the browser does not always say "online" (navigator.onLine may never have said no), and
+// "online" alone may come with no route to the site yet. Only after the site was seen out of
+// reach: the page opened at its own address with the network up stays as it is.
+let cutOff = false;
+let checking = false;
+let recheck = 0;
+
+async function check() {
+  if (checking) return;
+  checking = true;
+  clearTimeout(recheck);
+  const answers = await reachable();
+  checking = false;
+  if (answers) {
+    if (cutOff) retry();
+    return;
   }
-  retry();
-});
+  cutOff = true;
+  recheck = setTimeout(check, RECHECK_MS);
+}
+
+check();
+window.addEventListener("online", check);
+window.addEventListener("offline", check);

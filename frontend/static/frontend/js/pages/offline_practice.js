@@ -10,6 +10,7 @@
 import { Board } from "../shared/board.js";
 import { theCardName } from "../shared/cards.js";
 import { confirmChoice } from "../shared/confirm.js";
+import { reachable, RECHECK_MS } from "../shared/connection.js";
 import { dealGame, parseDealNumber, playMoves } from "../shared/deal.js";
 import { siteConstants, speak, toast } from "../shared/dom.js";
 import { formatTime, variantTitle } from "../shared/format.js";
@@ -223,22 +224,6 @@ function showEnd() {
   if (!dialog.open) dialog.showModal();
 }
 
-/** Whether the site answers. `navigator.onLine` can say yes with no way through (a Wi-Fi
- * with no internet behind it; a page reloaded offline, in some Chromiums), so a yes is
- * checked with a HEAD of /healthz, which the service worker leaves to the network. */
-async function reachable() {
-  if (!navigator.onLine) return false;
-  try {
-    await fetch("/healthz", { method: "HEAD", cache: "no-store", signal: AbortSignal.timeout(5000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// While the site is out of reach it is asked again this often: a browser does not always
-// say when the network is back (no "online" event when `navigator.onLine` never said no).
-const RECHECK_MS = 3000;
 let recheck = 0;
 
 /** Online or not, the game is offline practice: say so, and when the network comes back,
