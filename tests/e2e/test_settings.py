@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.axe import failures
 from tests.factories import DESKTOP, PHONE, logged_in, make_player
@@ -130,3 +131,37 @@ def test_settings_apply_at_once_stay_after_a_reload_and_follow_the_player(
     assert g.evaluate(ROOT_ATTRIBUTES) == attributes(theme="dark", suits="four")
     for page in (guest, player, other):
         page.assert_clean()
+
+
+DONE_IN_VIEW = """() => {
+  const done = [...document.querySelectorAll("dialog.settings-panel button")]
+    .find((b) => b.textContent.trim() === "Done");
+  const box = done.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  return {
+    inside: box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth,
+    onTop: document.elementFromPoint(x, y) === done,
+    x, y, box: [box.top, box.bottom, innerHeight],
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [DESKTOP, {"width": 390, "height": 844}, PHONE],
+    ids=["1280x800", "390x844", "360x740"],
+)
+def test_the_panels_done_button_is_in_view_without_scrolling(
+    browse: Any, viewport: dict[str, int]
+) -> None:
+    page = browse(viewport)
+    p = page.page
+    page.goto("/")
+    panel = open_panel(p)
+    found = p.evaluate(DONE_IN_VIEW)
+    page.shot(f"settings-panel-done-{viewport['width']}x{viewport['height']}")
+    assert found["inside"], f"Done is cut off: {found['box']}"
+    assert found["onTop"], "something covers Done"
+    p.mouse.click(found["x"], found["y"])  # a click where it shows: Playwright does not scroll
+    expect(panel).to_be_hidden()
+    page.assert_clean()
