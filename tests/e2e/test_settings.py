@@ -60,6 +60,9 @@ def test_settings_apply_at_once_stay_after_a_reload_and_follow_the_player(
     choose(panel, "Theme", "Dark")
     choose(panel, "Card faces", "Four-colour suits")
     assert g.evaluate(ROOT_ATTRIBUTES) == attributes(theme="dark", suits="four")
+    # the rules and the game's messages say red and black: the panel says which is which
+    faces = panel.get_by_role("group", name="Card faces").inner_text()
+    assert "clubs are green and diamonds blue: they still count as black and red" in faces
     assert "Saved in this browser." in panel.inner_text()
     guest.shot("settings-panel-360")
     found = failures(g)

@@ -58,6 +58,8 @@ function build(loggedIn) {
       languageChoice(),
       radios("theme", gettext("Theme")),
       radios("suits", gettext("Card faces"),
+        // the rules, the game's messages and the diagrams say red and black
+        el("p", "settings-note", gettext("With four colours, clubs are green and diamonds blue: they still count as black and red.")),
         checkbox("largeIndices", gettext("Large indices"), gettext("Bigger rank and suit in the corner, for small screens"))),
       radios("animations", gettext("Animations")),
       el("fieldset", "settings-group",
