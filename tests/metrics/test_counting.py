@@ -146,13 +146,16 @@ def test_an_address_counts_only_within_its_budget(monkeypatch: pytest.MonkeyPatc
     assert other.json() == {"counted": True}  # the budget is the address's, not the site's
     services.flush_pending()
     assert counts() == {(utc_today(), "share", "hard"): 4}
-    # within its budget, an event the funnel does not know is a 400 with its message
-    refused = beacon(Client(REMOTE_ADDR="203.0.113.11"), {"event": "share", "tier": "gold"})
-    assert refused.status_code == 400
-    # past it, the body is not even read (a flood costs a look at the budget, as a 429 did
-    # before): megabytes of broken JSON are answered as any other event past the budget
-    flood = beacon(Client(REMOTE_ADDR="203.0.113.9"), "[" * 1_000_000)
-    assert (flood.status_code, flood.json()) == (202, {"counted": False})
+    # budget or not, an event the funnel does not know is a 400 with its message (the API's
+    # contract: schemathesis holds it), and a body larger than any event is refused unread,
+    # so that a flood past the budget costs no parsing (a megabyte of "[" nests too deep for
+    # the parser: a 400 of its own, had it been read)
+    for address in ("203.0.113.9", "203.0.113.11"):
+        refused = beacon(Client(REMOTE_ADDR=address), {"event": "share", "tier": "gold"})
+        assert refused.status_code == 400
+        flood = beacon(Client(REMOTE_ADDR=address), "[" * 1_000_000)
+        assert flood.status_code == 400
+        assert "at most 1024 bytes" in flood.json()["detail"], flood.json()
 
 
 def test_a_batch_reaches_postgres_once_and_without_redis_counts_go_there_directly(
