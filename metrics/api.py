@@ -51,9 +51,6 @@ class MetricsShareSerializer(serializers.Serializer):
     )
 
 
-# The largest body an event may have (one is a few dozen bytes).
-EVENT_MAX_BYTES = 1024
-
 EVENT_SHAPES: dict[str, type[serializers.Serializer]] = {
     services.VISIT: MetricsVisitSerializer,
     services.SHARE: MetricsShareSerializer,
@@ -97,11 +94,7 @@ class EventView(APIView):
         },
         responses={
             202: MetricsCountedSerializer,
-            400: OpenApiResponse(
-                ERROR,
-                description="Not an event the funnel counts, or a body over "
-                f"{EVENT_MAX_BYTES} bytes (refused unread).",
-            ),
+            400: OpenApiResponse(ERROR, description="Not an event the funnel counts."),
             403: OpenApiResponse(ERROR, description="Sent from another site's page (Origin)."),
         },
         auth=[],
@@ -109,11 +102,7 @@ class EventView(APIView):
     def post(self, request: Request) -> Response:
         if from_another_site(request._request):
             raise Forbidden("events are counted from this site's own pages only")
-        # an event is a few dozen bytes: a larger body is refused before it is read, so that
-        # a flood past the budget costs no parsing (the budget is looked at after the event,
-        # which is checked whatever the budget: a malformed one is a 400, always)
-        if body_size(request) > EVENT_MAX_BYTES:
-            raise serializers.ValidationError(f"an event's body is at most {EVENT_MAX_BYTES} bytes")
+        # the event is checked before the budget is: a malformed one is a 400, always
         data = read_event(request.data)
         if services.declines_tracking(request._request) or not within_budget(request, self):
             return Response({"counted": False}, status=status.HTTP_202_ACCEPTED)
@@ -127,14 +116,6 @@ class EventView(APIView):
 def within_budget(request: Request, view: APIView) -> bool:
     """Whether the address may still add a count this hour; if so, this event spends one."""
     return MetricsEventThrottle().allow_request(request, view)
-
-
-def body_size(request: Request) -> int:
-    """The body's length as the request declares it (Django reads no more than that)."""
-    try:
-        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
-    except ValueError:
-        return 0
 
 
 def from_another_site(request: HttpRequest) -> bool:

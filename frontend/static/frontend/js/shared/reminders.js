@@ -132,7 +132,14 @@ export async function setUpReminders(form) {
     saved = pending();
     markUnsaved();
   };
-  const save = (changes) => request("PUT", PREFERENCES, changes);
+  // One save at a time, in the order made: a tick's save and a Save pressed at once must
+  // answer in order, or the older answer filled the form over the newer one.
+  let saving = Promise.resolve();
+  const save = (changes) => {
+    const put = saving.catch(() => {}).then(() => request("PUT", PREFERENCES, changes));
+    saving = put;
+    return put;
+  };
   try {
     const [prefs, subscription] = await Promise.all([request("GET", PREFERENCES), currentSubscription(workerUrl).catch(() => null)]);
     filled(prefs, Boolean(subscription));
