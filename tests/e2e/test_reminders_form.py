@@ -18,17 +18,11 @@ from allauth.account.models import EmailAddress
 
 from accounts.models import User
 from reminders.models import ReminderPreferences
-from tests.factories import PHONE, client_for, make_player
+from tests.e2e.test_account_deletion import logged_in_page
+from tests.factories import PHONE, make_player
 from tests.reminders.conftest import vapid  # noqa: F401 (fixture: the site's VAPID pair)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def logged_in_page(browse: Any, player: User, **options: Any) -> Any:
-    page = browse(**options)
-    session = client_for(player).cookies["sessionid"].value
-    page.page.context.add_cookies([{"name": "sessionid", "value": session, "url": page.base_url}])
-    return page
 
 
 def with_address(name: str, **extra: Any) -> User:
