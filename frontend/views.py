@@ -22,7 +22,7 @@ from django.views.decorators.http import etag, require_safe
 
 from accounts import login_backoff
 from accounts.language import LANGUAGE_COOKIE_SECONDS
-from accounts.models import User
+from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
 from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
 from apikit.errors import Conflict, NotFound
@@ -208,7 +208,12 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
 @ensure_csrf_cookie
 def leagues(request: HttpRequest) -> HttpResponse:
     """Your leagues, a new one, and the players you follow (the data: /api/leagues/)."""
-    return _page(request, "leagues.html", league_name_max_length=LEAGUE_NAME_MAX_LENGTH)
+    return _page(
+        request,
+        "leagues.html",
+        league_name_max_length=LEAGUE_NAME_MAX_LENGTH,
+        display_name_max_length=DISPLAY_NAME_MAX_LENGTH,
+    )
 
 
 @ensure_csrf_cookie

@@ -72,9 +72,20 @@ async function navigate(request, url) {
       (practice && (await cache.match(PLAN.offline_practice, { ignoreVary: true }))) ||
       (await cache.match(url.pathname, { ignoreVary: true })) ||
       (await cache.match(PLAN.offline, { ignoreVary: true }));
-    if (kept) return kept;
+    if (kept) return markedKept(kept);
     throw offline;
   }
+}
+
+// A kept page is a guest's (fetched without cookies): marked on its <html> as the kept copy,
+// so that its header says "Offline" where a guest's offers "Log in" (base.html, site.css), and
+// a logged-in player does not think they were logged out. Otherwise the kept bytes, with the
+// kept headers (the content security policy's nonce is its scripts').
+async function markedKept(response) {
+  const page = (await response.text()).replace(/<html(?=[\s>])/i, "<html data-kept-copy");
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return new Response(page, { status: response.status, statusText: response.statusText, headers });
 }
 
 // A hashed name never changes its content: the copy kept at install is the file.

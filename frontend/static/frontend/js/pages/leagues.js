@@ -2,7 +2,7 @@
 // Data: /api/leagues/, /api/follows/.
 
 import { api, request } from "../shared/api.js";
-import { $, toast } from "../shared/dom.js";
+import { $, sayWhenCut, toast } from "../shared/dom.js";
 import { el, emptyState, fill, playerLink } from "../shared/html.js";
 import { gettext, interpolate, ngettext } from "../shared/i18n.js";
 
@@ -36,17 +36,6 @@ async function showFollows(box) {
   }
 }
 
-/** Say so when the browser cuts what goes into `field` at its maxlength, which it does
- * without a word: typed past it, or pasted or dropped longer. `say(true)` then, and
- * `say(false)` on any other change to the field. */
-function sayWhenCut(field, say) {
-  field.addEventListener("beforeinput", (e) => {
-    const kept = field.value.length - ((field.selectionEnd ?? 0) - (field.selectionStart ?? 0));
-    const adding = e.data ?? e.dataTransfer?.getData("text/plain") ?? "";
-    say(field.maxLength >= 0 && kept + adding.length > field.maxLength);
-  });
-}
-
 function leaguesPage(root) {
   const list = $("[data-league-list]", root);
   const follows = $("[data-follow-list]", root);
@@ -57,6 +46,12 @@ function leaguesPage(root) {
   sayWhenCut(nameField, (cut) => {
     $("[data-create-error]", root).textContent = cut
       ? interpolate(gettext("A league name has at most %(max)s characters: yours was cut to fit."), { max: nameField.maxLength })
+      : "";
+  });
+  const followField = $("#follow-name", root);
+  sayWhenCut(followField, (cut) => {
+    $("[data-follow-error]", root).textContent = cut
+      ? interpolate(gettext("A player's name has at most %(max)s characters: this one was cut to fit."), { max: followField.maxLength })
       : "";
   });
   $("[data-create-league]", root).addEventListener("submit", async (e) => {

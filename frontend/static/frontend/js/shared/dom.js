@@ -1,5 +1,6 @@
 // The page around a page module: the toast, spoken announcements, the site's constants,
-// whether someone is logged in, the clipboard, and buttons that open what they create.
+// whether someone is logged in, the clipboard, buttons that open what they create, and
+// fields that say when the browser cuts what goes into them.
 
 import { api } from "./api.js";
 import { asSentence } from "./format.js";
@@ -66,4 +67,15 @@ export async function postAndOpen(button, url, data, addressOf) {
     toast(err.message, { warn: true });
     button.disabled = false;
   }
+}
+
+/** Say so when the browser cuts what goes into `field` at its maxlength, which it does
+ * without a word: typed past it, or pasted or dropped longer. `say(true)` then, and
+ * `say(false)` on any other change to the field. */
+export function sayWhenCut(field, say) {
+  field.addEventListener("beforeinput", (e) => {
+    const kept = field.value.length - ((field.selectionEnd ?? 0) - (field.selectionStart ?? 0));
+    const adding = e.data ?? e.dataTransfer?.getData("text/plain") ?? "";
+    say(field.maxLength >= 0 && kept + adding.length > field.maxLength);
+  });
 }
