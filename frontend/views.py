@@ -34,10 +34,14 @@ from games.services import get_game_for, get_replay_for
 from leaderboards.archive import month_text
 from leaderboards.records import playing_now
 from moderation import origins
+from moderation.services import MAX_REASON
 from social.models import LEAGUE_NAME_MAX_LENGTH
 from yukon.engine import MAX_DEAL_NUMBER, VARIANT_NAMES, get_variant
 
 BOARDS = ("daily", "streaks", "alltime")
+
+# The log-in name's limit, as the user model (and so allauth's sign-up) has it.
+USERNAME_MAX_LENGTH = User._meta.get_field("username").max_length
 
 # The game's constants as the browser reads them (base.html puts them in a JSON script
 # tag): one source, the engine and the models, so a new variant or tier needs no edit here.
@@ -202,7 +206,14 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     user = request.user
     own = user.is_authenticated and user.display_name.casefold() == name.casefold()
     # the fair-play page's checker: a player has it, not the server's own module
-    return _page(request, "player.html", name=name, own=own, checker_name=checker.FILENAME)
+    return _page(
+        request,
+        "player.html",
+        name=name,
+        own=own,
+        checker_name=checker.FILENAME,
+        appeal_max_length=MAX_REASON,
+    )
 
 
 @ensure_csrf_cookie
@@ -243,7 +254,13 @@ def archive(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
-    return _page(request, "account.html", action="signup")
+    return _page(
+        request,
+        "account.html",
+        action="signup",
+        username_max_length=USERNAME_MAX_LENGTH,
+        display_name_max_length=DISPLAY_NAME_MAX_LENGTH,
+    )
 
 
 @ensure_csrf_cookie
@@ -252,6 +269,7 @@ def login(request: HttpRequest) -> HttpResponse:
         request,
         "account.html",
         action="login",
+        username_max_length=USERNAME_MAX_LENGTH,
         oidc_providers=oidc_providers(),
         next=request.GET.get("next", "/"),
     )
@@ -268,7 +286,12 @@ def account(request: HttpRequest) -> HttpResponse:
     """Your account: display name, your data, deletion; links to allauth's pages; a line
     when mail to your address no longer goes out (bounced, or marked as spam)."""
     assert isinstance(request.user, User)  # login_required
-    return _page(request, "your_account.html", undeliverable=undeliverable_address(request.user))
+    return _page(
+        request,
+        "your_account.html",
+        undeliverable=undeliverable_address(request.user),
+        display_name_max_length=DISPLAY_NAME_MAX_LENGTH,
+    )
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:

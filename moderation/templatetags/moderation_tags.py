@@ -84,4 +84,4 @@ def report_form(context: Any, game_id: int) -> dict[str, Any]:
     if user is not None and user.is_authenticated:
         owner = Game.objects.filter(pk=game_id).values_list("player_id", flat=True).first()
         show = owner != user.pk
-    return {"show": show, "game_id": game_id}
+    return {"show": show, "game_id": game_id, "reason_max_length": services.MAX_REASON}

@@ -5,6 +5,7 @@
 // and the account adapter puts it in the mailed link.
 
 import { ApiError, request } from "../shared/api.js";
+import { tellWhenCut } from "../shared/dom.js";
 import { gettext, interpolate } from "../shared/i18n.js";
 import { safeNext } from "../shared/next_url.js";
 import { passkeyFailure, passkeyNote, passkeyProblem } from "../shared/passkeys.js";
@@ -113,6 +114,15 @@ async function assertion(options) {
   const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(options.publicKey);
   const credential = await navigator.credentials.get({ publicKey });
   return credential.toJSON();
+}
+
+// What the browser cuts at a field's maxlength is said where the form's errors are.
+for (const [field, sentence] of [
+  [form?.elements.username, gettext("A log-in name has at most %(max)s characters: yours was cut to fit.")],
+  [form?.elements.display_name, gettext("A display name has at most %(max)s characters: yours was cut to fit.")], // sign-up
+  [secondFactor?.elements.code, gettext("A code has at most %(max)s characters: this one was cut to fit.")], // log-in
+]) {
+  if (field) tellWhenCut(field, errorEl, sentence);
 }
 
 if (form) {

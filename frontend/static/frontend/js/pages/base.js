@@ -3,6 +3,7 @@
 // help (`?`).
 
 import { api } from "../shared/api.js";
+import { watchConnection } from "../shared/connection.js";
 import { toast } from "../shared/dom.js";
 import { gettext, interpolate } from "../shared/i18n.js";
 import { installKeyboardHelp } from "../shared/keyboard_keys.js";
@@ -26,6 +27,17 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("/sw.js").catch((err) => console.warn("service worker:", err));
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register, { once: true });
+}
+
+// A page the service worker answered from its cache (sw.js marks it data-kept-copy: a guest's
+// page) says "Offline" in its header (site.css). Left open, it says so only while the site is
+// out of reach, asked as the offline pages ask (shared/connection.js; no other page asks), and
+// "Reload" once it answers: the kept copy's header is still a guest's, which would tell a
+// logged-in player they were logged out. Nothing reloads by itself (offline practice's game
+// stays on its page until the player leaves it).
+const root = document.documentElement;
+if (root.hasAttribute("data-kept-copy")) {
+  watchConnection((answers) => root.setAttribute("data-kept-copy", answers ? "back" : ""));
 }
 
 const logout = document.querySelector("[data-logout]");

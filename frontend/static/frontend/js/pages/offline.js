@@ -1,7 +1,7 @@
 // The offline page (offline.html), which the service worker also shows in place of a page it
 // could not fetch: the address is then that page's, so reloading retries the page itself.
 
-import { reachable, RECHECK_MS } from "../shared/connection.js";
+import { watchConnection } from "../shared/connection.js";
 
 const retry = () => window.location.reload();
 
@@ -13,23 +13,7 @@ document.querySelector("[data-retry]")?.addEventListener("click", retry);
 // "online" alone may come with no route to the site yet. Only after the site was seen out of
 // reach: the page opened at its own address with the network up stays as it is.
 let cutOff = false;
-let checking = false;
-let recheck = 0;
-
-async function check() {
-  if (checking) return;
-  checking = true;
-  clearTimeout(recheck);
-  const answers = await reachable();
-  checking = false;
-  if (answers) {
-    if (cutOff) retry();
-    return;
-  }
-  cutOff = true;
-  recheck = setTimeout(check, RECHECK_MS);
-}
-
-check();
-window.addEventListener("online", check);
-window.addEventListener("offline", check);
+watchConnection((answers) => {
+  if (!answers) cutOff = true;
+  else if (cutOff) retry();
+});

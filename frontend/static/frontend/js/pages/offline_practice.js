@@ -10,7 +10,7 @@
 import { Board } from "../shared/board.js";
 import { theCardName } from "../shared/cards.js";
 import { confirmChoice } from "../shared/confirm.js";
-import { reachable, RECHECK_MS } from "../shared/connection.js";
+import { watchConnection } from "../shared/connection.js";
 import { dealGame, parseDealNumber, playMoves } from "../shared/deal.js";
 import { siteConstants, speak, toast } from "../shared/dom.js";
 import { formatTime, variantTitle } from "../shared/format.js";
@@ -141,7 +141,7 @@ function open(game) {
   $("[data-variant-pick]").value = base;
   board.render(state.pos);
   board.setFrozen(isOver());
-  showConnection(false);
+  showConnection();
   updateHud();
   if (isOver()) showEnd();
 }
@@ -224,16 +224,15 @@ function showEnd() {
   if (!dialog.open) dialog.showModal();
 }
 
-let recheck = 0;
+let reached = null; // whether the site answered when last asked (shared/connection.js); null before
 
-/** Online or not, the game is offline practice: say so, and when the network comes back,
- * say that it stays here (the server never takes a game it did not referee). */
-async function showConnection(changed) {
+/** Online or not, the game is offline practice: say so, and when the network comes back
+ * (`changed`), say that it stays here (the server never takes a game it did not referee). */
+function showConnection(changed = false) {
   const line = $("[data-connection]");
-  clearTimeout(recheck);
-  if (!(await reachable())) {
+  if (reached === null) return; // the page's own words until the site is asked
+  if (!reached) {
     line.textContent = gettext("You are offline. This practice game is kept on this device.");
-    recheck = setTimeout(() => showConnection(true), RECHECK_MS);
     return;
   }
   const [base, option] = state.game.variant.split("+");
@@ -246,8 +245,11 @@ async function showConnection(changed) {
   );
   if (changed) toast(gettext("Back online: this offline practice game is not sent to the server."), { silent: true });
 }
-window.addEventListener("online", () => showConnection(true));
-window.addEventListener("offline", () => showConnection(false));
+watchConnection((answers) => {
+  const back = reached === false && answers;
+  reached = answers;
+  showConnection(back);
+});
 
 // ----- controls -------------------------------------------------------------------------
 

@@ -2,11 +2,13 @@
 // account, and the reminders (shared/reminders.js).
 
 import { api, fieldErrorText } from "../shared/api.js";
-import { toast } from "../shared/dom.js";
+import { tellWhenCut, toast } from "../shared/dom.js";
 import { gettext, interpolate } from "../shared/i18n.js";
 import { setUpReminders } from "../shared/reminders.js";
 
 const nameForm = document.querySelector("[data-display-name]");
+tellWhenCut(nameForm.elements.display_name, nameForm.querySelector("[data-error]"),
+  gettext("A display name has at most %(max)s characters: yours was cut to fit."));
 nameForm.addEventListener("submit", async (e) => {
   e.preventDefault();
   const error = nameForm.querySelector("[data-error]");

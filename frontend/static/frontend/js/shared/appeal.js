@@ -4,6 +4,7 @@
 // from the server goes in as text (textContent), never as markup.
 
 import { api } from "./api.js";
+import { tellWhenCut } from "./dom.js";
 import { gettext, interpolate } from "./i18n.js";
 
 const APPEAL_STATES = {
@@ -61,6 +62,7 @@ export async function showModerationNotices(box) {
   const about = form.querySelector("[data-appeal-about]");
   const status = box.querySelector("[data-appeal-status]");
   let opener = null;
+  tellWhenCut(form.elements.reason, status, gettext("An appeal has at most %(max)s characters: yours was cut to fit."));
 
   const openForm = (notice, button) => {
     opener = button;

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { asSentence } from "./format.js";
+import { interpolate, pageLanguage } from "./i18n.js";
 
 /** One selector's first match, in the whole page or under `root`. */
 export function $(selector, root = document) {
@@ -69,13 +70,28 @@ export async function postAndOpen(button, url, data, addressOf) {
   }
 }
 
+// What a text box's Enter puts in: a line break, with no `data` to say so.
+const LINE_BREAKS = new Set(["insertLineBreak", "insertParagraph"]);
+
 /** Say so when the browser cuts what goes into `field` at its maxlength, which it does
- * without a word: typed past it, or pasted or dropped longer. `say(true)` then, and
- * `say(false)` on any other change to the field. */
+ * without a word: typed past it (a text box's line break too), or pasted or dropped longer.
+ * `say(true)` then, and `say(false)` on any other change to the field. */
 export function sayWhenCut(field, say) {
   field.addEventListener("beforeinput", (e) => {
     const kept = field.value.length - ((field.selectionEnd ?? 0) - (field.selectionStart ?? 0));
-    const adding = e.data ?? e.dataTransfer?.getData("text/plain") ?? "";
+    const adding = e.data ?? e.dataTransfer?.getData("text/plain") ?? (LINE_BREAKS.has(e.inputType) ? "\n" : "");
     say(field.maxLength >= 0 && kept + adding.length > field.maxLength);
+  });
+}
+
+/** `sayWhenCut` in words: `sentence` (translated; its `%(max)s` the field's maxlength, as the
+ * page's language writes numbers) in `line`, where the field's form shows its errors. The
+ * field's next change takes it away, and only it: the line may say something else by then
+ * (the server's answer, another field's sentence). */
+export function tellWhenCut(field, line, sentence) {
+  const words = () => interpolate(sentence, { max: new Intl.NumberFormat(pageLanguage()).format(field.maxLength) });
+  sayWhenCut(field, (cut) => {
+    if (cut) line.textContent = words();
+    else if (line.textContent === words()) line.textContent = "";
   });
 }
