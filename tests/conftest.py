@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -81,6 +82,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    drop_the_template(session.config)
     if not running_in_ci():
         return
     if _SKIPS.skipped and exitstatus == pytest.ExitCode.OK:
@@ -92,6 +94,48 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_sep("=", "CI=true: skipped tests fail the run", red=True)
         for nodeid in _SKIPS.skipped:
             terminalreporter.write_line(f"SKIPPED IN CI: {nodeid}", red=True)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """pytest-django's last word on the database settings before it makes the test
+    database: under xdist on PostgreSQL, each worker's is copied from one migrated once for
+    the whole run (tests/migrated_template.py)."""
+    from django.conf import settings
+
+    from tests import migrated_template
+    from tests.run_cache import once_per_run
+
+    db = settings.DATABASES["default"]
+    if migrated_template.wanted(db, request.config):
+        db["TEST"]["TEMPLATE"] = once_per_run(
+            tmp_path_factory,
+            migrated_template.NAME,
+            lambda: migrated_template.make(db, migrated_template.template_name(db)),
+        )
+
+
+def drop_the_template(config: pytest.Config) -> None:
+    """The controller of an xdist run drops the template its workers' databases were
+    copied from (tests/migrated_template.py), once they are done (and before pytest removes
+    the run's temporary directory, where its name is kept)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not config.pluginmanager.hasplugin("dsession"):
+        return
+    from django.conf import settings
+
+    from tests import migrated_template
+    from tests.run_cache import kept
+
+    name = kept(config._tmp_path_factory.getbasetemp(), migrated_template.NAME)  # type: ignore[attr-defined]
+    if name:
+        try:
+            migrated_template.drop(settings.DATABASES["default"], name)
+        except Exception as error:  # the server is gone: nothing left to drop
+            print(f"the template database {name} was not dropped: {error}", file=sys.stderr)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -138,6 +182,24 @@ def _passwords_hash_in_a_blink() -> Iterator[None]:
 
     fast = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
     with override_settings(PASSWORD_HASHERS=fast):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _one_solver_thread_per_proof() -> Iterator[None]:
+    """The dailies' and the practice pool's proofs (``games.daily.proven_winnable``) in one
+    thread, not production's two (DAILY_SOLVE_JOBS): the second thread races the first on
+    another core so that a proof comes sooner on an idle machine, and the loser's work is
+    thrown away. The suite keeps both cores busy, so that work only slowed the other tests
+    (the weekly tests' CPU 24 s, then 19; the daily workers' 47, then 40). Each thread's
+    verdict is one the other could give (yukon.solver.solve); the tests check what is done
+    with a verdict, never which thread found it. Production's two still run: in
+    tests/games/test_daily.py's test of a whole preparation, and in the servers and workers
+    the tests start as processes, which read the environment (the rehearsal's worker
+    prepares its day so), unless a test says otherwise (tests/games/test_daily_workers.py)."""
+    from django.test import override_settings
+
+    with override_settings(DAILY_SOLVE_JOBS=1):
         yield
 
 

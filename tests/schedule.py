@@ -9,8 +9,10 @@ by the workers, instead of when the worker that drew the slowest tests last is d
 The times come from ``tests/durations.json`` (``make durations`` writes it from a run's
 ``--durations`` report, read by ``python -m tests.schedule``); a test missing from it
 counts as quick. Tests that share a fixture wider than
-one test (module, class or package scope) stay together in their first order, so that
-their fixture is still made once. Outside xdist the order is left alone.
+one test (module, class or package scope) stay together in their first order. Handed out
+one at a time, they may still run on two or three workers, each making the fixture
+(tests/run_cache.py shares a costly one's result between them). Outside xdist the order
+is left alone.
 """
 
 from __future__ import annotations

@@ -394,11 +394,11 @@ def test_task_failures_in_the_worker_process_reach_the_webs_scrape(
 
 
 @contextlib.contextmanager
-def served(tmp_path: Path, **env: str) -> Iterator[str]:
+def served(tmp_path: Path, workers: int = 3, **env: str) -> Iterator[str]:
     with gunicorn(
         tmp_path / "gunicorn.log",
         collected_static(),
-        workers=3,
+        workers=workers,
         METRICS_TOKEN=TOKEN,
         THROTTLE_MOVES="1000/s",
         **env,
@@ -473,14 +473,16 @@ def test_under_gunicorn_every_scrape_sees_the_totals_of_all_workers(tmp_path: Pa
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_gunicorn_empties_a_given_metrics_directory_and_removes_its_own(tmp_path: Path) -> None:
+    """What gunicorn's master does with the directory, before its first worker starts and
+    after its last one ends: one worker each time (each one loads the app: 1.5 CPU-s)."""
     given = tmp_path / "prometheus"
     given.mkdir()
     (given / "counter_999999.db").write_bytes(b"left over from another run")
-    with served(tmp_path, PROMETHEUS_MULTIPROC_DIR=str(given)) as base:
+    with served(tmp_path, workers=1, PROMETHEUS_MULTIPROC_DIR=str(given)) as base:
         assert not (given / "counter_999999.db").exists()
         assert value(scrape_http(base), "yukon_moves_accepted_total") == 0
     assert given.exists()  # the operator's directory stays
-    with served(tmp_path) as base:
+    with served(tmp_path, workers=1) as base:
         scrape_http(base)
         worker, deadline = gunicorn_workers(tmp_path / "gunicorn.log")[-1], time.monotonic() + 20
         while (own := metrics_directory_of(worker)) is None:  # until it has loaded the app

@@ -16,13 +16,18 @@ from games import daily
 from games.daily import BANDS, candidate_number, dates_due, prepare_daily
 from games.models import DailyChallenge, Deal, Tier, Verdict, tiers_of, utc_today
 from yukon.engine import replay
+from yukon_site import settings as site_settings
 
 DAY = dt.date(2031, 5, 17)
 SECRET = settings.DAILY_SECRET
 # For the tests of who prepares and when (threads racing, the command, the embedded
-# default): the rating's precision is not their point, and 200 playouts a candidate were
-# most of their time. (The hard band, 2 to 12 %, needs 9 playouts or more.)
+# default, a published day under a new secret): the rating's precision is not their point,
+# and 200 playouts a candidate were most of their time. (The hard band, 2 to 12 %, needs 9
+# playouts or more.)
 rough_rating = override_settings(DAILY_BOT_PLAYOUTS=20)
+# The suite proves deals in one thread (tests/conftest.py); a whole preparation runs here
+# with the site's own setting (two by default), so that the site's two-thread proofs run.
+site_solver_jobs = override_settings(DAILY_SOLVE_JOBS=site_settings.DAILY_SOLVE_JOBS)
 
 
 def test_candidates_are_an_hmac_of_date_tier_and_attempt() -> None:
@@ -48,6 +53,7 @@ def test_dates_due_adds_tomorrow_late_in_the_day() -> None:
 
 @pytest.mark.slow
 @pytest.mark.django_db
+@site_solver_jobs
 def test_prepare_publishes_one_proven_winnable_deal_per_tier_in_its_band() -> None:
     ids = prepare_daily(DAY)
     challenges = DailyChallenge.objects.filter(date=DAY).select_related("deal")
@@ -70,6 +76,7 @@ def test_prepare_publishes_one_proven_winnable_deal_per_tier_in_its_band() -> No
 
 @pytest.mark.slow
 @pytest.mark.django_db
+@rough_rating
 def test_a_secret_change_leaves_published_days_alone() -> None:
     before = {c.tier: c.deal.number for c in map(_challenge, prepare_daily(DAY).values())}
     with override_settings(DAILY_SECRET="a brand new secret"):

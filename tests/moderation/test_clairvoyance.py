@@ -9,7 +9,7 @@ the check, or starts flagging people, fails."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 
@@ -26,14 +26,23 @@ from tests.redteam import (
     tally,
     winnable_deals,
 )
+from tests.run_cache import once_per_run
 
 SEED = 20261205
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def deals() -> list[Daily]:
-    return rated_deals(16, {tier: BANDS[tier] for tier in CHOICE_TIERS})
+def deals(tmp_path_factory: pytest.TempPathFactory) -> list[Daily]:
+    """The first 16 medium and hard deals, rated once for the whole run (100 bot playouts on
+    each winnable deal until 16 fit: about 6 CPU-s), not again by every worker that runs a
+    test of this module (tests/run_cache.py)."""
+    rated = once_per_run(
+        tmp_path_factory,
+        "clairvoyance-medium-and-hard-deals",
+        lambda: [asdict(d) for d in rated_deals(16, {t: BANDS[t] for t in CHOICE_TIERS})],
+    )
+    return [Daily(**daily) for daily in rated]
 
 
 def test_a_clairvoyant_game_is_flagged_where_choices_matter_and_only_there() -> None:
