@@ -13,12 +13,10 @@ from typing import Any
 
 import pytest
 
-from social.models import LEAGUE_NAME_MAX_LENGTH
 from tests.e2e.dragging import drag
 from tests.e2e.play_api import PLAY_DAILY
-from tests.e2e.test_plain_pages import log_in
 from tests.e2e.test_play import WIN, parse, sign_up, wait_landed
-from tests.factories import DESKTOP, PHONE, day_name, make_player
+from tests.factories import DESKTOP, PHONE, day_name
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -164,29 +162,4 @@ def test_a_big_leagues_tables_page_through_and_keep_your_row(browse: Any, daily_
     assert [name.strip() for name in week] == [f"P{i:02d}" for i in range(50, 59)]
     pager.get_by_role("button", name="Previous").click()
     pager.locator("text=Page 1 of 2").wait_for()
-    page.assert_clean()
-
-
-def test_a_league_name_too_long_is_cut_with_a_word(browse: Any) -> None:
-    page = browse(PHONE, permissions=["clipboard-read", "clipboard-write"])
-    log_in(page, make_player("Nell"))
-    page.goto("/leagues/")
-    p = page.page
-    field = p.get_by_label("New league name")
-    said = p.locator("[data-create-error]")
-    told = "A league name has at most 40 characters: yours was cut to fit."
-    assert field.get_attribute("maxlength") == str(LEAGUE_NAME_MAX_LENGTH) == "40"
-    # Pasted: the browser keeps the first 40 characters of 42.
-    p.evaluate("navigator.clipboard.writeText('The Friday Night Yukon Solitaire Club Team')")
-    field.focus()
-    p.keyboard.press("Control+V")
-    assert field.input_value() == "The Friday Night Yukon Solitaire Club Te"
-    assert said.inner_text() == told
-    field.press("Backspace")  # room again: nothing to say
-    assert said.inner_text() == ""
-    field.press_sequentially("am")  # the "a" fits, the "m" does not
-    assert field.input_value() == "The Friday Night Yukon Solitaire Club Ta"
-    assert said.inner_text() == told
-    field.fill("Night Owls")  # a name that fits
-    assert said.inner_text() == ""
     page.assert_clean()
