@@ -2,7 +2,7 @@
 // Data: /api/leagues/, /api/follows/.
 
 import { api, request } from "../shared/api.js";
-import { $, sayWhenCut, toast } from "../shared/dom.js";
+import { $, tellWhenCut, toast } from "../shared/dom.js";
 import { el, emptyState, fill, playerLink } from "../shared/html.js";
 import { gettext, interpolate, ngettext } from "../shared/i18n.js";
 
@@ -42,18 +42,8 @@ function leaguesPage(root) {
   if (!list) return;
   showLeagues(list);
   showFollows(follows);
-  const nameField = $("#league-name", root);
-  sayWhenCut(nameField, (cut) => {
-    $("[data-create-error]", root).textContent = cut
-      ? interpolate(gettext("A league name has at most %(max)s characters: yours was cut to fit."), { max: nameField.maxLength })
-      : "";
-  });
-  const followField = $("#follow-name", root);
-  sayWhenCut(followField, (cut) => {
-    $("[data-follow-error]", root).textContent = cut
-      ? interpolate(gettext("A player's name has at most %(max)s characters: this one was cut to fit."), { max: followField.maxLength })
-      : "";
-  });
+  tellWhenCut($("#league-name", root), $("[data-create-error]", root), gettext("A league name has at most %(max)s characters: yours was cut to fit."));
+  tellWhenCut($("#follow-name", root), $("[data-follow-error]", root), gettext("A player's name has at most %(max)s characters: this one was cut to fit."));
   $("[data-create-league]", root).addEventListener("submit", async (e) => {
     e.preventDefault();
     const error = $("[data-create-error]", root);
