@@ -20,6 +20,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import services as account_services
 from accounts.language import in_language_of
@@ -194,7 +195,11 @@ def _file(
     since = timezone.now() - dt.timedelta(hours=1)
     if model._default_manager.filter(reporter=reporter, created_at__gte=since).count() >= limit:
         raise TooManyReports(
-            _("you have sent %(limit)s reports in the last hour; try again later")
+            ngettext(
+                "you have sent %(limit)s report in the last hour; try again later",
+                "you have sent %(limit)s reports in the last hour; try again later",
+                limit,
+            )
             % {"limit": limit}
         )
     try:
@@ -475,7 +480,7 @@ def file_appeal(player: Any, game_id: int, reason: Any) -> Appeal:
     is not theirs (whether or not it exists), 400 when it was appealed already or is not
     disqualified on its own (a voided day, a ban's results), 429 past the hourly limit of
     reports. The appeal waits at the head of the queue; the audit log keeps its words."""
-    reason = _report_reason(reason, "say why the decision is wrong: a reason is required")
+    reason = _report_reason(reason, _("say why the decision is wrong: a reason is required"))
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(of=("self",))
@@ -509,7 +514,11 @@ def file_appeal(player: Any, game_id: int, reason: Any) -> Appeal:
         since = timezone.now() - dt.timedelta(hours=1)
         if Appeal.objects.filter(player_id=player.pk, created_at__gte=since).count() >= limit:
             raise TooManyAppeals(
-                _("you have sent %(limit)s appeals in the last hour; try again later")
+                ngettext(
+                    "you have sent %(limit)s appeal in the last hour; try again later",
+                    "you have sent %(limit)s appeals in the last hour; try again later",
+                    limit,
+                )
                 % {"limit": limit}
             )
         appeal = Appeal.objects.create(game=game, player=player, reason=reason)

@@ -117,7 +117,7 @@ def test_every_field_says_when_what_went_in_was_cut(browse: Any) -> None:
     assert_cut_is_said(
         tab,
         tab.get_by_label("Why the decision is wrong, in your words (you can appeal once)"),
-        tab.locator("[data-appeal-status]"),
+        tab.locator("[data-appeal-error]"),
         "An appeal has at most 2,000 characters: yours was cut to fit.",
         MAX_REASON,
         lines=True,
@@ -128,7 +128,7 @@ def test_every_field_says_when_what_went_in_was_cut(browse: Any) -> None:
     assert_cut_is_said(
         tab,
         tab.get_by_label("What looks wrong? The moderators read every report."),
-        tab.locator("[data-report-status]"),
+        tab.locator("[data-report-error]"),
         "A report has at most 2,000 characters: yours was cut to fit.",
         MAX_REASON,
         lines=True,

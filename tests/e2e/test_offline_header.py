@@ -64,6 +64,7 @@ def test_a_guest_online_keeps_log_in_and_sign_up(browse: Any) -> None:
     expect(nav.get_by_role("link", name="Log in")).to_be_visible()
     expect(nav.get_by_role("link", name="Sign up")).to_be_visible()
     expect(nav.get_by_text("Offline", exact=True)).to_be_hidden()
+    page.shot("offline-header-guest-desktop")
     page.assert_clean()
 
 
@@ -115,4 +116,34 @@ def test_a_kept_page_left_open_says_offline_only_while_it_is(browse: Any) -> Non
     nav.get_by_role("link", name="Reload").click(timeout=10_000)
     expect(nav.get_by_role("link", name="Log in")).to_be_visible()
     expect(tab.locator("html[data-kept-copy]")).to_have_count(0)
+    assert_clean_but_cut_off(page)
+
+
+def test_the_header_keeps_its_height_when_its_mark_swaps(browse: Any) -> None:
+    """On a 360 px phone a guest's "Log in" and "Sign up" are the nav's second line, where
+    "Offline", then "Reload", take their place on a kept page: the header is as tall in all
+    three states. ("Offline" and "Reload" used to fit on the first line, and the page jumped
+    up by a line when the mark came, and down when "Reload" went.)"""
+    page = browse(PHONE, service_workers="allow")
+    tab = page.page
+    nav = tab.get_by_role("navigation", name="Main")
+    header = tab.locator(".site-header")
+    page.goto("/")
+    tab.evaluate(WAIT_FOR_WORKER)
+    expect(nav.get_by_role("link", name="Sign up")).to_be_visible()
+    heights = {"guest": header.bounding_box()["height"]}
+    page.shot("offline-header-guest-phone")
+
+    tab.context.set_offline(True)
+    page.goto("/")  # the kept copy
+    assert_header_offline(tab)
+    heights["offline"] = header.bounding_box()["height"]
+    page.shot("offline-header-kept-phone")
+
+    tab.context.set_offline(False)
+    expect(nav.get_by_role("link", name="Reload")).to_be_visible(timeout=10_000)
+    heights["back online"] = header.bounding_box()["height"]
+    page.shot("offline-header-reload-phone")
+    assert heights["offline"] == heights["guest"], heights
+    assert heights["back online"] == heights["guest"], heights
     assert_clean_but_cut_off(page)

@@ -40,7 +40,7 @@ def test_game_and_league_reports_share_the_filing_limit_error_and_dismissal(
     report, created = moderation.report_league(bob, league, "  rude  ")
     assert created and (report.reason, report.reported_name) == ("rude", "Rude Name")
     assert moderation.report_league(bob, league, "again") == (report, False)
-    with pytest.raises(moderation.TooManyReports, match="1 reports in the last hour"):
+    with pytest.raises(moderation.TooManyReports, match="sent 1 report in the last hour"):
         moderation.report_league(bob, social.create_league(ann, "Other Name"), "rude too")
     with pytest.raises(ServiceError, match="a reason is required"):
         moderation.report_league(cat, league, "   ")

@@ -60,9 +60,12 @@ export async function showModerationNotices(box) {
   const list = box.querySelector("[data-notice-list]");
   const form = box.querySelector("[data-appeal-form]");
   const about = form.querySelector("[data-appeal-about]");
+  // what went through is a status (it stays when the form closes); a refusal, or a text cut
+  // at the field's maxlength, is the form's error, as on the site's other forms
   const status = box.querySelector("[data-appeal-status]");
+  const error = form.querySelector("[data-appeal-error]");
   let opener = null;
-  tellWhenCut(form.elements.reason, status, gettext("An appeal has at most %(max)s characters: yours was cut to fit."));
+  tellWhenCut(form.elements.reason, error, gettext("An appeal has at most %(max)s characters: yours was cut to fit."));
 
   const openForm = (notice, button) => {
     opener = button;
@@ -70,6 +73,7 @@ export async function showModerationNotices(box) {
     about.textContent = interpolate(gettext("Your appeal of the decision about game %(game)s. A moderator reads it before any other work."),
       { game: notice.game });
     status.textContent = "";
+    error.textContent = "";
     form.hidden = false;
     form.elements.reason.focus();
   };
@@ -88,6 +92,7 @@ export async function showModerationNotices(box) {
     event.preventDefault();
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
+    error.textContent = "";
     try {
       await api.post("/api/moderation/appeals/", {
         game: Number(form.elements.game.value),
@@ -98,7 +103,7 @@ export async function showModerationNotices(box) {
       status.textContent = gettext("Your appeal was sent: a moderator will read it.");
       await draw();
     } catch (err) {
-      status.textContent = err.message;
+      error.textContent = err.message;
     } finally {
       submit.disabled = false;
     }
