@@ -135,10 +135,26 @@ export async function setUpReminders(form) {
   // One save at a time, in the order made: a tick's save and a Save pressed at once must
   // answer in order, or the older answer filled the form over the newer one.
   let saving = Promise.resolve();
-  const save = (changes) => {
-    const put = saving.catch(() => {}).then(() => request("PUT", PREFERENCES, changes));
-    saving = put;
-    return put;
+  const put = (changes) => {
+    const answer = saving.catch(() => {}).then(() => request("PUT", PREFERENCES, changes));
+    saving = answer;
+    return answer;
+  };
+  // Save ``changes`` and show the answer. A choice the player changed while the request was
+  // out stays as they left it, marked unsaved: the answer says only what is on and how the
+  // email box may be used (it used to fill the form, and undo a tick made meanwhile).
+  const save = async (changes, subscribed) => {
+    const sent = JSON.stringify(choices(form));
+    const sentPending = pending();
+    const prefs = await put(changes);
+    if (JSON.stringify(choices(form)) === sent) {
+      filled(prefs, subscribed);
+      return;
+    }
+    showState(form, prefs);
+    form.elements.email.disabled = !prefs.email_verified && !prefs.email;
+    saved = sentPending; // what the server has now
+    markUnsaved();
   };
   try {
     const [prefs, subscription] = await Promise.all([request("GET", PREFERENCES), currentSubscription(workerUrl).catch(() => null)]);
@@ -160,7 +176,7 @@ export async function setUpReminders(form) {
     error.textContent = "";
     box.disabled = true;
     try {
-      filled(await save(choices(form)), form.elements.push.checked); // fill enables the box
+      await save(choices(form), form.elements.push.checked); // the answer enables the box
       toast(box.checked ? gettext("Email reminders are on.") : gettext("Email reminders are off."));
     } catch (err) {
       box.checked = !box.checked;
@@ -183,11 +199,11 @@ export async function setUpReminders(form) {
           return;
         }
         await subscribe(workerUrl);
-        filled(await save({ ...choices(form), push: true }), true);
+        await save({ ...choices(form), push: true }, true);
         toast(gettext("Notifications are on for this device."));
       } else {
         await unsubscribe(workerUrl);
-        filled(await save({ ...choices(form), push: false }), false);
+        await save({ ...choices(form), push: false }, false);
         toast(gettext("Notifications are off."));
       }
     } catch (err) {
@@ -203,7 +219,7 @@ export async function setUpReminders(form) {
     e.preventDefault();
     error.textContent = "";
     try {
-      filled(await save(choices(form)), form.elements.push.checked);
+      await save(choices(form), form.elements.push.checked);
       toast(gettext("Reminders saved."));
     } catch (err) {
       error.textContent = fieldErrorText(err.body, err.message);
