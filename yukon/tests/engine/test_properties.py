@@ -41,15 +41,17 @@ def home_cards(position: Position) -> list[int]:
     variant = position.variant
     home = [c for c in range(variant.cards) if position.col_of[c] == HOME]
     copies = Counter(c % 52 for c in home)
-    for face in range(52):
-        piles = variant.home_piles[face]
-        assert copies[face] == sum(1 for p in piles if position.found[p] > face % 13), face
+    found = position.found
+    for face, piles in enumerate(variant.home_piles[:52]):
+        rank = face % 13
+        assert copies[face] == sum([found[p] > rank for p in piles]), face
     return home
 
 
 def check_cards(position: Position) -> None:
     """Every card of every deck, each once; the card index agrees with the columns."""
-    seen: list[int] = home_cards(position)
+    home = home_cards(position)
+    seen = list(home)
     for k, col in enumerate(position.cols):
         assert 0 <= position.down[k] <= len(col)
         assert not col or position.down[k] < len(col), "a face-down card lies uncovered"
@@ -59,7 +61,7 @@ def check_cards(position: Position) -> None:
             assert position.movable[card] == (i >= position.down[k])
         seen.extend(col)
     assert sorted(seen) == list(range(position.variant.cards))
-    for card in home_cards(position):
+    for card in home:
         assert not position.movable[card]
 
 
