@@ -7,6 +7,9 @@ appeal of a disqualified game (``POST /api/moderation/appeals/``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -24,10 +27,24 @@ from moderation.services import MAX_REASON
 from social import services as social
 from social.models import League
 
+if TYPE_CHECKING:  # (django-stubs-ext is a development package)
+    from django_stubs_ext import StrOrPromise
+
+
+def reason_field(blank: StrOrPromise, help_text: str | None = None) -> serializers.CharField:
+    """A reason in the player's words. Left empty (or only spaces), the page's form shows
+    ``blank`` alone, in the services' words, not DRF's "This field may not be blank."."""
+    return serializers.CharField(
+        max_length=MAX_REASON,
+        error_messages={"blank": blank, "required": blank},
+        help_text=help_text,
+    )
+
 
 class ReportInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(
-        max_length=MAX_REASON, help_text="What looks wrong with this game, in your words."
+    reason = reason_field(
+        gettext_lazy("say what looks wrong: a reason is required"),
+        help_text="What looks wrong with this game, in your words.",
     )
 
 
@@ -71,7 +88,7 @@ class ReportGameView(BaseAPIView):
 
 
 class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=MAX_REASON)
+    reason = reason_field(gettext_lazy("say what is wrong with the name: a reason is required"))
 
 
 class LeagueReportSerializer(serializers.ModelSerializer):
@@ -216,8 +233,9 @@ class AppealInputSerializer(serializers.Serializer):
     game = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, help_text="Your disqualified game's id."
     )
-    reason = serializers.CharField(
-        max_length=MAX_REASON, help_text="Why the decision is wrong, in your words."
+    reason = reason_field(
+        gettext_lazy("say why the decision is wrong: a reason is required"),
+        help_text="Why the decision is wrong, in your words.",
     )
 
 

@@ -154,6 +154,12 @@ def test_an_appeal_of_someone_else_s_game_or_of_a_game_that_stands_is_refused(
     status, body = api.post(APPEALS, {"game": standing.pk, "reason": "why not"})
     assert status == 400 and "not disqualified" in body["detail"]
     assert api.post(APPEALS, {"game": 2**63, "reason": "x"})[0] == 400
+    # only spaces: the sentence the form shows alone
+    status, body = Api(client_for(ann)).post(APPEALS, {"game": disqualified.pk, "reason": "  "})
+    assert (status, body["errors"]) == (
+        400,
+        {"reason": ["say why the decision is wrong: a reason is required"]},
+    )
     assert Api(Client()).post(APPEALS, {"game": disqualified.pk, "reason": "x"})[0] == 403
     assert not Appeal.objects.exists()
 

@@ -79,7 +79,11 @@ def test_the_leagues_report_endpoints_answer_as_before() -> None:
     )
     again = post(client, f"/api/leagues/join/{league.invite_token}/report/", {"reason": "x"})
     assert again.status_code == 200 and again.json()["id"] == body["id"]
-    assert post(client, f"/api/leagues/{league.pk}/report/", {}).status_code == 400
+    empty = post(client, f"/api/leagues/{league.pk}/report/", {})
+    assert empty.status_code == 400
+    assert empty.json()["errors"] == {
+        "reason": ["say what is wrong with the name: a reason is required"]
+    }
     schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path in ("/api/leagues/{league_id}/report/", "/api/leagues/join/{token}/report/"):
         operation = schema["paths"][path]["post"]

@@ -1,6 +1,6 @@
 // The replay page's "Report this game" form: POST /api/games/<id>/report/ with a reason.
 
-import { api } from "../frontend/js/shared/api.js";
+import { api, fieldErrorText } from "../frontend/js/shared/api.js";
 import { tellWhenCut } from "../frontend/js/shared/dom.js";
 import { gettext } from "../frontend/js/shared/i18n.js";
 
@@ -14,13 +14,12 @@ if (root) {
   tellWhenCut(form.elements.reason, error, gettext("A report has at most %(max)s characters: yours was cut to fit."));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const reason = form.elements.reason.value.trim();
-    if (!reason) return;
+    const reason = form.elements.reason.value.trim(); // only spaces: the server says what to do
     error.textContent = "";
     try {
       await api.post(`/api/games/${root.dataset.gameId}/report/`, { reason });
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = fieldErrorText(err.body, err.message);
       return;
     }
     status.textContent = gettext("Thank you: the moderators will look at this game.");

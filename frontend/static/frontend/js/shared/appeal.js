@@ -3,7 +3,7 @@
 // The section and its form are in player.html, hidden until there is a notice. Every text
 // from the server goes in as text (textContent), never as markup.
 
-import { api } from "./api.js";
+import { api, fieldErrorText } from "./api.js";
 import { tellWhenCut } from "./dom.js";
 import { gettext, interpolate } from "./i18n.js";
 
@@ -103,7 +103,7 @@ export async function showModerationNotices(box) {
       status.textContent = gettext("Your appeal was sent: a moderator will read it.");
       await draw();
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = fieldErrorText(err.body, err.message);
     } finally {
       submit.disabled = false;
     }
