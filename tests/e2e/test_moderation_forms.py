@@ -68,6 +68,17 @@ def assert_label_over_its_box(tab: Any, field: str) -> None:
     assert box["right"] <= tab.viewport_size["width"], box
 
 
+def assert_laid_out_at_1280_and_390(page: Any, field: str, name: str) -> None:
+    """The label over its box at 1280 px (its screenshot ``name``-form-1280), then at 390,
+    where the test goes on."""
+    tab = page.page
+    assert_label_over_its_box(tab, field)
+    tab.locator(field).scroll_into_view_if_needed()
+    page.shot(f"{name}-form-1280")
+    tab.set_viewport_size(PHONE_390)
+    assert_label_over_its_box(tab, field)
+
+
 @pytest.fixture
 def closed_day() -> dict[str, Any]:
     return make_day(utc_today() - dt.timedelta(days=2))
@@ -91,11 +102,7 @@ def test_the_appeal_says_a_refusal_as_an_error_and_its_sending_as_a_status(
     page.goto("/players/Nell/")
     tab.get_by_role("button", name="Appeal this decision").click()
     field = tab.get_by_label(APPEAL_LABEL)
-    assert_label_over_its_box(tab, "#appeal-reason")
-    field.scroll_into_view_if_needed()
-    page.shot("appeal-form-1280")
-    tab.set_viewport_size(PHONE_390)
-    assert_label_over_its_box(tab, "#appeal-reason")
+    assert_laid_out_at_1280_and_390(page, "#appeal-reason", "appeal")
     status = tab.locator("[data-appeal-status]")
     error = tab.locator("[data-appeal-form] [data-appeal-error]")
 
@@ -135,11 +142,7 @@ def test_the_report_says_a_refusal_as_an_error_and_its_sending_as_a_status(
     page.goto(f"/replay/{anns_game.pk}/")
     tab.get_by_text("Report this game").click()
     field = tab.get_by_label(REPORT_LABEL)
-    assert_label_over_its_box(tab, "#report-reason")
-    field.scroll_into_view_if_needed()
-    page.shot("report-form-1280")
-    tab.set_viewport_size(PHONE_390)
-    assert_label_over_its_box(tab, "#report-reason")
+    assert_laid_out_at_1280_and_390(page, "#report-reason", "report")
     status = tab.locator("[data-report-status]")
     error = tab.locator("[data-report-form] [data-report-error]")
 
