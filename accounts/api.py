@@ -15,6 +15,7 @@ from allauth.account.forms import SignupForm
 from allauth.account.internal import flows
 from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
 from allauth.account.internal.stagekit import get_pending_stage
+from allauth.core.internal.ratelimit import parse_rates
 from allauth.headless.account.inputs import LoginInput
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -196,6 +197,13 @@ class SignupView(BaseAPIView):
         return response
 
 
+def address_limit_wait() -> int:
+    """Seconds until allauth's per-address limit on failed log-ins (ACCOUNT_RATE_LIMITS)
+    surely lets a try in again: its longest window."""
+    rates = parse_rates(settings.ACCOUNT_RATE_LIMITS.get("login_failed"))
+    return max((int(rate.duration) for rate in rates), default=60)
+
+
 class LoginView(BaseAPIView):
     """Kept for the scripts that use it: allauth's password log-in (with the per-account
     wait of accounts/login_backoff.py). An account with a second factor cannot finish
@@ -229,6 +237,9 @@ class LoginView(BaseAPIView):
             retry_after = getattr(django_request, "login_retry_after", None)
             if retry_after is not None:  # the account's wait (accounts/login_backoff.py)
                 raise Throttled(retry_after, str(TOO_MANY_FAILED_LOG_INS))
+            for error in form.non_field_errors().as_data():
+                if error.code == "too_many_login_attempts":  # allauth's, per address
+                    raise Throttled(address_limit_wait(), " ".join(error.messages))
             return Response(
                 {"detail": gettext("Wrong username or password.")},
                 status=status.HTTP_400_BAD_REQUEST,

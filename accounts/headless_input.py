@@ -1,28 +1,33 @@
 """allauth's headless API reads its JSON bodies itself, past the API's parser
-(apikit/parsers.py), so a lone UTF-16 surrogate in one (``"\\ud800"``: valid JSON, not
-text) reached the password hasher and the database, which cannot encode it: a sign-up
-with one in its password was a 500. This answers such a body with allauth's own shape of
-error, 400, before allauth reads it."""
+(apikit/parsers.py), and catches only a syntax error. So valid JSON that Python cannot
+turn into data was a 500: a body nested too deeply (RecursionError), a number of 4,300
+digits or more (ValueError), and a lone UTF-16 surrogate (``"\\ud800"``: valid JSON, not
+text), which reached the password hasher and the database, neither of which can encode it.
+This reads such a body as the API's parser does and answers what that parser refuses with
+allauth's own shape of error, 400, before allauth reads it."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework.exceptions import ParseError
 
-from apikit.parsers import SURROGATE, has_lone_surrogate, lone_surrogate_message
+from apikit.parsers import parse_json
 
 HEADLESS = "/_allauth/"
 
 
-def holds_lone_surrogate(body: bytes) -> bool:
-    """True for a JSON body whose strings (or keys) hold a lone surrogate."""
+def refusal(body: bytes) -> str | None:
+    """Why the API's parser refuses this JSON body, or None when it reads it; an empty body
+    is allauth's to answer (an empty form)."""
+    if not body:
+        return None
     try:
-        text = body.decode()
-        return SURROGATE.search(text) is not None and has_lone_surrogate(text, json.loads(text))
-    except (ValueError, RecursionError):  # not UTF-8, not JSON, too deep: allauth answers it
-        return False
+        parse_json(body)
+    except ParseError as exc:
+        return str(exc.detail)
+    return None
 
 
 class HeadlessTextMiddleware:
@@ -34,8 +39,8 @@ class HeadlessTextMiddleware:
             request.path.startswith(HEADLESS)
             and request.method in {"POST", "PUT", "PATCH"}
             and request.content_type == "application/json"
-            and holds_lone_surrogate(request.body)
+            and (message := refusal(request.body))
         ):
-            error = {"message": lone_surrogate_message(), "code": "invalid"}
+            error = {"message": message, "code": "invalid"}
             return JsonResponse({"status": 400, "errors": [error]}, status=400)
         return self.get_response(request)

@@ -1,8 +1,10 @@
 """Remember where each request comes from, for the flags that link accounts.
 
-The address is what the web server saw (``REMOTE_ADDR``). Behind a reverse proxy, set
-``MODERATION_CLIENT_ADDRESS_HEADER`` (e.g. ``HTTP_X_REAL_IP``) to a header the proxy
-itself sets; a header the client could forge must never be trusted.
+The address is the client's as the API's limits see it: ``NUM_PROXIES`` hops back in
+``X-Forwarded-For`` behind that many proxies, else what the web server saw
+(``REMOTE_ADDR``); or ``MODERATION_CLIENT_ADDRESS_HEADER`` (e.g. ``HTTP_X_REAL_IP``), a
+header the proxy itself sets. The entries a client writes into X-Forwarded-For itself
+(those before the proxies' own) are never read.
 
 The device id is a random cookie (``yd_device``), given only with the answer that starts a
 daily or archive game (never on a page a cache may share), and read on every request.
@@ -24,16 +26,27 @@ from moderation.origins import (
 )
 
 
+def client_address(request: HttpRequest) -> str:
+    """The client's address (above); "" when there is none."""
+    header = settings.MODERATION_CLIENT_ADDRESS_HEADER
+    if header:
+        address = request.META.get(header, "") or request.META.get("REMOTE_ADDR", "")
+        return str(address).split(",")[0].strip()
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
+    if settings.NUM_PROXIES > 0 and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",")]
+        return hops[-min(settings.NUM_PROXIES, len(hops))]
+    return str(request.META.get("REMOTE_ADDR", "")).strip()
+
+
 class ClientAddressMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        header = getattr(settings, "MODERATION_CLIENT_ADDRESS_HEADER", "") or "REMOTE_ADDR"
-        address = request.META.get(header, "") or request.META.get("REMOTE_ADDR", "")
         device = request.COOKIES.get(DEVICE_COOKIE, "")
         origin = RequestOrigin(
-            address=address.split(",")[0].strip() or None,
+            address=client_address(request) or None,
             device=device if is_device_id(device) else "",
             user_agent=request.META.get("HTTP_USER_AGENT", ""),
         )

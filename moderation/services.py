@@ -188,28 +188,38 @@ def _file(
     """File a report of ``subject`` (once per reporter: their earlier report of it stands);
     past ``MODERATION_REPORTS_PER_HOUR`` reports of this kind in the last hour,
     TooManyReports."""
-    existing = model._default_manager.filter(reporter=reporter, **subject).first()
-    if existing is not None:
-        return existing, False
-    limit = settings.MODERATION_REPORTS_PER_HOUR
-    since = timezone.now() - dt.timedelta(hours=1)
-    if model._default_manager.filter(reporter=reporter, created_at__gte=since).count() >= limit:
-        raise TooManyReports(
-            ngettext(
-                "you have sent %(limit)s report in the last hour; try again later",
-                "you have sent %(limit)s reports in the last hour; try again later",
-                limit,
+    with transaction.atomic():
+        _one_filing_at_a_time(reporter)
+        existing = model._default_manager.filter(reporter=reporter, **subject).first()
+        if existing is not None:
+            return existing, False
+        limit = settings.MODERATION_REPORTS_PER_HOUR
+        since = timezone.now() - dt.timedelta(hours=1)
+        if model._default_manager.filter(reporter=reporter, created_at__gte=since).count() >= limit:
+            raise TooManyReports(
+                ngettext(
+                    "you have sent %(limit)s report in the last hour; try again later",
+                    "you have sent %(limit)s reports in the last hour; try again later",
+                    limit,
+                )
+                % {"limit": limit}
             )
-            % {"limit": limit}
-        )
-    try:
-        with transaction.atomic():
-            report = model._default_manager.create(
-                reporter=reporter, reason=reason, **subject, **details
-            )
-    except IntegrityError:  # a double click: the first one stands
-        return model._default_manager.get(reporter=reporter, **subject), False
+        try:
+            with transaction.atomic():
+                report = model._default_manager.create(
+                    reporter=reporter, reason=reason, **subject, **details
+                )
+        except IntegrityError:  # a double click where rows are not locked (SQLite)
+            return model._default_manager.get(reporter=reporter, **subject), False
     return report, True
+
+
+def _one_filing_at_a_time(user: Any) -> None:
+    """Lock the filer's row until the transaction ends, so that their count of the last
+    hour and their new row are one filing's at a time: counted first and written after,
+    twenty reports sent at once got past a limit of ten (PostgreSQL; SQLite writes one
+    transaction at a time anyway)."""
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
 
 
 # ----- games ------------------------------------------------------------------------------
@@ -482,6 +492,7 @@ def file_appeal(player: Any, game_id: int, reason: Any) -> Appeal:
     reports. The appeal waits at the head of the queue; the audit log keeps its words."""
     reason = _report_reason(reason, _("say why the decision is wrong: a reason is required"))
     with transaction.atomic():
+        _one_filing_at_a_time(player)  # (the player first, as a ban locks them)
         game = (
             Game.objects.select_for_update(of=("self",))
             .select_related("challenge")

@@ -543,7 +543,14 @@ MODERATION_REPORTS_PER_HOUR = env.int("MODERATION_REPORTS_PER_HOUR", default=10)
 # The queue's ranks (moderation/triage.py) follow a board's new results at most this often
 # (seconds; 0: on every result); a moderator's decision re-triages at once.
 MODERATION_TRIAGE_REFRESH_SECONDS = env.int("MODERATION_TRIAGE_REFRESH_SECONDS", default=60)
-# A header set by your own reverse proxy (e.g. "HTTP_X_REAL_IP"); empty: REMOTE_ADDR.
+# Proxies in front of gunicorn (1 in docker-compose.yml): the client's address is that many
+# hops back in X-Forwarded-For (0: REMOTE_ADDR), for every use of it: the API's limits
+# (REST_FRAMEWORK below), allauth's (ALLAUTH_TRUSTED_PROXY_COUNT below) and the origins of
+# games (moderation.middleware). Only one setting: with allauth left on REMOTE_ADDR behind a
+# proxy, every visitor was one address, and 30 wrong passwords a minute blocked every log-in.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+# A header set by your own reverse proxy (e.g. "HTTP_X_REAL_IP") for the origins of games,
+# in place of NUM_PROXIES' hop; empty: that hop.
 MODERATION_CLIENT_ADDRESS_HEADER = env.str("MODERATION_CLIENT_ADDRESS_HEADER", default="")
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -623,9 +630,7 @@ REST_FRAMEWORK = {
         # more from one address counts nothing (docs/metrics.md)
         "metrics_events": env.str("THROTTLE_METRICS_EVENTS", default="60/hour"),
     },
-    # Proxies in front of gunicorn (1 in docker-compose.yml): the client address for the
-    # sign-up and log-in limits is that many hops back in X-Forwarded-For; 0: REMOTE_ADDR.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    "NUM_PROXIES": NUM_PROXIES,  # (above)
 }
 
 # Failed log-ins per account (accounts/login_backoff.py, docs/api.md): this many free,
@@ -691,6 +696,7 @@ ACCOUNT_SIGNUP_ANSWER_SECONDS = env.float("ACCOUNT_SIGNUP_ANSWER_SECONDS", defau
 ACCOUNT_REAUTHENTICATION_TIMEOUT = env.int("ACCOUNT_REAUTHENTICATION_TIMEOUT", default=300)
 # The per-account wait (above) counts failed passwords; allauth only limits per address.
 ACCOUNT_RATE_LIMITS = {"login_failed": env.str("ACCOUNT_LOGIN_FAILED_LIMIT", default="30/m/ip")}
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES  # its limits' "ip" is the client's, not the proxy's
 HEADLESS_ADAPTER = "accounts.adapter.HeadlessAdapter"
 HEADLESS_CLIENTS = ("browser",)
 HEADLESS_SERVE_SPECIFICATION = True  # /_allauth/openapi.json (docs/api.md)

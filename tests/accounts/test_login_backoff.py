@@ -398,3 +398,57 @@ def test_allauths_json_sign_up_refuses_a_lone_surrogate_with_a_400(field: str) -
     (error,) = response.json()["errors"]
     assert "surrogate" in error["message"]
     assert not User.objects.filter(username="surrogate").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "route", ["auth/login", "auth/signup", "auth/password/request", "auth/password/reset"]
+)
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ("[" * 1500 + "]" * 1500, "nested too deeply"),  # 3 KB: RecursionError in json.loads
+        ('{"username": ' + "7" * 4301 + "}", "4300"),  # int() refuses 4,300+ digits
+    ],
+    ids=["too-deep", "long-integer"],
+)
+def test_allauths_json_routes_answer_a_body_python_cannot_decode_with_a_400(
+    route: str, body: str, says: str
+) -> None:
+    """allauth catches only a syntax error in its JSON: a body nested 1,500 deep or a number
+    of 4,301 digits (both valid JSON) was a 500, with the traceback under DEBUG, from any
+    guest with a CSRF cookie."""
+    response = Client().post(f"/_allauth/browser/v1/{route}", body, content_type="application/json")
+    assert response.status_code == 400, response.content[:300]
+    (error,) = response.json()["errors"]
+    assert says in error["message"]
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_one_addresss_wrong_passwords_block_only_that_address(
+    backoff: dict[str, int], settings: Any
+) -> None:
+    """Behind docker-compose's proxy (NUM_PROXIES=1) allauth counted its per-address limit
+    on REMOTE_ADDR, the proxy's: 30 wrong passwords a minute from one attacker blocked
+    every log-in on the site, and the API's log-in then told the blocked a right password
+    was wrong (400). settings.py gives allauth NUM_PROXIES as its trusted proxy count."""
+    settings.NUM_PROXIES = settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/m/ip"}
+    settings.LOGIN_BACKOFF_FREE_FAILURES = 100  # only the per-address limit is in play
+    victim = new_player()
+    attacker, player = f"198.51.100.{uuid.uuid4().int % 250}", "203.0.113.7"
+
+    def log_in_via(forwarded: str, username: str, password: str) -> Any:
+        return Client(REMOTE_ADDR="172.18.0.2").post(  # the proxy's own address
+            "/api/auth/login/",
+            json.dumps({"username": username, "password": password}),
+            content_type="application/json",
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
+
+    for i in range(4):
+        log_in_via(f"10.0.0.{i}, {attacker}", f"nobody{i}", "wrong guess")
+    assert log_in_via(player, victim.username, PASSWORD).status_code == 200
+    refused = log_in_via(attacker, victim.username, PASSWORD)
+    assert refused.status_code == 429, refused.content
+    assert "Wrong" not in refused.json()["detail"]

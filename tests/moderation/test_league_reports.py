@@ -5,6 +5,7 @@ moderators' permission to see them."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from typing import Any
 
 import pytest
@@ -21,6 +22,37 @@ from moderation.models import AuditAction, AuditLog, LeagueReport, Report, Repor
 from social import services as social
 from social.models import League
 from tests.factories import client_for, make_day, make_player, post, result
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_reports_sent_at_once_stay_within_the_hourly_limit(settings: Any) -> None:
+    """Each filing counted the reporter's last hour, then wrote: twenty reports sent at the
+    same moment (one per league) made 13 to 16 with a limit of 10. The count and the
+    write are now one reporter's at a time."""
+    settings.MODERATION_REPORTS_PER_HOUR = 3
+    owner, reporter = make_player("Owner"), make_player("Reporter")
+    leagues = [social.create_league(owner, f"Name Number {i}") for i in range(8)]
+    start = threading.Barrier(len(leagues))
+    refused: list[str] = []
+
+    def report(league: League) -> None:
+        try:
+            start.wait()
+            moderation.report_league(reporter, league, "rude")
+        except moderation.TooManyReports as exc:
+            refused.append(str(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=report, args=(league,)) for league in leagues]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert LeagueReport.objects.filter(reporter=reporter).count() == 3
+    assert len(refused) == 5
+
 
 BEFORE = [("moderation", "0007_game_origin"), ("social", "0001_initial")]
 

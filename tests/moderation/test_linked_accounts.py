@@ -243,3 +243,25 @@ def test_a_moderator_sees_the_cluster_side_by_side(
     assert f"<td>{seen}: " in html  # how many, then which cards, it turned before this game
     alone = mod_client.get(f"/admin/games/game/{scouted.pk}/change/").content.decode()
     assert f"/admin/games/game/{game.pk}/change/" in alone  # the scout's page links back
+
+
+def test_behind_a_proxy_the_origin_is_the_proxys_hop_not_what_the_client_wrote(
+    settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """docker-compose.yml sets NUM_PROXIES=1 and no MODERATION_CLIENT_ADDRESS_HEADER: every
+    start was recorded with the proxy's own address (REMOTE_ADDR), so every player shared one
+    network and the linked-accounts check meant nothing. The hop the proxy appends to
+    X-Forwarded-For is the client's; what the client wrote before it is not read."""
+    settings.NUM_PROXIES = 1
+    make_day()
+    ids = []
+    for name, forwarded in [("Ann", "198.51.100.5"), ("Bob", "10.0.0.1, 203.0.113.9")]:
+        client = client_for(make_player(name), address="172.18.0.2")  # the proxy
+        client.defaults["HTTP_X_FORWARDED_FOR"] = forwarded
+        response = post(client, "/api/games/", {"daily": "easy"})
+        assert response.status_code == 201, response.content
+        ids.append(response.json()["id"])
+    assert [GameOrigin.objects.get(game_id=i).network for i in ids] == [
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+    ]
