@@ -49,6 +49,13 @@ TOO_MANY_FAILURES = gettext_lazy(
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        # in the /login/ form's words ("Log-in name"), not "The username and/or password
+        # you specified are not correct."
+        "username_password_mismatch": gettext_lazy("Wrong log-in name or password."),
+    }
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=True)  # validators only
         if not shallow and username_taken(username):  # folded: KATE, \u212aate, kate

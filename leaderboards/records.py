@@ -263,7 +263,7 @@ def player_profile(
     today = today or utc_today()
     user = User.named(name)
     if user is None:
-        raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
+        raise NotFound(_("No player is called “%(name)s”.") % {"name": name})
     games = counted().filter(player_id=user.pk)
     totals = games.aggregate(
         played=Count("id"),

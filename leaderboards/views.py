@@ -558,6 +558,6 @@ class PlayerRecordView(LeaderboardView):
         with replica_reads():
             user = User.named(name)
             if user is None:
-                raise NotFound(_("no player named %(name)s") % {"name": repr(name)})
+                raise NotFound(_("No player is called “%(name)s”.") % {"name": name})
             record = archive.player_record(user.pk, days=days)
         return conditional(request, PlayerRecord(record).data, STATS_MAX_AGE)

@@ -345,7 +345,7 @@ def _player_named(name: Any) -> User:
         raise ServiceError(_("name a player to follow"), field="display_name")
     user = User.named(name)
     if user is None:
-        raise NotFound(_("no player named %(name)s") % {"name": repr(name.strip())})
+        raise NotFound(_("No player is called “%(name)s”.") % {"name": name.strip()})
     return user
 
 

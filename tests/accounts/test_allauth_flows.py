@@ -289,3 +289,19 @@ def test_a_look_alike_signing_up_through_allauth_at_the_same_moment_gets_a_400()
     assert answers[0][1]["errors"][0]["param"] == "display_name"
     assert "too close" in answers[0][1]["errors"][0]["message"]
     assert list(User.objects.values_list("username", flat=True)) == ["alice"]
+
+
+def test_a_wrong_password_is_told_in_the_log_in_forms_own_words() -> None:
+    """The /login/ page names its field "Log-in name", and a wrong password said "The
+    username and/or password you specified are not correct." (allauth's words)."""
+    make_player("Ola")
+    for language, said in [("en", "Wrong log-in name or password."), ("de", "Falscher")]:
+        status, body = call(
+            Client(HTTP_ACCEPT_LANGUAGE=language),
+            "post",
+            f"{AUTH}/auth/login",
+            {"username": "ola", "password": "not the password 1"},
+        )
+        assert status == 400
+        (error,) = body["errors"]
+        assert error["message"].startswith(said), error

@@ -94,9 +94,9 @@ def test_a_guest_plays_todays_easy_deal_signs_up_and_finds_the_result_on_the_boa
     p.locator('.tableau [data-card="8d"]').wait_for()
     # which daily this is, on a phone too (it was hidden there): the day by name and tier
     title = p.locator("[data-title]")
-    p.wait_for_function("() => document.querySelector('[data-title]').textContent.includes('easy')")
+    p.wait_for_function("() => document.querySelector('[data-title]').textContent.includes('Easy')")
     assert title.is_visible() and (title.bounding_box() or {}).get("height", 0) > 10
-    assert title.inner_text() == f"{day_name(daily_deal0.date)} · easy", title.inner_text()
+    assert title.inner_text() == f"{day_name(daily_deal0.date)} · Easy", title.inner_text()
     win_by_dragging(page, f"journey-{width}-2-play")
 
     # 3. The results screen: the day's bars with the guest's marked, the percentile, and

@@ -90,7 +90,7 @@ def test_league_invite_both_play_board_updates_archive_and_home(
     owner.shot("archive-desktop")
     cell.click()
     owner.page.wait_for_url(re.compile(r".*/play/\d+/$"))
-    title = f"{day_name(yesterday_easy.date)} · easy · archive"  # the day by name
+    title = f"{day_name(yesterday_easy.date)} · Easy · archive"  # the day by name
     owner.page.locator("[data-title]", has_text=title).wait_for()
     for move in WIN["moves"][:3]:
         card, dest = parse(move)

@@ -44,14 +44,20 @@ IN_VIEW = """el => {
 }"""
 
 
-def won_daily(browse: Any, viewport: dict[str, int]) -> tuple[Any, int]:
-    """A player's page at `viewport` and their won easy daily (deal 0), played through the
-    page's own API calls."""
+def logged_in(browse: Any, viewport: dict[str, int]) -> Any:
+    """A player's page at `viewport`, with the CSRF cookie the page's own POSTs need."""
     player = make_player("Birch")
     page = browse(viewport)
     session = client_for(player).cookies["sessionid"].value
     page.page.context.add_cookies([{"name": "sessionid", "value": session, "url": page.base_url}])
-    page.goto("/practice/")  # a page that sets the CSRF cookie for the POSTs below
+    page.goto("/practice/")  # a page that sets the CSRF cookie
+    return page
+
+
+def won_daily(browse: Any, viewport: dict[str, int]) -> tuple[Any, int]:
+    """A player's page at `viewport` and their won easy daily (deal 0), played through the
+    page's own API calls."""
+    page = logged_in(browse, viewport)
     return page, page.page.evaluate(PLAY_DAILY, ["easy", WIN["moves"]])
 
 
@@ -165,4 +171,35 @@ def test_the_replay_says_on_load_that_it_has_an_analysis(
     assert section.evaluate("el => el === document.activeElement")
     page.page.locator("[data-forward]").click()
     assert page.page.locator("[data-move-text]").inner_text() == "8d>6"
+    page.assert_clean()
+
+
+def test_a_resigned_daily_is_not_told_it_is_first(
+    browse: Any,
+    daily_deal0: Any,
+    eager_celery: None,
+    board_prefix: str,  # noqa: F811
+) -> None:
+    """The first to finish today, by resigning after two moves, read "You are #1 on
+    today's easy board." at the top of the results: a loss told as a victory."""
+    page = logged_in(browse, DESKTOP)
+    game_id = page.page.evaluate(
+        """async () => {
+          const csrf = decodeURIComponent(document.cookie.match(/csrftoken=([^;]+)/)[1]);
+          const headers = {"Content-Type": "application/json", "X-CSRFToken": csrf};
+          const post = (url, data) => fetch(url, {method: "POST", headers,
+            credentials: "same-origin", body: JSON.stringify(data)}).then(r => r.json());
+          const game = await post("/api/games/", {daily: "easy"});
+          await post(`/api/games/${game.id}/resign/`, {});
+          return game.id;
+        }"""
+    )
+    page.goto(f"/play/{game_id}/")
+    rank = page.page.locator("dialog[data-end][open] [data-end-rank]")
+    page.page.wait_for_function(
+        "() => /#\\d/.test(document.querySelector('[data-end-rank]').textContent)"
+    )
+    assert rank.inner_text() == (
+        "#1 on today's easy board without a win: every win ranks above a game without one."
+    )
     page.assert_clean()

@@ -24,11 +24,11 @@ test("a practice deal by its variant's name, take-back in words (the player page
 test("a replay's heading: the day and tier, or the practice deal by name", () => {
   const daily = { mode: "daily", variant: "yukon", deal: null, date: "2026-12-01", tier: "easy" };
   // the day by name in the page's language, never the API's "2026-12-01"
-  assert.equal(replayTitle(daily, TITLES), "Replay · Tue, Dec 1, 2026 · easy");
+  assert.equal(replayTitle(daily, TITLES), "Replay · Tue, Dec 1, 2026 · Easy");
   assert.equal(replayTitle({ ...daily, tier: "weekly", variant: "double-yukon" }, TITLES),
-    "Replay · Tue, Dec 1, 2026 · weekly · Double Yukon");
-  assert.equal(replayTitle({ ...daily, mode: "guest" }, TITLES), "Replay · Tue, Dec 1, 2026 · easy (played as a guest)");
-  assert.equal(replayTitle({ ...daily, mode: "archive" }, TITLES), "Replay · Tue, Dec 1, 2026 · easy (archive)");
+    "Replay · Tue, Dec 1, 2026 · Weekly · Double Yukon");
+  assert.equal(replayTitle({ ...daily, mode: "guest" }, TITLES), "Replay · Tue, Dec 1, 2026 · Easy (played as a guest)");
+  assert.equal(replayTitle({ ...daily, mode: "archive" }, TITLES), "Replay · Tue, Dec 1, 2026 · Easy (archive)");
   assert.equal(replayTitle(PRACTICE, TITLES), "Replay practice Double Yukon #17");
   assert.equal(replayTitle({ ...PRACTICE, variant: "yukon", takeback: true }, TITLES),
     "Replay practice Yukon with take-back #17");

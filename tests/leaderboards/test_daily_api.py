@@ -139,8 +139,8 @@ def test_bad_input_is_a_4xx_with_a_message(
         ("/api/leaderboards/streaks/?page=0", 400, "page"),
         ("/api/leaderboards/alltime/?period=week", 400, "period"),
         ("/api/leaderboards/alltime/?page=99999", 404, "page"),
-        ("/api/players/Nobody/", 404, "no player"),
-        (f"/api/players/{'x' * 5000}/", 404, "no player"),
+        ("/api/players/Nobody/", 404, "No player is called “Nobody”."),
+        (f"/api/players/{'x' * 5000}/", 404, "No player is called"),
         ("/api/players/Ann/?page=7", 404, "page"),
     ]
     for path, status, words in cases:

@@ -381,7 +381,11 @@ def test_follow_and_the_following_board(ann: User, bob: User, eve: User) -> None
     assert api(ann).call("delete", "/api/follows/Bob/")[0] == 404
     status, body = api(ann).post("/api/follows/", {"display_name": "ann"})
     assert status == 400 and "yourself" in body["detail"]
-    assert api(ann).post("/api/follows/", {"display_name": "Nobody"})[0] == 404
+    # the follow form shows this sentence: it was "no player named 'Nobody'", Python's quotes
+    assert api(ann).post("/api/follows/", {"display_name": " Nobody "}) == (
+        404,
+        {"detail": "No player is called “Nobody”."},
+    )
     assert api(ann).post("/api/follows/", {})[0] == 400
 
 

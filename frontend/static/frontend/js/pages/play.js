@@ -10,7 +10,7 @@ import { theCardName } from "../shared/cards.js";
 import { closingNotice } from "../shared/closing.js";
 import { confirmChoice } from "../shared/confirm.js";
 import { isLoggedIn, siteConstants, speak, toast } from "../shared/dom.js";
-import { formatTime, variantTitle } from "../shared/format.js";
+import { formatTime, tierTitle, variantTitle } from "../shared/format.js";
 import { tierWord } from "../shared/game_names.js";
 import { clearHint, hintWords, markHint } from "../shared/hint_words.js";
 import { el, fill } from "../shared/html.js";
@@ -112,13 +112,13 @@ function adopt(game) {
   }
   if (game.mode === "daily" || game.mode === "guest") {
     const weekly = game.tier === "weekly" ? ` · ${variantTitle(game.variant, siteConstants()?.variant_titles)}` : "";
-    $("[data-title]").textContent = `${dayName(game.date)} · ${tierWord(game.tier)}${weekly}`;
+    $("[data-title]").textContent = `${dayName(game.date)} · ${tierTitle(game.tier)}${weekly}`;
     showCommitment(game);
   } else if (game.mode === "archive") {
     $("[data-title]").textContent = interpolate(gettext("%(date)s · %(tier)s · archive"),
-      { date: dayName(game.date), tier: tierWord(game.tier) });
+      { date: dayName(game.date), tier: tierTitle(game.tier) });
   } else if (game.tier) { // dealt from the practice pool: proven winnable, rated
-    const practice = interpolate(gettext("Practice #%(deal)s · %(tier)s"), { deal: game.deal, tier: tierWord(game.tier) });
+    const practice = interpolate(gettext("Practice #%(deal)s · %(tier)s"), { deal: game.deal, tier: tierTitle(game.tier) });
     const rate = game.bot_win_rate == null ? "" : ` · ${interpolate(gettext("bot wins %(rate)s"), {
       rate: new Intl.NumberFormat(pageLanguage(), { style: "percent" }).format(Math.round(game.bot_win_rate * 100) / 100),
     })}`;
@@ -542,7 +542,12 @@ async function showRank(game, attempt) {
     }
     const board = await api.get(`/api/leaderboards/daily/${game.date}/${game.tier}/?around=me`);
     if (board.me) {
-      rankEl.textContent = interpolate(gettext("You are #%(rank)s on today's %(tier)s board."), { rank: board.me.rank, tier: tierWord(game.tier) });
+      const where = { rank: board.me.rank, tier: tierWord(game.tier) };
+      // A game without a win ranks below every win: "You are #1" after a resign, with no
+      // one else finished yet, read as a victory.
+      rankEl.textContent = board.me.won
+        ? interpolate(gettext("You are #%(rank)s on today's %(tier)s board."), where)
+        : interpolate(gettext("#%(rank)s on today's %(tier)s board without a win: every win ranks above a game without one."), where);
       return;
     }
     // not in the board's copy: counted (the copy is a few seconds behind), held, or neither

@@ -5,7 +5,7 @@
 // `titles` is the page's table of variant names, `siteConstants().variant_titles`
 // (shared/format.js, variantTitle).
 
-import { variantTitle } from "./format.js";
+import { tierTitle, variantTitle } from "./format.js";
 import { el } from "./html.js";
 import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { dayName } from "./local_time.js";
@@ -71,7 +71,7 @@ export function replayTitle(game, titles) {
     return interpolate(gettext("Replay practice %(game)s"), { game: practiceName(game, titles) });
   }
   const variant = game.variant && game.variant !== "yukon" ? ` · ${variantOf(game, titles)}` : "";
-  const day = { date: dayName(game.date), tier: tierWord(game.tier), variant };
+  const day = { date: dayName(game.date), tier: tierTitle(game.tier), variant }; // a heading's label
   if (game.mode === "archive") return interpolate(gettext("Replay · %(date)s · %(tier)s%(variant)s (archive)"), day);
   if (game.mode === "guest") return interpolate(gettext("Replay · %(date)s · %(tier)s%(variant)s (played as a guest)"), day);
   return interpolate(gettext("Replay · %(date)s · %(tier)s%(variant)s"), day);
