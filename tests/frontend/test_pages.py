@@ -168,3 +168,26 @@ def test_a_guests_daily_says_it_is_unranked_from_the_start(client: Client) -> No
     own = player.post("/api/games/", {"daily": "easy"}, content_type="application/json").json()
     assert own["mode"] == "daily"
     assert "data-guest-note" not in player.get(f"/play/{own['id']}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_archive_legend_names_every_mark_a_day_can_show() -> None:
+    """A held day shows a dashed "?" tile and a game in play a "…" one; the legend named
+    only won, lost, not played and today, and a phone has no hover title to explain them."""
+    page = client_for(make_player("Ann Archive")).get("/archive/").content.decode()
+    legend = page[page.index('class="legend') : page.index("</p>", page.index('class="legend'))]
+    for state, mark in [("won", "✓"), ("lost", "✗"), ("playing", "…"), ("held", "?")]:
+        tile = legend[legend.index(f'class="state {state}"') :]
+        assert f'aria-hidden="true">{mark}</span>' in tile[: tile.index("</span></span>") + 14]
+
+
+@pytest.mark.django_db
+def test_the_streak_and_all_time_boards_say_what_they_rank() -> None:
+    """Two players with no win, one game each and the same average were both "#1" on the
+    all-time board, with nothing saying how it orders them."""
+    client = Client()
+    alltime = client.get("/leaderboards/alltime/").content.decode()
+    assert "Ranked by wins, then win rate, then average score" in alltime
+    streaks = client.get("/leaderboards/streaks/").content.decode()
+    assert "days in a row with a won daily, the longest first" in streaks
+    assert "Ranked by wins" not in client.get("/leaderboards/").content.decode()
