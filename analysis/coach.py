@@ -126,6 +126,13 @@ def _practice_game(actor: Actor, game_id: int) -> Game:
     )
     if game is None or not actor.owns(game):
         raise NotFound(_("no such game"))
+    if game.mode == Mode.ARCHIVE:
+        raise Forbidden(
+            _(
+                "hints are for practice games: an archive game is played without help, "
+                "as its day was"
+            )
+        )
     if game.mode != Mode.PRACTICE:
         raise Forbidden(
             _("hints are for practice games: a ranked daily game is played without help")

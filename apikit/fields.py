@@ -8,6 +8,16 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 
+class StrictCharField(serializers.CharField):
+    """A JSON string only: DRF's CharField would also take 5 as "5" and 2.5 as "2.5", which
+    the schema's string does not."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class StrictBooleanField(serializers.BooleanField):
     """true or false only: DRF's BooleanField would also take "yes", "1" and 0, which the
     schema's boolean does not."""

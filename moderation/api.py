@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from apikit.actors import actor_of
 from apikit.converters import MAX_ID
+from apikit.fields import StrictCharField
 from apikit.schema import ERROR
 from apikit.views import BaseAPIView
 from games import services as games
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # (django-stubs-ext is a development package)
 def reason_field(blank: StrOrPromise, help_text: str | None = None) -> serializers.CharField:
     """A reason in the player's words. Left empty (or only spaces), the page's form shows
     ``blank`` alone, in the services' words, not DRF's "This field may not be blank."."""
-    return serializers.CharField(
+    return StrictCharField(
         max_length=MAX_REASON,
         error_messages={"blank": blank, "required": blank},
         help_text=help_text,

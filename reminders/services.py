@@ -69,7 +69,9 @@ class PushNotConfigured(ServiceError):
 
 @cache
 def time_zones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    """The IANA zones of places: the host's own "localtime" and tzdata's "Factory" are
+    zone files, not places, whatever the host has installed."""
+    return frozenset(zoneinfo.available_timezones()) - {"localtime", "Factory"}
 
 
 def preferences_of(player: User) -> ReminderPreferences:

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikit.etags import conditional_response
+from apikit.fields import StrictCharField
 from apikit.schema import ERROR, NOT_MODIFIED
 from apikit.views import BaseAPIView
 from social import services
@@ -47,9 +48,7 @@ class LeagueNameSerializer(serializers.Serializer):
     # No max_length of its own: a name too long, however long, gets the one rule's answer
     # (services.clean_league_name: "A league name has 2 to 40 characters.", field "name"),
     # never a second limit's; the request's size is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE.
-    name = serializers.CharField(
-        trim_whitespace=False, help_text="2 to 40 letters, digits, ' _.-'."
-    )
+    name = StrictCharField(trim_whitespace=False, help_text="2 to 40 letters, digits, ' _.-'.")
 
 
 class MemberSerializer(serializers.Serializer):
@@ -83,7 +82,7 @@ class InviteSerializer(serializers.Serializer):
 
 
 class FollowInputSerializer(serializers.Serializer):
-    display_name = serializers.CharField(max_length=200)
+    display_name = StrictCharField(max_length=200)
 
 
 class FollowsSerializer(serializers.Serializer):

@@ -291,10 +291,13 @@ def remove_member(owner: Any, league_id: int, display_name: str) -> None:
             .select_for_update()
             .filter(player__display_name__iexact=display_name.strip())
             .first()
+            if "\x00" not in display_name  # nobody's name: PostgreSQL cannot hold a NUL
+            else None
         )
         if membership is None:
             raise NotFound(
-                _("%(name)s is not a member of this league") % {"name": repr(display_name)}
+                _("“%(name)s” is not a member of this league")
+                % {"name": display_name.strip().replace("\x00", "")}
             )
         if membership.player_id == owner.pk:
             raise Conflict(_("the owner cannot remove themselves: leave the league instead"))

@@ -371,6 +371,8 @@ def undo_move(actor: Actor, game_id: int, ply: int) -> Game:
     """Practice only: take back the last standing move, logged as an ``undo`` entry."""
     with transaction.atomic():
         game = _locked_game(actor, game_id)
+        if game.mode == Mode.ARCHIVE:
+            raise Forbidden(_("undo is for practice games; an archive game's moves are final"))
         if game.mode != Mode.PRACTICE:
             raise Forbidden(_("undo is for practice games; a ranked move is final"))
         check_turn(game, ply)

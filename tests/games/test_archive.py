@@ -82,6 +82,25 @@ def test_a_closed_day_is_played_unranked_and_verified(
     assert status == 200 and replay["deal"] == "0"
 
 
+def test_an_archive_game_gets_no_hint_nor_undo_and_is_told_why_in_its_own_words(
+    api: Api,
+) -> None:
+    """They were refused as "a ranked daily game is played without help" and "a ranked
+    move is final": an archive game is neither ranked nor today's daily."""
+    yesterday = utc_today() - dt.timedelta(days=1)
+    make_day(yesterday)
+    game_id = api.post(f"/api/archive/{yesterday}/easy/")[1]["id"]
+    for kind in ("hint", "winnable"):
+        status, body = api.get(f"/api/games/{game_id}/{kind}/")
+        assert status == 403 and "an archive game is played without help" in body["detail"]
+        assert "ranked daily" not in body["detail"]
+    status, body = api.post(f"/api/games/{game_id}/undo/", {"ply": 0})
+    assert (
+        status == 403
+        and body["detail"] == "undo is for practice games; an archive game's moves are final"
+    )
+
+
 def test_no_archive_game_of_an_open_or_missing_day(api: Api, guest_api: Api) -> None:
     today = utc_today()
     make_challenges(today)  # the numbers that must never leak

@@ -68,6 +68,10 @@ def test_report_input_is_checked_and_rate_limited(closed_game: Game, settings: A
             "reason": ["say what looks wrong: a reason is required"]
         }
     assert post(cat, url, {"reason": "x" * 2001}).status_code == 400
+    # a number is not a reason: DRF's CharField took 5 as "5" (201)
+    for mistyped in (5, 2.5, ["rude"]):
+        refused = post(cat, url, {"reason": mistyped})
+        assert refused.status_code == 400 and "Not a valid string." in str(refused.json())
     assert post(cat, "/api/games/999999/report/", {"reason": "x"}).status_code == 404
     own = post(client_for(closed_game.player), url, {"reason": "me"})
     assert own.status_code == 403 and "your own game" in own.json()["detail"]

@@ -179,6 +179,9 @@ def test_the_api_refuses_bad_input_and_the_data_goes_with_the_account(vapid: str
         ({"time": "25:00"}, "HH:MM"),
         ({"time_zone": "Mars/Olympus_Mons"}, "unknown time zone"),
         ({"push": 1}, "Must be true or false."),
+        # the host's own "localtime" and tzdata's "Factory" are zone files, not places
+        ({"time_zone": "localtime"}, "unknown time zone"),
+        ({"time_zone": "Factory"}, "unknown time zone"),
     ]:
         status, body = api.call("put", PREFERENCES, choices)
         assert status == 400 and message in str(body), (choices, body)
