@@ -118,6 +118,8 @@ test("the record, the share summary, the next deal", () => {
   assert.equal(shareSummary({ spread: alone(WINNERS), bot: BOT_WON }, { status: "won", moves: 200 }, { open: false }),
     "the day's only win");
   assert.equal(shareSummary({ spread: alone(OTHERS), bot: BOT_WON }, { status: "stuck", moves: 40 }, { open: true }), "");
+  // a win held for a moderator: two held winners each shared "the first to win today"
+  assert.equal(shareSummary({ spread: alone(WINNERS), bot: BOT_WON, held: true }, { status: "won", moves: 200 }, { open: true }), "");
   // the slowest of the winners: no "Faster than 0 %" to share
   assert.equal(shareSummary({ spread: { ...WINNERS, percentile: 0, beaten: 0 }, bot: BOT_WON }, { status: "won", moves: 200 }, { open: true }), "");
   const now = Date.parse("2026-12-01T20:47:30Z");

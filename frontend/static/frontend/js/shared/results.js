@@ -148,7 +148,8 @@ export function shareSummary(results, game, { open }) {
   const { spread } = results;
   let first = percentileSentence(spread, { open })?.replace(/\.$/, "") ?? null;
   if (spread.percentile == null) {
-    if (spread.kind === "time") first = open ? gettext("the first to win today") : gettext("the day's only win");
+    // a win held off the board for a moderator is on no board yet: no boast of being first
+    if (spread.kind === "time" && !results.held) first = open ? gettext("the first to win today") : gettext("the day's only win");
     else first = null;
   }
   const parts = [first].filter(Boolean);
