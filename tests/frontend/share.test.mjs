@@ -52,7 +52,11 @@ test("par only once known, streak for dailies, archive boards and practice", () 
   assert.match(guest, /^Yukon Daily 2026-12-01 hard: won/);
   assert.ok(!guest.includes("streak") && guest.endsWith("/leaderboards/daily/?date=2026-12-01&tier=hard"));
   const practice = shareText({ ...GAME, mode: "practice", deal: "17", status: "resigned" }, { seconds: 5 });
-  assert.equal(practice, "Yukon Daily practice yukon #17: resigned, 625 points, 0:05\n16 moves");
+  // the deal's own page, for a friend to play it (a practice share had no link)
+  assert.equal(practice, "Yukon Daily practice yukon #17: resigned, 625 points, 0:05\n16 moves\n/practice/17/?variant=yukon");
+  const takeback = shareText({ ...GAME, mode: "practice", deal: "17", variant: "yukon+takeback", takeback: true },
+    { seconds: 5, origin: "https://yukon.example" });
+  assert.match(takeback, /\nhttps:\/\/yukon\.example\/practice\/17\/\?variant=yukon&takeback=1$/);
 });
 
 test("the share box shows every line from the first", () => {

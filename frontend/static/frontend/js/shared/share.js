@@ -54,7 +54,7 @@ export function progressLine(moves) {
 /** The whole share text: where and when, the result, score and time; moves against par
  * (once the day is closed: par describes the deal, secret until then) and streak;
  * `summary` (the results screen's percentile and the computer, plainly); the progress
- * line; a link to the day's board. A practice deal is named by its variant's title, from
+ * line; a link to the day's board, or a practice game's deal. A practice deal is named by its variant's title, from
  * `variantTitles` (the page's `siteConstants().variant_titles`). */
 /** A score with its unit, "625 points", as the share text says it ("won, 625 points, 0:28"). */
 export function scoreWords(score) {
@@ -84,6 +84,10 @@ export function shareText(game, { seconds, par = null, streak = null, moves = nu
   if (ranked) {
     const board = game.mode === "archive" ? "&archive=1" : "";
     lines.push(`${origin}/leaderboards/daily/?date=${game.date}&tier=${game.tier}${board}`);
+  } else if (game.deal != null) {
+    // the deal itself, for a friend to play: a practice share had no link at all
+    const variant = String(game.variant ?? "yukon").split("+")[0];
+    lines.push(`${origin}/practice/${game.deal}/?variant=${encodeURIComponent(variant)}${game.takeback ? "&takeback=1" : ""}`);
   }
   return lines.join("\n");
 }
