@@ -38,7 +38,10 @@ test("a practice game's share text names its variant as people do", () => {
   const game = { ...PRACTICE, status: "won", score: 1260, moves: 240 };
   const text = shareText(game, { seconds: 600, variantTitles: TITLES });
   assert.equal(text.split("\n")[0], "Yukon Daily practice Double Yukon #17: won, 1260 points, 10:00");
-  assert.ok(!text.includes("double-yukon"), text);
+  // the code is only in the deal's link, the last line
+  const lines = text.split("\n");
+  assert.ok(!lines.slice(0, -1).join("\n").includes("double-yukon"), text);
+  assert.equal(lines.at(-1), "/practice/17/?variant=double-yukon");
 });
 
 test("a daily's counts say how many played as guests", () => {
