@@ -11,12 +11,14 @@ import datetime as dt
 import itertools
 import json
 import socket
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import Group
+from django.db import connection
 from django.test import Client
 
 from accounts.models import User
@@ -57,6 +59,25 @@ def client_for(user: User | None, address: str = "127.0.0.1") -> Client:
         if user.is_staff:
             pass_second_factor(client, user)
     return client
+
+
+def at_once(call: Callable[[Any], None], each: Sequence[Any]) -> None:
+    """``call(x)`` for every ``x`` of ``each``, each in a thread of its own, all released at
+    the same moment (a barrier), each closing its database connection; waits for all."""
+    start = threading.Barrier(len(each))
+
+    def run(x: Any) -> None:
+        try:
+            start.wait()
+            call(x)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(x,)) for x in each]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def pass_second_factor(client: Client, user: User) -> None:

@@ -10,19 +10,26 @@ twice from one session (one account gets it).
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
 from games import daily, services
 from games.models import Game, Mode, Verification, utc_today
-from tests.factories import LINES, Api, Clock, make_challenge, make_day, make_player, result
+from tests.factories import (
+    LINES,
+    Api,
+    Clock,
+    at_once,
+    make_challenge,
+    make_day,
+    make_player,
+    result,
+)
 from tests.leaderboards.conftest import board_prefix  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
@@ -184,21 +191,12 @@ def test_two_sign_ups_racing_for_one_game_give_it_to_one() -> None:
         services.Actor(user_id=None, session_key=session_key), "easy", today=easy.date
     )
     players = [make_player("Racer1"), make_player("Racer2")]
-    start = threading.Barrier(2)
     claimed: dict[int, list[int]] = {}
 
     def claim(player: User) -> None:
-        try:
-            start.wait()
-            claimed[player.pk] = services.claim_guest_games_at_sign_up(player, session_key)
-        finally:
-            connection.close()
+        claimed[player.pk] = services.claim_guest_games_at_sign_up(player, session_key)
 
-    threads = [threading.Thread(target=claim, args=(player,)) for player in players]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once(claim, players)
     assert sorted(claimed.values()) == [[], [game.pk]]
     winner = next(pk for pk, ids in claimed.items() if ids)
     stored = Game.objects.get(pk=game.pk)

@@ -5,7 +5,6 @@ moderators' permission to see them."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from moderation import services as moderation
 from moderation.models import AuditAction, AuditLog, LeagueReport, Report, ReportStatus
 from social import services as social
 from social.models import League
-from tests.factories import client_for, make_day, make_player, post, result
+from tests.factories import at_once, client_for, make_day, make_player, post, result
 
 
 @pytest.mark.postgres
@@ -33,23 +32,15 @@ def test_reports_sent_at_once_stay_within_the_hourly_limit(settings: Any) -> Non
     settings.MODERATION_REPORTS_PER_HOUR = 3
     owner, reporter = make_player("Owner"), make_player("Reporter")
     leagues = [social.create_league(owner, f"Name Number {i}") for i in range(8)]
-    start = threading.Barrier(len(leagues))
     refused: list[str] = []
 
     def report(league: League) -> None:
         try:
-            start.wait()
             moderation.report_league(reporter, league, "rude")
         except moderation.TooManyReports as exc:
             refused.append(str(exc))
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=report, args=(league,)) for league in leagues]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    at_once(report, leagues)
     assert LeagueReport.objects.filter(reporter=reporter).count() == 3
     assert len(refused) == 5
 
