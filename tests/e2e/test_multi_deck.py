@@ -319,7 +319,8 @@ def test_a_board_wider_than_the_phone_says_it_scrolls_sideways(browse: Any, view
     counts = p.locator('.foundation[data-suit="s"] .piles').bounding_box()
     shown = board.bounding_box()
     assert counts["x"] + counts["width"] < hint["x"], "the words clear the last slot's counts"
-    assert hint["x"] + hint["width"] <= shown["x"] + shown["width"], "the words are whole"
+    # (within a pixel: text is measured in fractions of one, and CI once gave 0.44 px more)
+    assert hint["x"] + hint["width"] <= shown["x"] + shown["width"] + 1, "the words are whole"
     assert failures(p) == []  # axe: the words read against the felt, among the rest
 
     # a sideways wheel over the board scrolls it to its end

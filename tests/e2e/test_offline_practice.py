@@ -64,7 +64,8 @@ def engine_view(moves: list[str]) -> dict[str, Any]:
 def assert_board_is(tab: Any, moves: list[str]) -> None:
     want = engine_view(moves)
     try:
-        tab.wait_for_function(SHOWS, arg=want, timeout=3_000)
+        # 10 s: under CI's load (three browsers on two cores) a move took over 3 s to show
+        tab.wait_for_function(SHOWS, arg=want, timeout=10_000)
     except Exception:  # say what differs, not only that it timed out
         assert tab.evaluate(SHOWN) == want, f"after {moves}"
         raise

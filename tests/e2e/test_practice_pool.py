@@ -48,7 +48,8 @@ def test_hard_button_deals_a_proven_hard_game_whose_hint_names_a_move(
     title = p.locator("[data-title]")
     page.shot("practice-hard-game")
     p.wait_for_function(
-        "() => document.querySelector('[data-title]').textContent.includes('· Hard')", timeout=10_000
+        "() => document.querySelector('[data-title]').textContent.includes('· Hard')",
+        timeout=10_000,
     )
     number = int(re.search(r"/practice/(\d+)/", p.url).group(1))  # type: ignore[union-attr]
     assert number in HARD and f"#{number}" in title.inner_text()
