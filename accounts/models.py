@@ -13,13 +13,21 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.login_backoff import fold
 from accounts.skeleton import name_key
 
 DISPLAY_NAME_MAX_LENGTH = 30
 NO_BAN_REASON = gettext_lazy("ask a moderator")
+
+
+def no_player_called(name: str) -> str:
+    """What the site says of a name ``User.named`` finds nobody for: the player page, the
+    player API and a follow say the same."""
+    return gettext("No player is called “%(name)s”.") % {"name": name}
+
+
 DELETED_NAME = "deleted player"
 USERNAME_TAKEN = gettext_lazy("That username is taken.")
 

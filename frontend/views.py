@@ -22,7 +22,7 @@ from django.views.decorators.http import etag, require_safe
 
 from accounts import login_backoff
 from accounts.language import LANGUAGE_COOKIE_SECONDS
-from accounts.models import DISPLAY_NAME_MAX_LENGTH, User
+from accounts.models import DISPLAY_NAME_MAX_LENGTH, User, no_player_called
 from accounts.suppression import undeliverable_address
 from apikit.actors import actor_of
 from apikit.errors import Conflict, NotFound
@@ -201,7 +201,7 @@ def player(request: HttpRequest, name: str) -> HttpResponse:
     """A player's page (its data: /api/players/<name>/); the site's 404 page, saying so,
     for a name no player has (or a banned one's), as the API answers."""
     if User.named(name) is None:
-        message = _("No player is called “%(name)s”.") % {"name": name}
+        message = no_player_called(name)
         return render(request, "404.html", {"message": message}, status=404)
     user = request.user
     own = user.is_authenticated and user.display_name.casefold() == name.casefold()

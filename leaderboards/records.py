@@ -20,7 +20,7 @@ import redis
 from django.db.models import Avg, Count, Max, Min, Q
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.models import User, no_player_called
 from apikit.errors import NotFound
 from apikit.metrics import count_redis_fallback
 from games import daily
@@ -263,7 +263,7 @@ def player_profile(
     today = today or utc_today()
     user = User.named(name)
     if user is None:
-        raise NotFound(_("No player is called “%(name)s”.") % {"name": name})
+        raise NotFound(no_player_called(name))
     games = counted().filter(player_id=user.pk)
     totals = games.aggregate(
         played=Count("id"),

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import User
+from accounts.models import User, no_player_called
 from apikit.dates import parse_day
 from apikit.errors import Forbidden, NotFound
 from apikit.etags import conditional_response
@@ -558,6 +558,6 @@ class PlayerRecordView(LeaderboardView):
         with replica_reads():
             user = User.named(name)
             if user is None:
-                raise NotFound(_("No player is called “%(name)s”.") % {"name": name})
+                raise NotFound(no_player_called(name))
             record = archive.player_record(user.pk, days=days)
         return conditional(request, PlayerRecord(record).data, STATS_MAX_AGE)

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import User
+from accounts.models import User, no_player_called
 from accounts.skeleton import name_key
 from accounts.validators import check_name_form
 from apikit.errors import Conflict, Forbidden, NotFound, ServiceError
@@ -348,7 +348,7 @@ def _player_named(name: Any) -> User:
         raise ServiceError(_("name a player to follow"), field="display_name")
     user = User.named(name)
     if user is None:
-        raise NotFound(_("No player is called “%(name)s”.") % {"name": name.strip()})
+        raise NotFound(no_player_called(name.strip()))
     return user
 
 
